@@ -1,0 +1,39 @@
+//! Errors that server functions return to the page.
+
+use leptos::server_fn::{
+    codec::JsonEncoding,
+    error::{FromServerFnError, ServerFnErrorErr},
+};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Why a server function could not do what the page asked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum ServerError {
+    /// The page referred to a question the server does not know.
+    UnknownQuestion {
+        /// The id the page sent.
+        id: String,
+    },
+    /// The call did not reach the server, or its reply did not come back.
+    Transport(ServerFnErrorErr),
+}
+
+impl fmt::Display for ServerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::UnknownQuestion { id } => write!(f, "there is no question with id {id:?}"),
+            Self::Transport(e) => write!(f, "could not reach the server: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ServerError {}
+
+impl FromServerFnError for ServerError {
+    type Encoder = JsonEncoding;
+
+    fn from_server_fn_error(value: ServerFnErrorErr) -> Self {
+        Self::Transport(value)
+    }
+}

@@ -1,0 +1,97 @@
+//! The wire types, exactly as they travel as JSON (camelCase).
+
+use serde::{Deserialize, Serialize};
+
+/// A batch of questions an agent puts to a human.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Request {
+    /// The questions, in the order the human should see them.
+    pub questions: Vec<Question>,
+}
+
+/// One question of a [`Request`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Question {
+    /// Identifies the question within its request; answers refer to it.
+    pub id: String,
+    /// The question as the human reads it.
+    pub question: String,
+    /// A short label shown above the question.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub header: Option<String>,
+    /// The choices offered; empty for a free-text question.
+    #[serde(default)]
+    pub options: Vec<QuestionOption>,
+    /// Whether several options may be chosen, together with custom text.
+    #[serde(default)]
+    pub multi_select: bool,
+}
+
+/// One choice offered by a [`Question`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct QuestionOption {
+    /// The text of the choice; answers name the option by it.
+    pub label: String,
+    /// What choosing this option means.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Longer text shown while the option has focus.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview: Option<String>,
+}
+
+/// A human's answers to a whole [`Request`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Answers {
+    /// One item per question.
+    pub answers: Vec<AnswerItem>,
+}
+
+/// The answer to one question: chosen labels and, optionally, typed text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AnswerItem {
+    /// The id of the question answered.
+    pub id: String,
+    /// The labels of the chosen options; may be empty.
+    pub selected: Vec<String>,
+    /// Text the human typed; absent (or `null`) when none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub custom: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_reads_optional_fields_as_defaults() {
+        let json = r#"{"questions":[{"id":"notes","question":"Anything else?"}]}"#;
+        let request: Request = serde_json::from_str(json).expect("valid request JSON");
+        let q = &request.questions[0];
+        assert_eq!(q.header, None);
+        assert!(q.options.is_empty());
+        assert!(!q.multi_select);
+    }
+
+    #[test]
+    fn answer_item_reads_null_custom_as_absent_and_omits_it() {
+        let item: AnswerItem =
+            serde_json::from_str(r#"{"id":"db","selected":["SQLite"],"custom":null}"#)
+                .expect("valid answer JSON");
+        assert_eq!(item.custom, None);
+        let out = serde_json::to_string(&item).expect("serializes");
+        assert_eq!(out, r#"{"id":"db","selected":["SQLite"]}"#);
+    }
+
+    #[test]
+    fn answers_reject_unknown_fields() {
+        let err = serde_json::from_str::<AnswerItem>(r#"{"id":"db","selected":[],"extra":1}"#)
+            .expect_err("unknown field must be refused");
+        assert!(err.to_string().contains("unknown field `extra`"), "{err}");
+    }
+}

@@ -1,0 +1,305 @@
+#!/usr/bin/env bash
+# askdesk's developer entry point. Every subcommand first installs what is
+# missing (and nothing else), so each one works on a fresh machine.
+#
+#   scripts/dev.sh run              build in release mode and serve on 127.0.0.1:3000
+#   scripts/dev.sh test [SUITE...]  run every suite, or the named ones:
+#                                   fmt clippy unit wasm e2e
+#   scripts/dev.sh build            build the debug server and the site
+#   scripts/dev.sh bootstrap        install the toolchain and tools only
+#   scripts/dev.sh env              print the toolchain this machine uses
+#
+# Toolchain: a rustup toolchain with the wasm32-unknown-unknown target is
+# used when there is one (or rustup can add it). Otherwise Debian's
+# rustc-web/cargo-web, which can build std for wasm32 from source
+# (-Zbuild-std, which needs RUSTC_BOOTSTRAP=1), builds everything: the
+# server too, so that one toolchain and one environment serve every cargo
+# call and nothing is compiled twice. ASKDESK_TOOLCHAIN=rustup|debian forces
+# the choice.
+#
+# Tools land in ASKDESK_TOOLS (default ~/.cache/askdesk-tools), outside the
+# clone, so a fresh clone on the same machine reuses them.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+TOOLS=${ASKDESK_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/askdesk-tools}
+NAME=askdesk # == [[workspace.metadata.leptos]] name == LEPTOS_OUTPUT_NAME in .cargo/config.toml
+SITE=$ROOT/target/site
+LOGS=$ROOT/target/test-logs
+# wasm-bindgen-cli must equal the wasm-bindgen crate exactly.
+WB_VERSION=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' Cargo.toml)
+# Debian's binaryen (108) emits a broken module from wasm-bindgen's output;
+# the npm package is current and runs on Node.js.
+BINARYEN_VERSION=132.0.0
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
+
+log() { printf '\n\033[1m=== %s\033[0m\n' "$*" >&2; }
+die() { printf 'dev.sh: %s\n' "$*" >&2; exit 1; }
+
+# ---------------------------------------------------------------- installs --
+
+APT_UPDATED=
+apt_install() { # apt_install PACKAGE... : installs the ones not installed yet
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  ((${#missing[@]})) || return 0
+  command -v apt-get >/dev/null || die "missing ${missing[*]}; this is not a Debian machine, install them by hand"
+  local sudo=
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  log "apt-get install ${missing[*]}"
+  if [ -z "$APT_UPDATED" ]; then $sudo apt-get update -qq; APT_UPDATED=1; fi
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
+}
+
+# Sets MODE, WASM_ARGS and the environment every cargo call shares.
+select_toolchain() {
+  local want=${ASKDESK_TOOLCHAIN:-}
+  mkdir -p "$TOOLS"
+  if [ -z "$want" ] && command -v rustup >/dev/null 2>&1; then
+    if rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+      want=rustup
+    else
+      # Remember a failed attempt per rustc version: on machines whose
+      # rustup cannot download, the attempt hangs until the timeout.
+      local stamp="$TOOLS/rustup-wasm32-unavailable" version
+      version=$(rustc --version 2>/dev/null || true)
+      if [ "$(cat "$stamp" 2>/dev/null)" != "$version" ]; then
+        log "rustup target add wasm32-unknown-unknown"
+        if timeout 90 rustup target add wasm32-unknown-unknown >&2; then
+          want=rustup
+        else
+          echo "$version" >"$stamp"
+        fi
+      fi
+    fi
+  fi
+  case "${want:-debian}" in
+    rustup)
+      MODE=rustup
+      local have
+      have=$(rustup component list --installed 2>/dev/null || true)
+      grep -q '^clippy' <<<"$have" || rustup component add clippy >&2
+      grep -q '^rustfmt' <<<"$have" || rustup component add rustfmt >&2
+      WASM_ARGS=(--target wasm32-unknown-unknown)
+      ;;
+    debian)
+      MODE=debian
+      apt_install rustc-web cargo-web rust-web-src lld-22 rust-web-clippy rustfmt-web
+      # Debian's tools first on PATH, ahead of any rustup proxies.
+      local shims="$TOOLS/debian-bin" b
+      mkdir -p "$shims"
+      for b in cargo rustc rustdoc rust-lld cargo-clippy clippy-driver cargo-fmt rustfmt; do
+        ln -sfn "/usr/bin/$b" "$shims/$b"
+      done
+      export PATH="$shims:$PATH"
+      # -Zbuild-std needs it. Set for every cargo call, never toggled: build
+      # scripts fingerprint it, and a change rebuilds the whole tree.
+      export RUSTC_BOOTSTRAP=1
+      WASM_ARGS=(--target wasm32-unknown-unknown -Zbuild-std=std,panic_abort)
+      ;;
+    *) die "ASKDESK_TOOLCHAIN must be rustup or debian, not '$want'" ;;
+  esac
+  export PATH="$TOOLS/bin:$TOOLS/npm/node_modules/.bin:$PATH"
+}
+
+install_wasm_tools() {
+  if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $WB_VERSION"; then
+    log "cargo install wasm-bindgen-cli $WB_VERSION"
+    # Not --locked: its lockfile pins a webpki-roots the registry may not serve.
+    cargo install wasm-bindgen-cli --version "$WB_VERSION" --root "$TOOLS" --force
+  fi
+  if ! wasm-opt --version 2>/dev/null | grep -q "version ${BINARYEN_VERSION%%.*}"; then
+    need_node
+    log "npm install binaryen@$BINARYEN_VERSION"
+    mkdir -p "$TOOLS/npm"
+    npm install --prefix "$TOOLS/npm" --no-audit --no-fund --silent "binaryen@$BINARYEN_VERSION" >&2
+  fi
+}
+
+need_node() {
+  command -v npm >/dev/null || apt_install nodejs npm
+}
+
+install_browser() {
+  if [ ! -x "$CHROMIUM" ] || [ ! -x "$CHROMEDRIVER" ]; then
+    apt_install chromium chromium-driver
+  fi
+  [ -x "$CHROMIUM" ] || die "no Chromium at $CHROMIUM (set CHROMIUM)"
+  [ -x "$CHROMEDRIVER" ] || die "no ChromeDriver at $CHROMEDRIVER (set CHROMEDRIVER)"
+}
+
+install_end2end() {
+  need_node
+  local stamp=end2end/node_modules/.askdesk-lock
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$(sha256sum end2end/package-lock.json)" ]; then
+    log "npm ci (end2end)"
+    # Playwright never downloads a browser here: the config points at Debian's Chromium.
+    (cd end2end && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --silent >&2)
+    sha256sum end2end/package-lock.json >"$stamp"
+  fi
+}
+
+bootstrap() {
+  select_toolchain
+  install_wasm_tools
+}
+
+# ------------------------------------------------------------------ builds --
+
+build_server() { # build_server dev|release
+  log "server ($1)"
+  if [ "$1" = release ]; then cargo build -p server --bin askdesk --release; else cargo build -p server --bin askdesk; fi
+}
+
+# Compiles the hydrate bundle and lays out target/site: pkg/askdesk.{js,wasm,css} and public/.
+build_site() {
+  log "site (wasm-release)"
+  cargo build -p frontend --lib --profile wasm-release "${WASM_ARGS[@]}"
+  local raw=target/wasm32-unknown-unknown/wasm-release/frontend.wasm
+  mkdir -p "$SITE/pkg"
+  # wasm-bindgen and wasm-opt take a while; skip them when the wasm is unchanged.
+  if [ ! -f "$SITE/pkg/$NAME.wasm" ] || [ "$raw" -nt "$SITE/pkg/$NAME.wasm" ]; then
+    wasm-bindgen --target web --no-typescript --out-dir "$SITE/pkg" --out-name "$NAME" "$raw"
+    # With LEPTOS_OUTPUT_NAME set at compile time, <HydrationScripts> links
+    # pkg/<name>.wasm, as cargo-leptos names it.
+    wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
+      "$SITE/pkg/${NAME}_bg.wasm" -o "$SITE/pkg/$NAME.wasm"
+    rm "$SITE/pkg/${NAME}_bg.wasm"
+  fi
+  cp style/main.css "$SITE/pkg/$NAME.css"
+  cp -r public/. "$SITE/"
+}
+
+# ------------------------------------------------------------------- suites --
+
+suite_fmt() { cargo fmt --all --check; }
+
+suite_clippy() {
+  cargo clippy --workspace --exclude frontend --all-targets -- -D warnings
+  # The browser half: app with `hydrate`, and the entry crate.
+  cargo clippy -p frontend -p app --features app/hydrate --profile wasm-release "${WASM_ARGS[@]}" -- -D warnings
+}
+
+suite_unit() { cargo test --workspace --exclude frontend; }
+
+suite_wasm() {
+  install_browser
+  # wasm-bindgen-test-runner drives Chromium through ChromeDriver, headless.
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+    CHROMEDRIVER=$CHROMEDRIVER \
+    WASM_BINDGEN_TEST_WEBDRIVER_JSON=$ROOT/end2end/webdriver.json \
+    cargo test -p app --features hydrate --tests --profile wasm-release "${WASM_ARGS[@]}"
+}
+
+suite_e2e() {
+  install_browser
+  install_end2end
+  build_server dev
+  build_site
+  local dir out pid url=
+  dir=$(mktemp -d)
+  out=$dir/server.out
+  # Port 0: the kernel picks a free port and the server prints its URL.
+  target/debug/askdesk --addr 127.0.0.1:0 --site-root "$SITE" >"$out" 2>"$LOGS/e2e-server.log" &
+  pid=$!
+  for _ in $(seq 100); do
+    url=$(sed -n 's/^askdesk is serving on \(http:[^ ]*\)$/\1/p' "$out")
+    [ -n "$url" ] && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if [ -z "$url" ]; then
+    kill "$pid" 2>/dev/null || true
+    cat "$LOGS/e2e-server.log" >&2
+    die "the server did not start"
+  fi
+  local rc=0
+  (cd end2end && BASE_URL=$url CHROMIUM=$CHROMIUM npx playwright test) || rc=$?
+  kill "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  rm -rf "$dir"
+  return $rc
+}
+
+run_tests() {
+  local suites=("$@") s
+  ((${#suites[@]})) || suites=(fmt clippy unit wasm e2e)
+  for s in "${suites[@]}"; do
+    declare -F "suite_$s" >/dev/null || die "unknown suite '$s' (fmt clippy unit wasm e2e)"
+  done
+  bootstrap
+  mkdir -p "$LOGS"
+  local failed=() passed=() start
+  for s in "${suites[@]}"; do
+    log "suite $s"
+    start=$SECONDS
+    # Each suite runs in a subshell so that one failure does not stop the rest.
+    if (set -o pipefail; "suite_$s" 2>&1 | tee "$LOGS/$s.log"); then
+      passed+=("$s ($((SECONDS - start))s)")
+    else
+      failed+=("$s ($((SECONDS - start))s)")
+    fi
+  done
+  log "summary"
+  printf 'suites passed: %s\n' "${passed[*]:-none}"
+  printf 'suites failed: %s\n' "${failed[*]:-none}"
+  summarize "${suites[@]}"
+  ((${#failed[@]} == 0))
+}
+
+# The runners' own summary lines, then one total over all of them.
+summarize() {
+  local s total_pass=0 total_fail=0 n
+  for s in "$@"; do
+    [ -f "$LOGS/$s.log" ] || continue
+    case $s in
+      unit | wasm)
+        grep -E '^test result:' "$LOGS/$s.log" | grep -v ' 0 passed; 0 failed' | sed "s/^/$s: /" || true
+        n=$(grep -E '^test result:' "$LOGS/$s.log" | grep -oE '[0-9]+ passed' | awk '{s+=$1} END {print s+0}')
+        total_pass=$((total_pass + n))
+        n=$(grep -E '^test result:' "$LOGS/$s.log" | grep -oE '[0-9]+ failed' | awk '{s+=$1} END {print s+0}')
+        total_fail=$((total_fail + n))
+        ;;
+      e2e)
+        grep -E '^ +[0-9]+ (passed|failed|flaky|skipped)' "$LOGS/$s.log" | sed "s/^ */$s: /" || true
+        n=$(grep -E '^ +[0-9]+ passed' "$LOGS/$s.log" | grep -oE '[0-9]+' | head -1 || true)
+        total_pass=$((total_pass + ${n:-0}))
+        n=$(grep -E '^ +[0-9]+ failed' "$LOGS/$s.log" | grep -oE '[0-9]+' | head -1 || true)
+        total_fail=$((total_fail + ${n:-0}))
+        ;;
+    esac
+  done
+  printf 'tests: %d passed, %d failed\n' "$total_pass" "$total_fail"
+}
+
+# -------------------------------------------------------------------- main --
+
+cmd=${1:-}
+[ $# -gt 0 ] && shift
+case "$cmd" in
+  run)
+    bootstrap
+    build_server release
+    build_site
+    log "askdesk"
+    exec target/release/askdesk --site-root "$SITE" "$@"
+    ;;
+  test) run_tests "$@" ;;
+  build) bootstrap; build_server dev; build_site ;;
+  bootstrap) bootstrap; install_browser; install_end2end ;;
+  env)
+    select_toolchain
+    echo "toolchain: $MODE ($(cargo --version))"
+    echo "wasm build: cargo build ${WASM_ARGS[*]}"
+    echo "RUSTC_BOOTSTRAP=${RUSTC_BOOTSTRAP:-}"
+    echo "tools: $TOOLS"
+    ;;
+  *)
+    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+    [ -z "$cmd" ] || exit 2
+    ;;
+esac
