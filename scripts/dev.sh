@@ -237,8 +237,14 @@ run_tests() {
   for s in "${suites[@]}"; do
     log "suite $s"
     start=$SECONDS
-    # Each suite runs in a subshell so that one failure does not stop the rest.
-    if (set -o pipefail; "suite_$s" 2>&1 | tee "$LOGS/$s.log"); then
+    # Each suite runs in a subshell so that one failure does not stop the
+    # rest. Not in an `if`: there bash would ignore `set -e` inside the suite
+    # and only its last command would count.
+    set +e
+    (set -e; "suite_$s") 2>&1 | tee "$LOGS/$s.log"
+    local rc=${PIPESTATUS[0]}
+    set -e
+    if [ "$rc" -eq 0 ]; then
       passed+=("$s ($((SECONDS - start))s)")
     else
       failed+=("$s ($((SECONDS - start))s)")
