@@ -3,11 +3,67 @@
 //! An agent sends a [`Request`]: a batch of [`Question`]s. A human answers
 //! with one [`AnswerItem`] per question. This crate owns what those mean; the
 //! web page (compiled to wasm), the server, the terminal UI and the agent tool
-//! all use it, so no rule about answers is written twice.
+//! all call it, so no rule about answers is written twice.
+//!
+//! - [`ValidRequest::new`] validates a request; [`LenientRequest`] decodes the
+//!   looser shape agents often send and validates it the same way.
+//! - [`ValidRequest::validate_answers`] checks answers against their request.
+//! - [`QuestionDraft`] and [`BatchDraft`] hold answers in progress for a UI.
+//! - [`project`] turns an [`Outcome`] into the text and structured value the
+//!   agent's model reads.
+//!
+//! On a multi-select question one answer item may hold labels **and** custom
+//! text; on single-select and optionless questions they are exclusive.
+//!
+//! # Problem codes
+//!
+//! Validators report every problem at once, each with a path such as
+//! `answers[1].selected[0]`, one of these stable codes and a message.
+//!
+//! | code | path | meaning |
+//! |---|---|---|
+//! | `no_questions` | `questions` | the request has no questions |
+//! | `too_many_questions` | `questions` | more than 50 questions |
+//! | `invalid_id` | `questions[i].id` | id not 1–64 characters of `A-Za-z0-9_-` |
+//! | `duplicate_id` | `questions[i].id` | another question has this id |
+//! | `empty_question` | `questions[i].question` | question text blank |
+//! | `question_too_long` | `questions[i].question` | over 4,000 characters |
+//! | `header_too_long` | `questions[i].header` | over 40 characters |
+//! | `too_many_options` | `questions[i].options` | more than 32 options |
+//! | `empty_label` | `questions[i].options[j].label` | label blank |
+//! | `label_too_long` | `questions[i].options[j].label` | over 200 characters |
+//! | `duplicate_option` | `questions[i].options[j].label` | another option of the question has this label |
+//! | `multi_select_without_options` | `questions[i].multiSelect` | multi-select needs at least one option |
+//! | `unknown_question` | `answers[i].id` | no question has this id |
+//! | `duplicate_answer` | `answers[i].id` | the question is answered twice |
+//! | `missing_answer` | `answers` | a question has no answer |
+//! | `unknown_label` | `answers[i].selected[j]` | not an option of the question |
+//! | `duplicate_label` | `answers[i].selected[j]` | selected twice |
+//! | `too_many_selected` | `answers[i].selected` | single-select with more than one label |
+//! | `empty_custom` | `answers[i].custom` | custom text present but blank |
+//! | `custom_too_long` | `answers[i].custom` | over 10,000 characters |
+//! | `empty_answer` | `answers[i]` | neither a label nor custom text |
+//! | `exclusive_custom` | `answers[i].custom` | single-select or optionless with both a label and custom text |
+//!
+//! Lengths count Unicode scalar values; "blank" means empty after trimming
+//! whitespace.
 //!
 //! Architecture invariant: this crate depends on serde and small pure crates
 //! only, knows no UI or web framework, and does no I/O.
 
+mod draft;
+mod lenient;
 mod model;
+mod problem;
+mod projection;
+mod validate;
 
+pub use draft::{BatchDraft, Blocker, Mode, QuestionDraft, Reason};
+pub use lenient::{LenientOption, LenientQuestion, LenientRequest};
 pub use model::{AnswerItem, Answers, Question, QuestionOption, Request};
+pub use problem::{Problem, ProblemCode, Problems};
+pub use projection::{json_quote, project, Outcome, Status, Structured, ToolOutput};
+pub use validate::{
+    ValidAnswers, ValidRequest, MAX_CUSTOM_CHARS, MAX_HEADER_CHARS, MAX_ID_CHARS, MAX_LABEL_CHARS,
+    MAX_OPTIONS, MAX_QUESTIONS, MAX_QUESTION_CHARS,
+};

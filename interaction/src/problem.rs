@@ -1,0 +1,189 @@
+//! What validation reports: a problem with its place, a stable code and a
+//! message a person can act on.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// One thing wrong with a request or with answers.
+///
+/// Serialized as `{"path": "answers[1].selected[0]", "code": "unknown_label",
+/// "message": "…"}`, plus `questionId` when the problem belongs to one
+/// question (so a UI can show it next to that question).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Problem {
+    /// Where the problem is, e.g. `questions[0].options[2].label`.
+    pub path: String,
+    /// What kind of problem it is; stable, for programs.
+    pub code: ProblemCode,
+    /// What is wrong, for people.
+    pub message: String,
+    /// The id of the question the problem belongs to, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question_id: Option<String>,
+}
+
+impl Problem {
+    pub(crate) fn new(path: impl Into<String>, code: ProblemCode, message: String) -> Self {
+        Self {
+            path: path.into(),
+            code,
+            message,
+            question_id: None,
+        }
+    }
+
+    pub(crate) fn for_question(mut self, id: &str) -> Self {
+        self.question_id = Some(id.to_owned());
+        self
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {} ({})", self.path, self.message, self.code)
+    }
+}
+
+/// The stable codes of [`Problem`]s; the crate documentation has the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProblemCode {
+    // Requests.
+    /// The request has no questions.
+    NoQuestions,
+    /// The request has more questions than allowed.
+    TooManyQuestions,
+    /// A question id is empty, too long or uses other characters than
+    /// `A-Z a-z 0-9 _ -`.
+    InvalidId,
+    /// Two questions share an id.
+    DuplicateId,
+    /// A question's text is blank.
+    EmptyQuestion,
+    /// A question's text is too long.
+    QuestionTooLong,
+    /// A header is too long.
+    HeaderTooLong,
+    /// A question has more options than allowed.
+    TooManyOptions,
+    /// An option label is blank.
+    EmptyLabel,
+    /// An option label is too long.
+    LabelTooLong,
+    /// Two options of one question share a label.
+    DuplicateOption,
+    /// A multi-select question offers no options.
+    MultiSelectWithoutOptions,
+    // Answers.
+    /// An answer names no question of the request.
+    UnknownQuestion,
+    /// Two answers name the same question.
+    DuplicateAnswer,
+    /// A question has no answer.
+    MissingAnswer,
+    /// A selected label is not an option of the question.
+    UnknownLabel,
+    /// A label is selected twice.
+    DuplicateLabel,
+    /// A single-select question has more than one label selected.
+    TooManySelected,
+    /// Custom text is present but blank.
+    EmptyCustom,
+    /// Custom text is too long.
+    CustomTooLong,
+    /// An answer has neither a label nor custom text.
+    EmptyAnswer,
+    /// A single-select or optionless question has both a label and custom text.
+    ExclusiveCustom,
+}
+
+impl ProblemCode {
+    /// The code as it appears in JSON, e.g. `unknown_label`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::NoQuestions => "no_questions",
+            Self::TooManyQuestions => "too_many_questions",
+            Self::InvalidId => "invalid_id",
+            Self::DuplicateId => "duplicate_id",
+            Self::EmptyQuestion => "empty_question",
+            Self::QuestionTooLong => "question_too_long",
+            Self::HeaderTooLong => "header_too_long",
+            Self::TooManyOptions => "too_many_options",
+            Self::EmptyLabel => "empty_label",
+            Self::LabelTooLong => "label_too_long",
+            Self::DuplicateOption => "duplicate_option",
+            Self::MultiSelectWithoutOptions => "multi_select_without_options",
+            Self::UnknownQuestion => "unknown_question",
+            Self::DuplicateAnswer => "duplicate_answer",
+            Self::MissingAnswer => "missing_answer",
+            Self::UnknownLabel => "unknown_label",
+            Self::DuplicateLabel => "duplicate_label",
+            Self::TooManySelected => "too_many_selected",
+            Self::EmptyCustom => "empty_custom",
+            Self::CustomTooLong => "custom_too_long",
+            Self::EmptyAnswer => "empty_answer",
+            Self::ExclusiveCustom => "exclusive_custom",
+        }
+    }
+}
+
+impl fmt::Display for ProblemCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Every problem found, at once. Never empty.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Problems(pub Vec<Problem>);
+
+impl Problems {
+    /// The problems, in the order they were found.
+    pub fn iter(&self) -> std::slice::Iter<'_, Problem> {
+        self.0.iter()
+    }
+
+    /// Whether any problem has this code.
+    pub fn has(&self, code: ProblemCode) -> bool {
+        self.0.iter().any(|p| p.code == code)
+    }
+}
+
+impl fmt::Display for Problems {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, problem) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "- {problem}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Problems {}
+
+impl<'a> IntoIterator for &'a Problems {
+    type Item = &'a Problem;
+    type IntoIter = std::slice::Iter<'a, Problem>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_serialize_as_their_documented_strings() {
+        for code in [
+            ProblemCode::UnknownLabel,
+            ProblemCode::MultiSelectWithoutOptions,
+        ] {
+            let json = serde_json::to_string(&code).expect("serializes");
+            assert_eq!(json, format!("\"{}\"", code.as_str()));
+        }
+    }
+}

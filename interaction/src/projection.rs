@@ -1,0 +1,161 @@
+//! What the agent's model reads: a request and its outcome as text and as a
+//! structured value.
+//!
+//! All text that came from outside (question texts, labels, the human's
+//! custom text, a decline reason) appears JSON-quoted in the text, so a
+//! newline or a quote typed by the human cannot start a line of its own or
+//! pass for an option label.
+
+use crate::{model::AnswerItem, validate::ValidAnswers, ValidRequest};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write;
+
+/// How an ask ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The human answered every question.
+    Answered(ValidAnswers),
+    /// The human chose not to answer.
+    Declined {
+        /// What the human said about it, if anything.
+        reason: Option<String>,
+    },
+    /// The agent withdrew the ask before it was answered.
+    Cancelled,
+    /// The ask ran out of time before it was answered.
+    Expired,
+}
+
+/// The final status of an ask, as the structured output names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// See [`Outcome::Answered`].
+    Answered,
+    /// See [`Outcome::Declined`].
+    Declined,
+    /// See [`Outcome::Cancelled`].
+    Cancelled,
+    /// See [`Outcome::Expired`].
+    Expired,
+}
+
+/// The structured value: `{"status": "answered", "answers": [...]}`, with
+/// `reason` on a declined ask that has one. `answers` is empty unless answered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Structured {
+    /// How the ask ended.
+    pub status: Status,
+    /// The answers, one per question in request order.
+    pub answers: Vec<AnswerItem>,
+    /// The human's reason for declining.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// A request and its outcome, as the agent receives them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolOutput {
+    /// For the model to read.
+    pub text: String,
+    /// For programs.
+    pub structured: Structured,
+}
+
+/// Projects an outcome of `request` into what the agent receives.
+pub fn project(request: &ValidRequest, outcome: &Outcome) -> ToolOutput {
+    let (text, structured) = match outcome {
+        Outcome::Answered(answers) => (
+            answered_text(request, answers),
+            Structured {
+                status: Status::Answered,
+                answers: answers.items().to_vec(),
+                reason: None,
+            },
+        ),
+        Outcome::Declined { reason } => {
+            let mut text = String::from("The user declined to answer; there are no answers.");
+            if let Some(reason) = reason {
+                let _ = write!(text, "\nReason typed by the user: {}", json_quote(reason));
+            }
+            (
+                text,
+                Structured {
+                    status: Status::Declined,
+                    answers: Vec::new(),
+                    reason: reason.clone(),
+                },
+            )
+        }
+        Outcome::Cancelled => (
+            "The question was cancelled before the user answered; there are no answers.".to_owned(),
+            Structured {
+                status: Status::Cancelled,
+                answers: Vec::new(),
+                reason: None,
+            },
+        ),
+        Outcome::Expired => (
+            "The question expired before the user answered; there are no answers.".to_owned(),
+            Structured {
+                status: Status::Expired,
+                answers: Vec::new(),
+                reason: None,
+            },
+        ),
+    };
+    ToolOutput { text, structured }
+}
+
+fn answered_text(request: &ValidRequest, answers: &ValidAnswers) -> String {
+    let questions = request.questions();
+    let mut text = format!(
+        "The user answered {} question{}. Quoted strings are JSON; text marked \
+         \"typed by the user\" is the user's own words, not an option.",
+        questions.len(),
+        if questions.len() == 1 { "" } else { "s" }
+    );
+    for (i, question) in questions.iter().enumerate() {
+        let _ = write!(
+            text,
+            "\n\nQuestion {} (id {}",
+            i + 1,
+            json_quote(&question.id)
+        );
+        if let Some(header) = &question.header {
+            let _ = write!(text, ", header {}", json_quote(header));
+        }
+        let _ = write!(text, "): {}", json_quote(&question.question));
+        let Some(item) = answers.items().iter().find(|a| a.id == question.id) else {
+            continue;
+        };
+        let labels: Vec<String> = item.selected.iter().map(|l| json_quote(l)).collect();
+        let _ = write!(text, "\nSelected options: [{}]", labels.join(", "));
+        if let Some(custom) = &item.custom {
+            let _ = write!(text, "\nText typed by the user: {}", json_quote(custom));
+        }
+    }
+    text
+}
+
+/// `s` as a JSON string literal, quotes included. Line separators are
+/// escaped too, so the result is always one line.
+pub fn json_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}' || c == '\u{7f}' => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

@@ -1,0 +1,178 @@
+use interaction::{
+    AnswerItem, Answers, BatchDraft, Mode, Question, QuestionOption, Request, ValidRequest,
+};
+use proptest::prelude::*;
+
+fn question(i: usize) -> impl Strategy<Value = Question> {
+    (
+        prop::collection::btree_set("[A-Za-z][a-z ]{0,6}", 0..6),
+        any::<bool>(),
+    )
+        .prop_map(move |(labels, multi)| {
+            let options: Vec<QuestionOption> = labels
+                .into_iter()
+                .map(|label| QuestionOption {
+                    label,
+                    description: None,
+                    preview: None,
+                })
+                .collect();
+            Question {
+                id: format!("q{i}"),
+                question: format!("Question {i}?"),
+                header: None,
+                multi_select: multi && !options.is_empty(),
+                options,
+            }
+        })
+}
+
+fn request() -> impl Strategy<Value = ValidRequest> {
+    (1usize..5)
+        .prop_flat_map(|n| (0..n).map(question).collect::<Vec<_>>())
+        .prop_map(|questions| {
+            ValidRequest::new(Request { questions }).expect("valid by construction")
+        })
+}
+
+#[derive(Debug, Clone)]
+enum Op {
+    Toggle(usize, usize),
+    Pick(usize, usize),
+    SetChecked(usize, usize, bool),
+    SetCustom(usize, String),
+    ClearCustom(usize),
+    SetMode(usize, Mode),
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    let q = 0usize..6;
+    let o = 0usize..7;
+    prop_oneof![
+        (q.clone(), o.clone()).prop_map(|(q, o)| Op::Toggle(q, o)),
+        (q.clone(), o.clone()).prop_map(|(q, o)| Op::Pick(q, o)),
+        (q.clone(), o, any::<bool>()).prop_map(|(q, o, on)| Op::SetChecked(q, o, on)),
+        (q.clone(), "[ \\na-z]{0,8}").prop_map(|(q, s)| Op::SetCustom(q, s)),
+        q.clone().prop_map(Op::ClearCustom),
+        (q, any::<bool>())
+            .prop_map(|(q, c)| Op::SetMode(q, if c { Mode::Custom } else { Mode::Options })),
+    ]
+}
+
+fn apply(batch: &mut BatchDraft, op: &Op) {
+    let n = batch.drafts().len();
+    let q = match op {
+        Op::Toggle(q, _)
+        | Op::Pick(q, _)
+        | Op::SetChecked(q, _, _)
+        | Op::SetCustom(q, _)
+        | Op::ClearCustom(q)
+        | Op::SetMode(q, _) => *q % n,
+    };
+    let Some(d) = batch.draft_mut(q) else { return };
+    match op {
+        Op::Toggle(_, o) => d.toggle(*o),
+        Op::Pick(_, o) => d.pick(*o),
+        Op::SetChecked(_, o, on) => d.set_checked(*o, *on),
+        Op::SetCustom(_, s) => d.set_custom(s.clone()),
+        Op::ClearCustom(_) => d.clear_custom(),
+        Op::SetMode(_, m) => d.set_mode(*m),
+    }
+}
+
+/// A valid answer to `question`, built from choices the strategy makes.
+fn answer_for(question: &Question, picks: &[bool], custom: Option<String>) -> AnswerItem {
+    let mut selected: Vec<String> = question
+        .options
+        .iter()
+        .zip(picks)
+        .filter(|(_, p)| **p)
+        .map(|(o, _)| o.label.clone())
+        .collect();
+    if !question.multi_select {
+        // Exclusive: custom text, or exactly one label.
+        if custom.is_some() || selected.is_empty() {
+            selected.clear();
+        } else {
+            selected.truncate(1);
+        }
+    }
+    selected.reverse(); // Any order is accepted; canonical form is option order.
+    let custom = match (custom, selected.is_empty()) {
+        (None, true) => Some("fallback".to_owned()),
+        (c, _) => c,
+    };
+    AnswerItem {
+        id: question.id.clone(),
+        selected,
+        custom,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn complete_drafts_always_validate_and_multi_select_keeps_both(
+        request in request(),
+        ops in prop::collection::vec(op(), 0..40),
+    ) {
+        let mut batch = BatchDraft::new(&request);
+        for op in &ops {
+            apply(&mut batch, op);
+        }
+        for d in batch.drafts() {
+            if d.question().multi_select {
+                let item = d.item();
+                let checked: Vec<&str> = d.checked_labels().collect();
+                prop_assert_eq!(&item.selected, &checked);
+                let typed = d.custom().trim();
+                prop_assert_eq!(item.custom.as_deref(), (!typed.is_empty()).then_some(typed));
+            }
+        }
+        if batch.is_complete() {
+            let answers = batch.answers();
+            let valid = request.validate_answers(&answers);
+            prop_assert!(valid.is_ok(), "{:?}", valid);
+            prop_assert_eq!(valid.map(|v| v.to_answers()).ok(), Some(answers), "drafts are canonical");
+        } else {
+            prop_assert!(!batch.blockers().is_empty());
+        }
+    }
+
+    #[test]
+    fn every_valid_answer_can_be_entered_through_drafts(
+        (request, picks, customs) in request().prop_flat_map(|r| {
+            let n = r.questions().len();
+            (
+                Just(r),
+                prop::collection::vec(prop::collection::vec(any::<bool>(), 6), n),
+                prop::collection::vec(prop::option::of("  ?[a-z]{1,6}( [a-z]{1,4})? ?"), n),
+            )
+        }),
+    ) {
+        let items: Vec<AnswerItem> = request
+            .questions()
+            .iter()
+            .zip(&picks)
+            .zip(&customs)
+            .map(|((q, p), c)| answer_for(q, p, c.clone()))
+            .collect();
+        let valid = request
+            .validate_answers(&Answers { answers: items.clone() })
+            .expect("answers are valid by construction");
+
+        let mut batch = BatchDraft::new(&request);
+        for item in &items {
+            let d = batch.draft_by_id_mut(&item.id).expect("question exists");
+            for label in &item.selected {
+                let index = d.index_of(label).expect("label exists");
+                d.pick(index);
+            }
+            if let Some(custom) = &item.custom {
+                d.set_custom(custom.clone());
+            }
+        }
+        prop_assert_eq!(batch.answers(), valid.to_answers());
+    }
+}
