@@ -1,11 +1,11 @@
 //! The first page of askdesk: one sample question answered end to end.
 //!
 //! It exercises the whole pipeline (server rendering from `interaction`
-//! types, hydration, signals, a server function) and will give way to real
-//! asks stored by the server.
+//! types, hydration, a reactive draft, a server function that validates with
+//! the one validator) and will give way to real asks stored by the server.
 
 use crate::{error::ServerError, question::QuestionField};
-use interaction::{Question, QuestionOption};
+use interaction::{AnswerItem, Question, QuestionDraft, QuestionOption};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -36,51 +36,49 @@ pub struct Receipt {
     pub message: String,
 }
 
-/// Receives an answer to the sample question and says what arrived.
+/// Validates an answer to the sample question and says what arrived.
 #[server(prefix = "/rpc", endpoint = "demo_submit")]
-pub async fn submit_demo(
-    question_id: String,
-    #[server(default)] selected: Vec<String>,
-    custom: String,
-) -> Result<Receipt, ServerError> {
-    if question_id != demo_question().id {
-        return Err(ServerError::UnknownQuestion { id: question_id });
-    }
-    let labels: Vec<String> = selected.iter().map(|l| format!("{l:?}")).collect();
+pub async fn submit_demo(item: AnswerItem) -> Result<Receipt, ServerError> {
+    let request = interaction::ValidRequest::new(interaction::Request {
+        questions: vec![demo_question()],
+    })
+    .map_err(ServerError::Invalid)?;
+    let answers = interaction::Answers {
+        answers: vec![item],
+    };
+    let valid = request
+        .validate_answers(&answers)
+        .map_err(ServerError::Invalid)?;
     Ok(Receipt {
-        message: format!(
-            "The server received [{}] and Other {:?}.",
-            labels.join(", "),
-            custom
-        ),
+        message: format!("The server accepted {}.", summary(&valid.items()[0])),
     })
 }
 
-/// The live summary of an answer in progress, e.g. `Auth, Logging + "Rate limiting"`.
-pub fn summary(selected: &[String], custom: &str) -> String {
-    match (selected.is_empty(), custom.is_empty()) {
-        (true, true) => "Nothing chosen yet".to_owned(),
-        (false, true) => selected.join(", "),
-        (true, false) => format!("{custom:?}"),
-        (false, false) => format!("{} + {custom:?}", selected.join(", ")),
+/// A short rendering of an answer item, e.g. `Auth, Logging + "Rate limiting"`.
+pub fn summary(item: &AnswerItem) -> String {
+    let labels = item.selected.join(", ");
+    match (&item.custom, labels.is_empty()) {
+        (None, _) => labels,
+        (Some(custom), true) => interaction::json_quote(custom),
+        (Some(custom), false) => format!("{labels} + {}", interaction::json_quote(custom)),
     }
 }
 
 /// The sample question with a live summary and a submit button.
 #[component]
 pub fn DemoForm() -> impl IntoView {
-    let question = demo_question();
-    let question_id = question.id.clone();
-    let selected = RwSignal::new(Vec::<String>::new());
-    let custom = RwSignal::new(String::new());
+    let draft = RwSignal::new(QuestionDraft::new(&demo_question()));
     let submit = ServerAction::<SubmitDemo>::new();
+    let status = move || draft.with(QuestionDraft::status);
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        submit.dispatch(SubmitDemo {
-            question_id: question_id.clone(),
-            selected: selected.get_untracked(),
-            custom: custom.get_untracked(),
-        });
+        if let Ok(item) = status() {
+            submit.dispatch(SubmitDemo { item });
+        }
+    };
+    let live = move || match status() {
+        Ok(item) => summary(&item),
+        Err(reason) => reason.to_string(),
     };
     let reply = move || match submit.value().get() {
         None => String::new(),
@@ -89,12 +87,11 @@ pub fn DemoForm() -> impl IntoView {
     };
     view! {
         <form class="ask" on:submit=on_submit>
-            <QuestionField question selected custom/>
-            <p class="summary">
-                "Your answer: "
-                <output id="summary">{move || selected.with(|s| custom.with(|c| summary(s, c)))}</output>
-            </p>
-            <button type="submit" disabled=move || submit.pending().get()>"Submit"</button>
+            <QuestionField draft/>
+            <p class="summary">"Your answer: " <output id="summary">{live}</output></p>
+            <button type="submit" disabled=move || status().is_err() || submit.pending().get()>
+                "Submit"
+            </button>
         </form>
         <p id="reply" role="status" aria-label="Server reply">{reply}</p>
     }
@@ -118,12 +115,16 @@ mod tests {
 
     #[test]
     fn summary_names_labels_and_quotes_other_text() {
-        let labels = vec!["Auth".to_owned(), "Logging".to_owned()];
+        let item = |selected: &[&str], custom: Option<&str>| AnswerItem {
+            id: "features".to_owned(),
+            selected: selected.iter().map(|s| (*s).to_owned()).collect(),
+            custom: custom.map(str::to_owned),
+        };
         assert_eq!(
-            summary(&labels, "Rate limiting"),
+            summary(&item(&["Auth", "Logging"], Some("Rate limiting"))),
             r#"Auth, Logging + "Rate limiting""#
         );
-        assert_eq!(summary(&[], ""), "Nothing chosen yet");
-        assert_eq!(summary(&[], "x"), r#""x""#);
+        assert_eq!(summary(&item(&["Auth"], None)), "Auth");
+        assert_eq!(summary(&item(&[], Some("x\ny"))), r#""x\ny""#);
     }
 }

@@ -1,5 +1,6 @@
 //! Errors that server functions return to the page.
 
+use interaction::Problems;
 use leptos::server_fn::{
     codec::JsonEncoding,
     error::{FromServerFnError, ServerFnErrorErr},
@@ -10,11 +11,8 @@ use std::fmt;
 /// Why a server function could not do what the page asked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum ServerError {
-    /// The page referred to a question the server does not know.
-    UnknownQuestion {
-        /// The id the page sent.
-        id: String,
-    },
+    /// The answer broke rules of the `interaction` validator.
+    Invalid(Problems),
     /// The call did not reach the server, or its reply did not come back.
     Transport(ServerFnErrorErr),
 }
@@ -22,7 +20,7 @@ pub enum ServerError {
 impl fmt::Display for ServerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::UnknownQuestion { id } => write!(f, "there is no question with id {id:?}"),
+            Self::Invalid(problems) => write!(f, "the answer was refused:\n{problems}"),
             Self::Transport(e) => write!(f, "could not reach the server: {e}"),
         }
     }

@@ -1,20 +1,18 @@
-//! One question rendered as a form group.
+//! One question rendered as a form group, backed by an `interaction` draft.
 
-use interaction::Question;
+use interaction::QuestionDraft;
 use leptos::prelude::*;
 
 /// A question as a `fieldset`: its header and text as the legend, its options
 /// as native checkboxes (multi-select) or radios (single-select), and an
-/// "Other" box for free text.
+/// "Other" box for free text. Every change goes through the draft, which owns
+/// the rules (on single-select, choosing one option un-chooses the others).
 #[component]
 pub fn QuestionField(
-    /// The question to show.
-    question: Question,
-    /// The labels the user has chosen, kept in option order.
-    selected: RwSignal<Vec<String>>,
-    /// What the user typed into "Other".
-    custom: RwSignal<String>,
+    /// The answer in progress; the question comes from it.
+    draft: RwSignal<QuestionDraft>,
 ) -> impl IntoView {
+    let question = draft.with_untracked(|d| d.question().clone());
     let legend = match &question.header {
         Some(header) => format!("{header}: {}", question.question),
         None => question.question.clone(),
@@ -24,37 +22,13 @@ pub fn QuestionField(
     } else {
         "radio"
     };
-    let all_labels: Vec<String> = question.options.iter().map(|o| o.label.clone()).collect();
     let options = question
         .options
         .iter()
         .enumerate()
         .map(|(i, option)| {
-            let label = option.label.clone();
             let input_id = format!("{}-option-{i}", question.id);
             let description_id = format!("{input_id}-description");
-            let is_checked = {
-                let label = label.clone();
-                move || selected.with(|s| s.contains(&label))
-            };
-            let all_labels = all_labels.clone();
-            let multi = question.multi_select;
-            let on_change = {
-                let label = label.clone();
-                move |ev| {
-                    let on = event_target_checked(&ev);
-                    selected.update(|s| {
-                        let keep = |l: &String| {
-                            if *l == label {
-                                on
-                            } else {
-                                multi && s.contains(l)
-                            }
-                        };
-                        *s = all_labels.iter().filter(|l| keep(l)).cloned().collect();
-                    });
-                }
-            };
             let description = option.description.clone().map(|d| {
                 view! { <span class="option-description" id=description_id.clone()>{d}</span> }
             });
@@ -64,26 +38,44 @@ pub fn QuestionField(
                     <input
                         type=input_type
                         id=input_id.clone()
-                        name="selected"
-                        value=label.clone()
+                        name=question.id.clone()
+                        value=option.label.clone()
                         aria-describedby=described_by
-                        prop:checked=is_checked
-                        on:change=on_change
+                        prop:checked=move || draft.with(|d| d.is_checked(i))
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            draft.update(|d| d.set_checked(i, on));
+                        }
                     />
-                    <label for=input_id>{label}</label>
+                    <label for=input_id>{option.label.clone()}</label>
                     {description}
                 </div>
             }
         })
         .collect_view();
     let other_id = format!("{}-other", question.id);
+    let overrides = move || {
+        draft.with(|d| d.custom_overrides_choice()).then(|| {
+            view! { <p class="override">"Your Other text replaces the chosen option."</p> }
+        })
+    };
     view! {
         <fieldset class="question">
             <legend>{legend}</legend>
             {options}
             <div class="other">
                 <label for=other_id.clone()>"Other"</label>
-                <input type="text" id=other_id name="custom" bind:value=custom/>
+                <input
+                    type="text"
+                    id=other_id
+                    name=format!("{}.custom", question.id)
+                    prop:value=move || draft.with(|d| d.custom().to_owned())
+                    on:input=move |ev| {
+                        let text = event_target_value(&ev);
+                        draft.update(|d| d.set_custom(text));
+                    }
+                />
+                {overrides}
             </div>
         </fieldset>
     }

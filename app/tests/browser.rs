@@ -47,7 +47,7 @@ fn type_into(input: &web_sys::HtmlInputElement, text: &str) {
 #[wasm_bindgen_test]
 async fn checkbox_and_other_text_update_the_live_summary() {
     let root = mount(app::demo::DemoForm);
-    assert_eq!(summary(&root), "Nothing chosen yet");
+    assert_eq!(summary(&root), "unanswered");
     for option in app::demo::demo_question().options {
         let selector = format!("input[type=checkbox][value={:?}]", option.label);
         find::<web_sys::HtmlInputElement>(&root, &selector);

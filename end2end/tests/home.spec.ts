@@ -1,7 +1,7 @@
 import { test, expect } from "@playwright/test";
 import { HomePage } from "../pages/home";
 
-test("the server-rendered question hydrates and round-trips through a server function", async ({ page }) => {
+test("the server-rendered question hydrates, keeps labels and Other text, and round-trips through a server function", async ({ page }) => {
   const problems: string[] = [];
   page.on("pageerror", (e) => problems.push(String(e)));
   page.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
@@ -9,7 +9,8 @@ test("the server-rendered question hydrates and round-trips through a server fun
 
   const home = new HomePage(page);
   await home.open();
-  await expect(home.summary).toHaveText("Nothing chosen yet");
+  await expect(home.summary).toHaveText("unanswered");
+  await expect(home.submit).toBeDisabled();
 
   await home.other.fill("Rate limiting");
   await home.option("Logging").check();
@@ -18,7 +19,7 @@ test("the server-rendered question hydrates and round-trips through a server fun
 
   await home.submit.click();
   await expect(home.reply).toHaveText(
-    'The server received ["Auth", "Logging"] and Other "Rate limiting".',
+    'The server accepted Auth, Logging + "Rate limiting".',
   );
   // Submitted by the server function, not by a full-page form post.
   await expect(home.other).toHaveValue("Rate limiting");
