@@ -6,6 +6,7 @@
 #   scripts/dev.sh test [SUITE...]  run every suite, or the named ones:
 #                                   fmt clippy unit wasm e2e
 #   scripts/dev.sh build            build the debug server and the site
+#   scripts/dev.sh build-site       build only the site (target/site)
 #   scripts/dev.sh bootstrap        install the toolchain and tools only
 #   scripts/dev.sh env              print the toolchain this machine uses
 #
@@ -296,6 +297,7 @@ case "$cmd" in
     ;;
   test) run_tests "$@" ;;
   build) bootstrap; build_server dev; build_site ;;
+  build-site) bootstrap; build_site ;;
   bootstrap) bootstrap; install_browser; install_end2end ;;
   env)
     select_toolchain
@@ -305,7 +307,7 @@ case "$cmd" in
     echo "tools: $TOOLS"
     ;;
   *)
-    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
     [ -z "$cmd" ] || exit 2
     ;;
 esac
