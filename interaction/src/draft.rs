@@ -164,7 +164,7 @@ impl QuestionDraft {
     /// The answer item, or why this question cannot be submitted yet.
     pub fn status(&self) -> Result<AnswerItem, Reason> {
         let item = self.item();
-        let problems = item_problems(&self.question, &item, "");
+        let problems = item_problems(&self.question, &item, None);
         let Some(problem) = problems.first() else {
             return Ok(item);
         };

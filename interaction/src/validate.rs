@@ -75,10 +75,9 @@ impl ValidRequest {
         let mut problems = Vec::new();
         let mut answered: Vec<Option<usize>> = vec![None; self.0.questions.len()];
         for (i, item) in answers.answers.iter().enumerate() {
-            let path = format!("answers[{i}]");
             let Some(q) = self.0.questions.iter().position(|q| q.id == item.id) else {
                 problems.push(Problem::new(
-                    format!("{path}.id"),
+                    format!("answers[{i}].id"),
                     Code::UnknownQuestion,
                     format!("there is no question with id {:?}", item.id),
                 ));
@@ -87,7 +86,7 @@ impl ValidRequest {
             match answered[q] {
                 Some(first) => problems.push(
                     Problem::new(
-                        format!("{path}.id"),
+                        format!("answers[{i}].id"),
                         Code::DuplicateAnswer,
                         format!(
                             "question {:?} is already answered by answers[{first}]; \
@@ -99,7 +98,7 @@ impl ValidRequest {
                 ),
                 None => answered[q] = Some(i),
             }
-            problems.extend(item_problems(&self.0.questions[q], item, &path));
+            problems.extend(item_problems(&self.0.questions[q], item, Some(i)));
         }
         for (q, slot) in answered.iter().enumerate() {
             if slot.is_none() {
@@ -284,13 +283,22 @@ fn is_valid_id(id: &str) -> bool {
 
 /// The problems of one answer item against its question. Drafts use it to
 /// say why a question cannot be submitted yet.
-pub(crate) fn item_problems(question: &Question, item: &AnswerItem, path: &str) -> Vec<Problem> {
+///
+/// `index` is the item's position in `answers`, for the problem paths. The
+/// happy path allocates nothing: paths are only formatted for problems.
+pub(crate) fn item_problems(
+    question: &Question,
+    item: &AnswerItem,
+    index: Option<usize>,
+) -> Vec<Problem> {
     let mut problems = Vec::new();
     let mut push = |suffix: &str, code, message| {
-        problems
-            .push(Problem::new(format!("{path}{suffix}"), code, message).for_question(&question.id))
+        let path = match index {
+            Some(i) => format!("answers[{i}]{suffix}"),
+            None => suffix.trim_start_matches('.').to_owned(),
+        };
+        problems.push(Problem::new(path, code, message).for_question(&question.id))
     };
-    let mut seen = HashSet::new();
     for (j, label) in item.selected.iter().enumerate() {
         let suffix = format!(".selected[{j}]");
         if !question.options.iter().any(|o| o.label == *label) {
@@ -303,7 +311,7 @@ pub(crate) fn item_problems(question: &Question, item: &AnswerItem, path: &str) 
                 format!("{label:?} is not an option of question {:?}", question.id)
             };
             push(&suffix, Code::UnknownLabel, message);
-        } else if !seen.insert(label.as_str()) {
+        } else if item.selected[..j].contains(label) {
             push(
                 &suffix,
                 Code::DuplicateLabel,
