@@ -86,6 +86,8 @@ select_toolchain() {
       grep -q '^clippy' <<<"$have" || rustup component add clippy >&2
       grep -q '^rustfmt' <<<"$have" || rustup component add rustfmt >&2
       WASM_ARGS=(--target wasm32-unknown-unknown)
+      WASM_CHECK_ARGS=()
+      WASM_TEST_ARGS=()
       ;;
     debian)
       MODE=debian
@@ -101,6 +103,12 @@ select_toolchain() {
       # scripts fingerprint it, and a change rebuilds the whole tree.
       export RUSTC_BOOTSTRAP=1
       WASM_ARGS=(--target wasm32-unknown-unknown -Zbuild-std=std,panic_abort)
+      # A checked std (clippy) and a std built for tests (cargo adds the
+      # `test` crate) get other hashes than the bundle's std; side by side
+      # in one folder they make rustc see two `core`s ("duplicate lang
+      # item"). Each kind of build-std build gets its own target folder.
+      WASM_CHECK_ARGS=(--target-dir target/build-std-check)
+      WASM_TEST_ARGS=(--target-dir target/build-std-test)
       ;;
     *) die "ASKDESK_TOOLCHAIN must be rustup or debian, not '$want'" ;;
   esac
@@ -182,7 +190,8 @@ suite_fmt() { cargo fmt --all --check; }
 suite_clippy() {
   cargo clippy --workspace --exclude frontend --all-targets -- -D warnings
   # The browser half: app with `hydrate`, and the entry crate.
-  cargo clippy -p frontend -p app --features app/hydrate --profile wasm-release "${WASM_ARGS[@]}" -- -D warnings
+  cargo clippy -p frontend -p app --features app/hydrate --profile wasm-release \
+    "${WASM_ARGS[@]}" "${WASM_CHECK_ARGS[@]}" -- -D warnings
 }
 
 suite_unit() { cargo test --workspace --exclude frontend; }
@@ -193,7 +202,8 @@ suite_wasm() {
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
     CHROMEDRIVER=$CHROMEDRIVER \
     WASM_BINDGEN_TEST_WEBDRIVER_JSON=$ROOT/end2end/webdriver.json \
-    cargo test -p app --features hydrate --tests --profile wasm-release "${WASM_ARGS[@]}"
+    cargo test -p app --features hydrate --tests --profile wasm-release \
+    "${WASM_ARGS[@]}" "${WASM_TEST_ARGS[@]}"
 }
 
 suite_e2e() {
