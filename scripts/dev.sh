@@ -103,12 +103,13 @@ select_toolchain() {
       # scripts fingerprint it, and a change rebuilds the whole tree.
       export RUSTC_BOOTSTRAP=1
       WASM_ARGS=(--target wasm32-unknown-unknown -Zbuild-std=std,panic_abort)
-      # A checked std (clippy) and a std built for tests (cargo adds the
-      # `test` crate) get other hashes than the bundle's std; side by side
-      # in one folder they make rustc see two `core`s ("duplicate lang
-      # item"). Each kind of build-std build gets its own target folder.
+      # Tests would otherwise build a second, unwinding std beside the
+      # profile's panic=abort one and rustc sees two `core`s ("duplicate
+      # lang item"); -Zpanic-abort-tests keeps one. Checked (clippy) and
+      # test builds of std also get their own target folders, apart from
+      # the bundle's.
       WASM_CHECK_ARGS=(--target-dir target/build-std-check)
-      WASM_TEST_ARGS=(--target-dir target/build-std-test)
+      WASM_TEST_ARGS=(--target-dir target/build-std-test -Zpanic-abort-tests)
       ;;
     *) die "ASKDESK_TOOLCHAIN must be rustup or debian, not '$want'" ;;
   esac
