@@ -69,14 +69,15 @@ pub fn summary(item: &AnswerItem) -> String {
 pub fn DemoForm() -> impl IntoView {
     let draft = RwSignal::new(QuestionDraft::new(&demo_question()));
     let submit = ServerAction::<SubmitDemo>::new();
-    let status = move || draft.with(QuestionDraft::status);
+    // Derived once per change; the summary, the button and submit read it.
+    let status = Memo::new(move |_| draft.with(QuestionDraft::status));
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        if let Ok(item) = status() {
+        if let Ok(item) = status.get_untracked() {
             submit.dispatch(SubmitDemo { item });
         }
     };
-    let live = move || match status() {
+    let live = move || match status.get() {
         Ok(item) => summary(&item),
         Err(reason) => reason.to_string(),
     };
@@ -89,7 +90,7 @@ pub fn DemoForm() -> impl IntoView {
         <form class="ask" on:submit=on_submit>
             <QuestionField draft/>
             <p class="summary">"Your answer: " <output id="summary">{live}</output></p>
-            <button type="submit" disabled=move || status().is_err() || submit.pending().get()>
+            <button type="submit" disabled=move || status.with(Result::is_err) || submit.pending().get()>
                 "Submit"
             </button>
         </form>
