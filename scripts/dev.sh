@@ -86,7 +86,6 @@ select_toolchain() {
       grep -q '^clippy' <<<"$have" || rustup component add clippy >&2
       grep -q '^rustfmt' <<<"$have" || rustup component add rustfmt >&2
       WASM_ARGS=(--target wasm32-unknown-unknown)
-      WASM_CHECK_ARGS=()
       WASM_TEST_ARGS=()
       ;;
     debian)
@@ -103,13 +102,10 @@ select_toolchain() {
       # scripts fingerprint it, and a change rebuilds the whole tree.
       export RUSTC_BOOTSTRAP=1
       WASM_ARGS=(--target wasm32-unknown-unknown -Zbuild-std=std,panic_abort)
-      # Tests would otherwise build a second, unwinding std beside the
-      # profile's panic=abort one and rustc sees two `core`s ("duplicate
-      # lang item"); -Zpanic-abort-tests keeps one. Checked (clippy) and
-      # test builds of std also get their own target folders, apart from
-      # the bundle's.
-      WASM_CHECK_ARGS=(--target-dir target/build-std-check)
-      WASM_TEST_ARGS=(--target-dir target/build-std-test -Zpanic-abort-tests)
+      # A test build would otherwise compile a second, unwinding std beside
+      # the profile's panic=abort one, and rustc sees two `core`s
+      # ("duplicate lang item"); -Zpanic-abort-tests keeps one.
+      WASM_TEST_ARGS=(-Zpanic-abort-tests)
       ;;
     *) die "ASKDESK_TOOLCHAIN must be rustup or debian, not '$want'" ;;
   esac
@@ -192,7 +188,7 @@ suite_clippy() {
   cargo clippy --workspace --exclude frontend --all-targets -- -D warnings
   # The browser half: app with `hydrate`, and the entry crate.
   cargo clippy -p frontend -p app --features app/hydrate --profile wasm-release \
-    "${WASM_ARGS[@]}" "${WASM_CHECK_ARGS[@]}" -- -D warnings
+    "${WASM_ARGS[@]}" -- -D warnings
 }
 
 suite_unit() { cargo test --workspace --exclude frontend; }
