@@ -44,6 +44,10 @@
 //! | `custom_too_long` | `answers[i].custom` | over 10,000 characters |
 //! | `empty_answer` | `answers[i]` | neither a label nor custom text |
 //! | `exclusive_custom` | `answers[i].custom` | single-select or optionless with both a label and custom text |
+//! | `title_too_long` | `title` | an ask's title over 200 characters |
+//! | `agent_too_long` | `agent` | the agent's name over 100 characters |
+//! | `timeout_out_of_range` | `timeoutSeconds` | not between 1 and 604,800 (7 days) |
+//! | `reason_too_long` | `reason` | a decline reason over 10,000 characters |
 //!
 //! Lengths count Unicode scalar values; "blank" means empty after trimming
 //! whitespace.
@@ -51,6 +55,7 @@
 //! Architecture invariant: this crate depends on serde and small pure crates
 //! only, knows no UI or web framework, and does no I/O.
 
+mod ask;
 mod draft;
 mod lenient;
 mod model;
@@ -58,6 +63,10 @@ mod problem;
 mod projection;
 mod validate;
 
+pub use ask::{
+    Ask, AskCreated, AskList, AskStatus, AskSummary, Decline, ErrorBody, NewAsk, ValidDecline,
+    ValidNewAsk, MAX_AGENT_CHARS, MAX_TIMEOUT_SECONDS, MAX_TITLE_CHARS,
+};
 pub use draft::{BatchDraft, Blocker, Mode, QuestionDraft, Reason};
 pub use lenient::{LenientOption, LenientQuestion, LenientRequest};
 pub use model::{AnswerItem, Answers, Question, QuestionOption, Request};

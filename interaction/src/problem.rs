@@ -96,6 +96,15 @@ pub enum ProblemCode {
     EmptyAnswer,
     /// A single-select or optionless question has both a label and custom text.
     ExclusiveCustom,
+    // Asks.
+    /// An ask's title is too long.
+    TitleTooLong,
+    /// The name of the asking agent is too long.
+    AgentTooLong,
+    /// An ask's timeout is zero or longer than allowed.
+    TimeoutOutOfRange,
+    /// A decline reason is too long.
+    ReasonTooLong,
 }
 
 impl ProblemCode {
@@ -124,6 +133,10 @@ impl ProblemCode {
             Self::CustomTooLong => "custom_too_long",
             Self::EmptyAnswer => "empty_answer",
             Self::ExclusiveCustom => "exclusive_custom",
+            Self::TitleTooLong => "title_too_long",
+            Self::AgentTooLong => "agent_too_long",
+            Self::TimeoutOutOfRange => "timeout_out_of_range",
+            Self::ReasonTooLong => "reason_too_long",
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Behaviour of the vocabulary, one module per concern.
 
 mod answers;
+mod asks;
 mod drafts;
 mod lenient;
 mod projection;

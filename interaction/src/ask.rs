@@ -1,0 +1,293 @@
+//! Asks: a request put to a human, with who asked, until when, and how it
+//! ended. These are the wire types of the HTTP API, shared by the server,
+//! the browser, the terminal UI and agent tools, so each decodes what the
+//! other encodes.
+
+use crate::{
+    model::{AnswerItem, Question, Request},
+    problem::{Problem, ProblemCode, Problems},
+    projection::ToolOutput,
+    validate::{ValidRequest, MAX_CUSTOM_CHARS},
+};
+use serde::{Deserialize, Serialize};
+
+/// The longest title an ask may have, in characters.
+pub const MAX_TITLE_CHARS: usize = 200;
+/// The longest name of an asking agent, in characters.
+pub const MAX_AGENT_CHARS: usize = 100;
+/// The longest an ask may wait for its answer: seven days.
+pub const MAX_TIMEOUT_SECONDS: u64 = 7 * 24 * 60 * 60;
+
+/// Where an ask is in its life. It leaves `pending` once, for good.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AskStatus {
+    /// Waiting for the human.
+    Pending,
+    /// The human answered every question.
+    Answered,
+    /// The human chose not to answer.
+    Declined,
+    /// The agent withdrew the ask.
+    Cancelled,
+    /// Nobody answered in time.
+    Expired,
+}
+
+impl AskStatus {
+    /// Every status, in life order.
+    pub const ALL: [Self; 5] = [
+        Self::Pending,
+        Self::Answered,
+        Self::Declined,
+        Self::Cancelled,
+        Self::Expired,
+    ];
+
+    /// The status as it appears in JSON and URLs, e.g. `pending`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::Answered => "answered",
+            Self::Declined => "declined",
+            Self::Cancelled => "cancelled",
+            Self::Expired => "expired",
+        }
+    }
+
+    /// Reads a status from its [`as_str`](Self::as_str) form.
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|status| status.as_str() == s)
+    }
+
+    /// Whether the ask has ended.
+    pub fn is_finished(self) -> bool {
+        self != Self::Pending
+    }
+}
+
+/// The body of `POST /api/v1/asks`: a request plus who asks and until when.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NewAsk {
+    /// The questions, as in [`Request`].
+    pub questions: Vec<Question>,
+    /// A line saying what the ask is about.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Who asks, e.g. `claude-code (repo askdesk)`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    /// After how many seconds a pending ask expires; none means it waits
+    /// until the human acts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_seconds: Option<u64>,
+}
+
+/// A [`NewAsk`] that passed validation: blank title and agent are dropped,
+/// the others trimmed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValidNewAsk {
+    /// The validated request.
+    pub request: ValidRequest,
+    /// The trimmed title, if it has one.
+    pub title: Option<String>,
+    /// The trimmed agent name, if it has one.
+    pub agent: Option<String>,
+    /// The timeout in seconds, between 1 and [`MAX_TIMEOUT_SECONDS`].
+    pub timeout_seconds: Option<u64>,
+}
+
+fn trimmed(text: Option<String>) -> Option<String> {
+    text.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty())
+}
+
+fn too_long(
+    text: &Option<String>,
+    max: usize,
+    path: &str,
+    code: ProblemCode,
+    what: &str,
+) -> Option<Problem> {
+    let chars = text.as_deref()?.chars().count();
+    (chars > max).then(|| {
+        Problem::new(
+            path,
+            code,
+            format!("{what} has {chars} characters; at most {max} are allowed"),
+        )
+    })
+}
+
+impl NewAsk {
+    /// Checks the request and the ask's own fields, reporting every problem
+    /// at once.
+    pub fn validate(self) -> Result<ValidNewAsk, Problems> {
+        let title = trimmed(self.title);
+        let agent = trimmed(self.agent);
+        let mut problems = Vec::new();
+        let request = ValidRequest::new(Request {
+            questions: self.questions,
+        })
+        .map_err(|p| problems.extend(p.0));
+        problems.extend(too_long(
+            &title,
+            MAX_TITLE_CHARS,
+            "title",
+            ProblemCode::TitleTooLong,
+            "the title",
+        ));
+        problems.extend(too_long(
+            &agent,
+            MAX_AGENT_CHARS,
+            "agent",
+            ProblemCode::AgentTooLong,
+            "the agent name",
+        ));
+        if let Some(seconds) = self.timeout_seconds {
+            if !(1..=MAX_TIMEOUT_SECONDS).contains(&seconds) {
+                problems.push(Problem::new(
+                    "timeoutSeconds",
+                    ProblemCode::TimeoutOutOfRange,
+                    format!(
+                        "the timeout is {seconds} seconds; it must be between 1 and \
+                         {MAX_TIMEOUT_SECONDS} (7 days), or left out to wait until the human acts"
+                    ),
+                ));
+            }
+        }
+        match request {
+            Ok(request) if problems.is_empty() => Ok(ValidNewAsk {
+                request,
+                title,
+                agent,
+                timeout_seconds: self.timeout_seconds,
+            }),
+            _ => Err(Problems(problems)),
+        }
+    }
+}
+
+/// The body of `POST /api/v1/asks/{id}/decline`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Decline {
+    /// Why the human does not answer, for the agent to read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// A [`Decline`] that passed validation; a blank reason counts as none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValidDecline {
+    /// The trimmed reason, if there is one.
+    pub reason: Option<String>,
+}
+
+impl Decline {
+    /// Checks the reason's length.
+    pub fn validate(self) -> Result<ValidDecline, Problems> {
+        let reason = trimmed(self.reason);
+        match too_long(
+            &reason,
+            MAX_CUSTOM_CHARS,
+            "reason",
+            ProblemCode::ReasonTooLong,
+            "the reason",
+        ) {
+            Some(problem) => Err(Problems(vec![problem])),
+            None => Ok(ValidDecline { reason }),
+        }
+    }
+}
+
+/// The reply to `POST /api/v1/asks`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AskCreated {
+    /// The ask's id: unguessable, so its page URL is the capability to answer.
+    pub id: String,
+    /// Where the human answers.
+    pub url: String,
+    /// Always `pending`.
+    pub status: AskStatus,
+    /// When the ask was made, RFC 3339 in UTC.
+    pub created_at: String,
+    /// When it expires, if it has a timeout.
+    pub expires_at: Option<String>,
+}
+
+/// Everything about one ask: `GET /api/v1/asks/{id}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Ask {
+    /// The ask's id.
+    pub id: String,
+    /// Where the human answers.
+    pub url: String,
+    /// Where it is in its life.
+    pub status: AskStatus,
+    /// What it is about.
+    pub title: Option<String>,
+    /// Who asked.
+    pub agent: Option<String>,
+    /// The questions.
+    pub request: Request,
+    /// When it was made, RFC 3339 in UTC.
+    pub created_at: String,
+    /// When it expires (or expired), if it has a timeout.
+    pub expires_at: Option<String>,
+    /// When it left `pending`.
+    pub finished_at: Option<String>,
+    /// The human's answers, in canonical form, once answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answers: Option<Vec<AnswerItem>>,
+    /// What the human said when declining.
+    pub decline_reason: Option<String>,
+    /// What the agent's model reads, once the ask has finished.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub projection: Option<ToolOutput>,
+}
+
+/// One line of `GET /api/v1/asks`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AskSummary {
+    /// The ask's id.
+    pub id: String,
+    /// Where the human answers.
+    pub url: String,
+    /// What it is about.
+    pub title: Option<String>,
+    /// Who asked.
+    pub agent: Option<String>,
+    /// Where it is in its life.
+    pub status: AskStatus,
+    /// When it was made, RFC 3339 in UTC.
+    pub created_at: String,
+    /// When it expires, if it has a timeout.
+    pub expires_at: Option<String>,
+    /// How many questions it has.
+    pub question_count: usize,
+}
+
+/// The reply to `GET /api/v1/asks`: newest first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AskList {
+    /// The asks.
+    pub asks: Vec<AskSummary>,
+}
+
+/// Every error reply of the HTTP API.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorBody {
+    /// What went wrong and what to do about it.
+    pub message: String,
+    /// With `422`: every problem of the input.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<Problem>,
+    /// With `409` and `410`: the ask as it ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ask: Option<Box<Ask>>,
+}
