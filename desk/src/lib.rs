@@ -1,0 +1,377 @@
+//! The desk: asks from pending to finished, stored durably.
+//!
+//! [`Desk`] is the one code path for every way in — the HTTP API, the
+//! answering page's server functions, the plain form post and agent tools —
+//! so an ask is validated, stored and finished the same way whoever acts on
+//! it. Input is checked by the `interaction` crate; storage sits behind the
+//! [`Store`] trait, with [`SqliteStore`] as the embedded default.
+
+mod sqlite;
+mod store;
+mod time;
+
+pub use sqlite::SqliteStore;
+pub use store::{Finish, Record, Store, StoreError};
+pub use time::rfc3339;
+
+use interaction::{
+    project, Answers, Ask, AskCreated, AskStatus, AskSummary, Decline, NewAsk, Outcome, Problems,
+    ValidRequest,
+};
+use std::{
+    fmt,
+    sync::Arc,
+    time::{Duration, SystemTime, UNIX_EPOCH},
+};
+use tokio::sync::broadcast;
+
+/// An ask's id: 128 random bits as 32 lowercase hex digits. Nobody can
+/// guess one, so the page URL that contains it is the capability to answer.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct AskId(String);
+
+impl AskId {
+    /// A new random id.
+    pub fn random() -> Result<Self, getrandom::Error> {
+        let mut bytes = [0u8; 16];
+        getrandom::fill(&mut bytes)?;
+        Ok(Self(bytes.iter().map(|b| format!("{b:02x}")).collect()))
+    }
+
+    /// Reads an id; `None` unless it has the shape of one.
+    pub fn parse(s: &str) -> Option<Self> {
+        (s.len() == 32 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
+            .then(|| Self(s.to_owned()))
+    }
+
+    /// The id as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for AskId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Something that happened to an ask, for whoever waits on asks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Event {
+    /// The ask.
+    pub id: AskId,
+    /// Its status after the event: `pending` for a new ask.
+    pub status: AskStatus,
+}
+
+/// Why the desk did not do what it was asked.
+#[derive(Debug, thiserror::Error)]
+pub enum DeskError {
+    /// The input broke rules of the `interaction` crate.
+    #[error("the input was refused:\n{0}")]
+    Invalid(Problems),
+    /// No ask has this id.
+    #[error("there is no ask with this id")]
+    NotFound,
+    /// The ask was already answered or declined.
+    #[error("this ask was already {}", .0.status.as_str())]
+    Finished(Box<Ask>),
+    /// The ask was cancelled by its agent or expired.
+    #[error("this ask was {} and can no longer be answered", .0.status.as_str())]
+    Gone(Box<Ask>),
+    /// The system clock or random source failed.
+    #[error("{0}")]
+    System(String),
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// How long a long poll may wait at most.
+pub const MAX_WAIT: Duration = Duration::from_secs(300);
+
+/// How many asks a list returns at most.
+pub const LIST_LIMIT: u32 = 500;
+
+/// The source of "now", in milliseconds since the Unix epoch.
+pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
+
+fn system_clock() -> Clock {
+    Arc::new(|| {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+    })
+}
+
+/// The asks and everything that may happen to them. Cheap to clone.
+#[derive(Clone)]
+pub struct Desk {
+    store: Arc<dyn Store>,
+    events: broadcast::Sender<Event>,
+    public_url: Arc<str>,
+    clock: Clock,
+}
+
+impl fmt::Debug for Desk {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Desk")
+            .field("public_url", &self.public_url)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Desk {
+    /// A desk over `store` whose ask pages live under `public_url` (e.g.
+    /// `http://127.0.0.1:3000`).
+    pub fn new(store: impl Store, public_url: &str) -> Self {
+        let (events, _) = broadcast::channel(1024);
+        Self {
+            store: Arc::new(store),
+            events,
+            public_url: public_url.trim_end_matches('/').into(),
+            clock: system_clock(),
+        }
+    }
+
+    /// The same desk reading the time from `clock`; for tests of expiry.
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// The URL asks' pages start with.
+    pub fn public_url(&self) -> &str {
+        &self.public_url
+    }
+
+    /// Every event from now on. A receiver that falls behind gets
+    /// `Lagged` and should re-read what it cares about.
+    pub fn subscribe(&self) -> broadcast::Receiver<Event> {
+        self.events.subscribe()
+    }
+
+    fn now(&self) -> i64 {
+        (self.clock)()
+    }
+
+    fn url(&self, id: &AskId) -> String {
+        format!("{}/asks/{id}", self.public_url)
+    }
+
+    fn publish(&self, id: &AskId, status: AskStatus) {
+        // Nobody listening is fine: events are hints, the store is the truth.
+        let _ = self.events.send(Event {
+            id: id.clone(),
+            status,
+        });
+    }
+
+    /// Validates and stores a new ask.
+    pub async fn create(&self, new: NewAsk) -> Result<AskCreated, DeskError> {
+        let valid = new.validate().map_err(DeskError::Invalid)?;
+        let id = AskId::random().map_err(|e| DeskError::System(format!("no randomness: {e}")))?;
+        let created_at = self.now();
+        let expires_at = valid.timeout_seconds.map(|s| {
+            created_at.saturating_add(i64::try_from(s).unwrap_or(i64::MAX).saturating_mul(1000))
+        });
+        let record = Record {
+            id: id.clone(),
+            status: AskStatus::Pending,
+            title: valid.title,
+            agent: valid.agent,
+            request: valid.request.into_inner(),
+            created_at,
+            expires_at,
+            finished_at: None,
+            answers: None,
+            decline_reason: None,
+        };
+        self.store.insert(&record).await?;
+        tracing::info!(id = %id, url = %self.url(&id), "new ask");
+        self.publish(&id, AskStatus::Pending);
+        Ok(AskCreated {
+            url: self.url(&id),
+            id: id.0,
+            status: AskStatus::Pending,
+            created_at: rfc3339(created_at),
+            expires_at: expires_at.map(rfc3339),
+        })
+    }
+
+    /// The ask's record, expiring it first if its time is up.
+    async fn record(&self, id: &str) -> Result<Record, DeskError> {
+        let id = AskId::parse(id).ok_or(DeskError::NotFound)?;
+        let mut record = self.store.get(&id).await?.ok_or(DeskError::NotFound)?;
+        if record.status == AskStatus::Pending
+            && record.expires_at.is_some_and(|at| at <= self.now())
+        {
+            let at = record.expires_at.unwrap_or_default();
+            if self.store.finish(&id, &Finish::Expired, at).await? {
+                self.publish(&id, AskStatus::Expired);
+            }
+            record = self.store.get(&id).await?.ok_or(DeskError::NotFound)?;
+        }
+        Ok(record)
+    }
+
+    /// The ask with this id.
+    pub async fn get(&self, id: &str) -> Result<Ask, DeskError> {
+        let record = self.record(id).await?;
+        Ok(self.view(record))
+    }
+
+    /// The ask, once it has finished or `max` (capped at [`MAX_WAIT`]) has
+    /// passed, whichever comes first.
+    pub async fn wait(&self, id: &str, max: Duration) -> Result<Ask, DeskError> {
+        // Subscribe before reading, so a finish between the two is not missed.
+        let mut events = self.subscribe();
+        let record = self.record(id).await?;
+        if record.status.is_finished() || max.is_zero() {
+            return Ok(self.view(record));
+        }
+        let mut wait = max.min(MAX_WAIT);
+        if let Some(at) = record.expires_at {
+            let left = u64::try_from(at.saturating_sub(self.now())).unwrap_or(0);
+            wait = wait.min(Duration::from_millis(left));
+        }
+        let deadline = tokio::time::sleep(wait);
+        tokio::pin!(deadline);
+        loop {
+            tokio::select! {
+                event = events.recv() => match event {
+                    Ok(event) if event.id == record.id && event.status.is_finished() => break,
+                    Ok(_) => {}
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        if self.record(id).await?.status.is_finished() {
+                            break;
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Closed) => break,
+                },
+                () = &mut deadline => break,
+            }
+        }
+        self.get(id).await
+    }
+
+    async fn finish(
+        &self,
+        id: &str,
+        finish: impl FnOnce(&ValidRequest) -> Result<Finish, DeskError>,
+    ) -> Result<Ask, DeskError> {
+        let record = self.record(id).await?;
+        if record.status.is_finished() {
+            return Err(self.refusal(record));
+        }
+        let request =
+            ValidRequest::new(record.request.clone()).map_err(|p| StoreError::Corrupt {
+                id: id.to_owned(),
+                detail: format!("stored request is invalid: {p}"),
+            })?;
+        let finish = finish(&request)?;
+        let status = finish.status();
+        if self.store.finish(&record.id, &finish, self.now()).await? {
+            tracing::info!(id = %record.id, status = status.as_str(), "ask finished");
+            self.publish(&record.id, status);
+            self.get(id).await
+        } else {
+            // Someone else finished it between our read and our write.
+            Err(self.refusal(self.record(id).await?))
+        }
+    }
+
+    fn refusal(&self, record: Record) -> DeskError {
+        let ask = Box::new(self.view(record));
+        match ask.status {
+            AskStatus::Cancelled | AskStatus::Expired => DeskError::Gone(ask),
+            _ => DeskError::Finished(ask),
+        }
+    }
+
+    /// Validates the human's answers against the stored request and ends
+    /// the ask with them, if it is still pending.
+    pub async fn answer(&self, id: &str, answers: &Answers) -> Result<Ask, DeskError> {
+        self.finish(id, |request| {
+            let valid = request
+                .validate_answers(answers)
+                .map_err(DeskError::Invalid)?;
+            Ok(Finish::Answered(valid.items().to_vec()))
+        })
+        .await
+    }
+
+    /// Ends a pending ask as declined.
+    pub async fn decline(&self, id: &str, decline: Decline) -> Result<Ask, DeskError> {
+        let valid = decline.validate().map_err(DeskError::Invalid)?;
+        self.finish(id, |_| Ok(Finish::Declined(valid.reason)))
+            .await
+    }
+
+    /// Ends a pending ask as cancelled: the agent gave up.
+    pub async fn cancel(&self, id: &str) -> Result<Ask, DeskError> {
+        self.finish(id, |_| Ok(Finish::Cancelled)).await
+    }
+
+    /// Asks with this status (all when `None`), newest first.
+    pub async fn list(&self, status: Option<AskStatus>) -> Result<Vec<AskSummary>, DeskError> {
+        for id in self.store.expire_due(self.now()).await? {
+            self.publish(&id, AskStatus::Expired);
+        }
+        let records = self.store.list(status, LIST_LIMIT).await?;
+        Ok(records
+            .into_iter()
+            .map(|r| AskSummary {
+                url: self.url(&r.id),
+                question_count: r.request.questions.len(),
+                id: r.id.0,
+                title: r.title,
+                agent: r.agent,
+                status: r.status,
+                created_at: rfc3339(r.created_at),
+                expires_at: r.expires_at.map(rfc3339),
+            })
+            .collect())
+    }
+
+    /// The API's view of a record, with the projection once finished.
+    fn view(&self, record: Record) -> Ask {
+        let projection = self
+            .outcome(&record)
+            .map(|(request, outcome)| project(&request, &outcome));
+        Ask {
+            url: self.url(&record.id),
+            id: record.id.0,
+            status: record.status,
+            title: record.title,
+            agent: record.agent,
+            request: record.request,
+            created_at: rfc3339(record.created_at),
+            expires_at: record.expires_at.map(rfc3339),
+            finished_at: record.finished_at.map(rfc3339),
+            answers: record.answers,
+            decline_reason: record.decline_reason,
+            projection,
+        }
+    }
+
+    fn outcome(&self, record: &Record) -> Option<(ValidRequest, Outcome)> {
+        let request = ValidRequest::new(record.request.clone()).ok()?;
+        let outcome = match record.status {
+            AskStatus::Pending => return None,
+            AskStatus::Answered => {
+                let answers = Answers {
+                    answers: record.answers.clone()?,
+                };
+                Outcome::Answered(request.validate_answers(&answers).ok()?)
+            }
+            AskStatus::Declined => Outcome::Declined {
+                reason: record.decline_reason.clone(),
+            },
+            AskStatus::Cancelled => Outcome::Cancelled,
+            AskStatus::Expired => Outcome::Expired,
+        };
+        Some((request, outcome))
+    }
+}

@@ -1,0 +1,314 @@
+//! The life of an ask through the desk, on real SQLite databases.
+
+use desk::{Desk, DeskError, SqliteStore};
+use interaction::{Answers, AskStatus, Decline, NewAsk};
+use std::{
+    sync::{
+        atomic::{AtomicI64, Ordering},
+        Arc,
+    },
+    time::Duration,
+};
+
+fn new_ask(timeout: Option<u64>) -> NewAsk {
+    let mut json = serde_json::json!({
+        "title": "Release plan",
+        "agent": "test-agent",
+        "questions": [
+            {"id": "features", "question": "Which features?", "multiSelect": true,
+             "options": [{"label": "Auth"}, {"label": "Logging"}, {"label": "Metrics"}]},
+            {"id": "db", "question": "Which database?",
+             "options": [{"label": "SQLite"}, {"label": "PostgreSQL"}]}
+        ]
+    });
+    if let Some(t) = timeout {
+        json["timeoutSeconds"] = t.into();
+    }
+    serde_json::from_value(json).expect("new ask")
+}
+
+fn answers(json: serde_json::Value) -> Answers {
+    serde_json::from_value(serde_json::json!({ "answers": json })).expect("answers")
+}
+
+fn combined() -> Answers {
+    answers(serde_json::json!([
+        {"id": "db", "selected": ["SQLite"]},
+        {"id": "features", "selected": ["Metrics", "Auth"], "custom": "  Rate limiting "}
+    ]))
+}
+
+async fn memory_desk() -> Desk {
+    Desk::new(
+        SqliteStore::in_memory().await.expect("store"),
+        "http://127.0.0.1:3000/",
+    )
+}
+
+#[tokio::test]
+async fn a_new_ask_is_pending_with_an_unguessable_id_and_its_url() {
+    let desk = memory_desk().await;
+    let created = desk.create(new_ask(None)).await.expect("created");
+    assert_eq!(created.status, AskStatus::Pending);
+    assert_eq!(created.id.len(), 32);
+    assert_eq!(
+        created.url,
+        format!("http://127.0.0.1:3000/asks/{}", created.id)
+    );
+    assert_eq!(created.expires_at, None);
+    let ask = desk.get(&created.id).await.expect("stored");
+    assert_eq!(ask.title.as_deref(), Some("Release plan"));
+    assert_eq!(ask.agent.as_deref(), Some("test-agent"));
+    assert_eq!(ask.request.questions.len(), 2);
+    assert_eq!(ask.answers, None);
+    assert_eq!(ask.projection, None);
+    let other = desk.create(new_ask(None)).await.expect("created");
+    assert_ne!(other.id, created.id);
+}
+
+#[tokio::test]
+async fn an_invalid_new_ask_is_refused_and_nothing_is_stored() {
+    let desk = memory_desk().await;
+    let bad: NewAsk = serde_json::from_value(serde_json::json!({"questions": []})).expect("shape");
+    let Err(DeskError::Invalid(problems)) = desk.create(bad).await else {
+        panic!("must be refused");
+    };
+    assert_eq!(problems.0[0].path, "questions");
+    assert!(desk.list(None).await.expect("list").is_empty());
+}
+
+#[tokio::test]
+async fn a_combined_multi_select_answer_is_stored_canonically_with_its_projection() {
+    let desk = memory_desk().await;
+    let id = desk.create(new_ask(None)).await.expect("created").id;
+    let ask = desk.answer(&id, &combined()).await.expect("answered");
+    assert_eq!(ask.status, AskStatus::Answered);
+    assert!(ask.finished_at.is_some());
+    let stored = serde_json::to_value(&ask.answers).expect("json");
+    assert_eq!(
+        stored,
+        serde_json::json!([
+            {"id": "features", "selected": ["Auth", "Metrics"], "custom": "Rate limiting"},
+            {"id": "db", "selected": ["SQLite"]}
+        ])
+    );
+    let projection = ask.projection.expect("projection once answered");
+    assert!(
+        projection.text.contains("\"Rate limiting\""),
+        "{}",
+        projection.text
+    );
+    assert_eq!(desk.get(&id).await.expect("read back").answers, ask.answers);
+}
+
+#[tokio::test]
+async fn refused_answers_leave_the_ask_pending() {
+    let desk = memory_desk().await;
+    let id = desk.create(new_ask(None)).await.expect("created").id;
+    let both = answers(serde_json::json!([
+        {"id": "db", "selected": ["SQLite"], "custom": "DuckDB"},
+        {"id": "features", "selected": ["Auth"]}
+    ]));
+    let Err(DeskError::Invalid(problems)) = desk.answer(&id, &both).await else {
+        panic!("single-select with label and custom must be refused");
+    };
+    assert_eq!(problems.0[0].code.as_str(), "exclusive_custom");
+    assert_eq!(problems.0[0].path, "answers[0].custom");
+    assert_eq!(desk.get(&id).await.expect("ask").status, AskStatus::Pending);
+}
+
+#[tokio::test]
+async fn a_second_answer_is_refused_and_the_first_stays() {
+    let desk = memory_desk().await;
+    let id = desk.create(new_ask(None)).await.expect("created").id;
+    let first = desk.answer(&id, &combined()).await.expect("first");
+    let other = answers(serde_json::json!([
+        {"id": "db", "selected": ["PostgreSQL"]},
+        {"id": "features", "selected": ["Logging"]}
+    ]));
+    let Err(DeskError::Finished(ask)) = desk.answer(&id, &other).await else {
+        panic!("second answer must be refused");
+    };
+    assert_eq!(ask.answers, first.answers);
+    let Err(DeskError::Finished(_)) = desk.decline(&id, Decline::default()).await else {
+        panic!("an answered ask cannot be declined");
+    };
+    assert_eq!(desk.get(&id).await.expect("ask").answers, first.answers);
+}
+
+#[tokio::test]
+async fn cancelled_and_expired_asks_are_gone() {
+    let now = Arc::new(AtomicI64::new(1_000_000));
+    let clock = now.clone();
+    let desk = memory_desk()
+        .await
+        .with_clock(Arc::new(move || clock.load(Ordering::SeqCst)));
+    let cancelled = desk.create(new_ask(None)).await.expect("created").id;
+    assert_eq!(
+        desk.cancel(&cancelled).await.expect("cancel").status,
+        AskStatus::Cancelled
+    );
+    let Err(DeskError::Gone(ask)) = desk.answer(&cancelled, &combined()).await else {
+        panic!("cancelled ask must be gone");
+    };
+    assert_eq!(ask.status, AskStatus::Cancelled);
+
+    let expiring = desk.create(new_ask(Some(60))).await.expect("created");
+    assert_eq!(
+        expiring.expires_at.as_deref(),
+        Some("1970-01-01T00:17:40.000Z")
+    );
+    now.fetch_add(59_999, Ordering::SeqCst);
+    assert_eq!(
+        desk.get(&expiring.id).await.expect("ask").status,
+        AskStatus::Pending
+    );
+    now.fetch_add(1, Ordering::SeqCst);
+    let Err(DeskError::Gone(ask)) = desk.answer(&expiring.id, &combined()).await else {
+        panic!("expired ask must be gone");
+    };
+    assert_eq!(ask.status, AskStatus::Expired);
+    assert_eq!(ask.finished_at, ask.expires_at);
+    assert_eq!(
+        ask.projection.expect("projection").structured.status,
+        interaction::Status::Expired
+    );
+}
+
+#[tokio::test]
+async fn listing_expires_due_asks_and_shows_the_newest_first() {
+    let now = Arc::new(AtomicI64::new(5_000));
+    let clock = now.clone();
+    let desk = memory_desk()
+        .await
+        .with_clock(Arc::new(move || clock.load(Ordering::SeqCst)));
+    let old = desk.create(new_ask(Some(1))).await.expect("created").id;
+    now.fetch_add(10, Ordering::SeqCst);
+    let newer = desk.create(new_ask(None)).await.expect("created").id;
+    let pending: Vec<_> = desk.list(Some(AskStatus::Pending)).await.expect("list");
+    assert_eq!(
+        pending.iter().map(|a| a.id.as_str()).collect::<Vec<_>>(),
+        [&newer, &old]
+    );
+    assert_eq!(pending[0].question_count, 2);
+    now.fetch_add(1_000, Ordering::SeqCst);
+    let pending = desk.list(Some(AskStatus::Pending)).await.expect("list");
+    assert_eq!(pending.len(), 1);
+    let expired = desk.list(Some(AskStatus::Expired)).await.expect("list");
+    assert_eq!(expired[0].id, old);
+}
+
+#[tokio::test]
+async fn unknown_and_malformed_ids_are_not_found() {
+    let desk = memory_desk().await;
+    for id in [
+        "0123456789abcdef0123456789abcdef",
+        "nope",
+        "../../etc/passwd",
+    ] {
+        assert!(
+            matches!(desk.get(id).await, Err(DeskError::NotFound)),
+            "{id}"
+        );
+        assert!(
+            matches!(desk.cancel(id).await, Err(DeskError::NotFound)),
+            "{id}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_long_poll_wakes_when_the_ask_is_answered() {
+    let desk = memory_desk().await;
+    let id = desk.create(new_ask(None)).await.expect("created").id;
+    let waiter = tokio::spawn({
+        let desk = desk.clone();
+        let id = id.clone();
+        async move { desk.wait(&id, Duration::from_secs(60)).await }
+    });
+    // The waiter has subscribed once it has read the pending ask; answering
+    // at any point after spawning must still wake it.
+    desk.answer(&id, &combined()).await.expect("answered");
+    let ask = tokio::time::timeout(Duration::from_secs(30), waiter)
+        .await
+        .expect("woke before the 30 s guard")
+        .expect("task")
+        .expect("ask");
+    assert_eq!(ask.status, AskStatus::Answered);
+}
+
+#[tokio::test]
+async fn a_long_poll_returns_the_pending_ask_when_its_wait_is_over() {
+    let desk = memory_desk().await;
+    let id = desk.create(new_ask(None)).await.expect("created").id;
+    let ask = desk
+        .wait(&id, Duration::from_millis(50))
+        .await
+        .expect("ask");
+    assert_eq!(ask.status, AskStatus::Pending);
+}
+
+#[tokio::test]
+async fn a_long_poll_ends_when_the_ask_expires() {
+    let desk = memory_desk().await;
+    let id = desk.create(new_ask(Some(1))).await.expect("created").id;
+    let ask = desk.wait(&id, Duration::from_secs(60)).await.expect("ask");
+    assert_eq!(ask.status, AskStatus::Expired);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_submissions_yield_exactly_one_success() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = SqliteStore::open(&dir.path().join("asks.db"))
+        .await
+        .expect("store");
+    let desk = Desk::new(store, "http://127.0.0.1:3000");
+    let id = desk.create(new_ask(None)).await.expect("created").id;
+    let tasks: Vec<_> = (0..16)
+        .map(|i| {
+            let desk = desk.clone();
+            let id = id.clone();
+            tokio::spawn(async move {
+                if i % 2 == 0 {
+                    desk.answer(&id, &combined()).await
+                } else {
+                    desk.decline(
+                        &id,
+                        Decline {
+                            reason: Some(format!("no {i}")),
+                        },
+                    )
+                    .await
+                }
+            })
+        })
+        .collect();
+    let mut successes = 0;
+    for task in tasks {
+        match task.await.expect("task") {
+            Ok(_) => successes += 1,
+            Err(DeskError::Finished(_)) => {}
+            Err(e) => panic!("unexpected error: {e}"),
+        }
+    }
+    assert_eq!(successes, 1);
+}
+
+#[tokio::test]
+async fn an_answer_survives_reopening_the_database() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("asks.db");
+    let id = {
+        let desk = Desk::new(SqliteStore::open(&path).await.expect("store"), "http://x");
+        let id = desk.create(new_ask(None)).await.expect("created").id;
+        desk.answer(&id, &combined()).await.expect("answered");
+        id
+    };
+    let desk = Desk::new(SqliteStore::open(&path).await.expect("reopen"), "http://x");
+    let ask = desk.get(&id).await.expect("ask");
+    assert_eq!(ask.status, AskStatus::Answered);
+    assert_eq!(
+        ask.answers.expect("answers")[0].custom.as_deref(),
+        Some("Rate limiting")
+    );
+}
