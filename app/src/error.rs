@@ -1,6 +1,6 @@
 //! Errors that server functions return to the page.
 
-use interaction::Problems;
+use interaction::{Ask, Problems};
 use leptos::server_fn::{
     codec::JsonEncoding,
     error::{FromServerFnError, ServerFnErrorErr},
@@ -11,8 +11,16 @@ use std::fmt;
 /// Why a server function could not do what the page asked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum ServerError {
-    /// The answer broke rules of the `interaction` validator.
+    /// The input broke rules of the `interaction` validator.
     Invalid(Problems),
+    /// No ask has this id.
+    NotFound,
+    /// The ask has already ended, as shown; nothing was changed.
+    Finished(Box<Ask>),
+    /// Signing in is needed first.
+    Unauthorized,
+    /// The server failed; its log has the details.
+    Internal,
     /// The call did not reach the server, or its reply did not come back.
     Transport(ServerFnErrorErr),
 }
@@ -21,6 +29,10 @@ impl fmt::Display for ServerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Invalid(problems) => write!(f, "the answer was refused:\n{problems}"),
+            Self::NotFound => f.write_str("there is no ask at this address"),
+            Self::Finished(ask) => write!(f, "this ask was already {}", ask.status.as_str()),
+            Self::Unauthorized => f.write_str("sign in first"),
+            Self::Internal => f.write_str("the server failed; its log says why"),
             Self::Transport(e) => write!(f, "could not reach the server: {e}"),
         }
     }
@@ -33,5 +45,33 @@ impl FromServerFnError for ServerError {
 
     fn from_server_fn_error(value: ServerFnErrorErr) -> Self {
         Self::Transport(value)
+    }
+}
+
+#[cfg(feature = "ssr")]
+impl ServerError {
+    /// The error for a desk failure, with the HTTP status the API would
+    /// give set on the server function's response.
+    pub fn from_desk(error: desk::DeskError) -> Self {
+        use desk::DeskError;
+        use http::StatusCode;
+        let (status, error) = match error {
+            DeskError::Invalid(p) => (StatusCode::UNPROCESSABLE_ENTITY, Self::Invalid(p)),
+            DeskError::NotFound => (StatusCode::NOT_FOUND, Self::NotFound),
+            DeskError::Finished(ask) => (StatusCode::CONFLICT, Self::Finished(ask)),
+            DeskError::Gone(ask) => (StatusCode::GONE, Self::Finished(ask)),
+            DeskError::System(e) => {
+                tracing::error!("{e}");
+                (StatusCode::INTERNAL_SERVER_ERROR, Self::Internal)
+            }
+            DeskError::Store(e) => {
+                tracing::error!("{e}");
+                (StatusCode::INTERNAL_SERVER_ERROR, Self::Internal)
+            }
+        };
+        if let Some(response) = leptos::prelude::use_context::<leptos_axum::ResponseOptions>() {
+            response.set_status(status);
+        }
+        error
     }
 }

@@ -5,19 +5,24 @@
 //! code sits behind `#[cfg(feature = "ssr")]`; this crate does no I/O of its
 //! own beyond what server functions delegate to the server.
 
-pub mod demo;
+pub mod ask;
 pub mod error;
+pub mod form;
+pub mod home;
 pub mod question;
+pub mod signin;
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, Link, MetaTags, Stylesheet, Title};
 use leptos_router::{
     components::{Route, Router, Routes},
-    StaticSegment,
+    path, SsrMode,
 };
 
 /// The HTML document around every page, rendered on the server only.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
+    #[cfg(feature = "ssr")]
+    set_content_security_policy();
     view! {
         <!DOCTYPE html>
         <html lang="en">
@@ -35,6 +40,31 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     }
 }
 
+/// The Content-Security-Policy of every page: nothing from elsewhere, and
+/// of inline scripts only those carrying this response's `nonce` (the
+/// hydration script Leptos writes).
+#[cfg(feature = "ssr")]
+pub fn content_security_policy(nonce: &str) -> String {
+    format!(
+        "default-src 'none'; script-src 'self' 'nonce-{nonce}' 'wasm-unsafe-eval'; \
+         style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; \
+         base-uri 'none'; frame-ancestors 'none'"
+    )
+}
+
+#[cfg(feature = "ssr")]
+fn set_content_security_policy() {
+    let (Some(nonce), Some(response)) = (
+        leptos::nonce::use_nonce(),
+        use_context::<leptos_axum::ResponseOptions>(),
+    ) else {
+        return;
+    };
+    if let Ok(value) = http::HeaderValue::from_str(&content_security_policy(&nonce)) {
+        response.insert_header(http::header::CONTENT_SECURITY_POLICY, value);
+    }
+}
+
 /// The root component: routes every page of askdesk.
 #[component]
 pub fn App() -> impl IntoView {
@@ -46,12 +76,44 @@ pub fn App() -> impl IntoView {
         <Title text="askdesk"/>
         <Router>
             <main>
-                <Routes fallback=|| view! { <p>"Page not found."</p> }>
-                    <Route path=StaticSegment("") view=demo::DemoPage/>
+                // Async rendering sends whole pages, so they work without
+                // JavaScript (streamed parts would need it to be put in place).
+                <Routes fallback=NotFound>
+                    <Route path=path!("/") view=home::HomePage ssr=SsrMode::Async/>
+                    <Route path=path!("/asks/:id") view=ask::AskPage ssr=SsrMode::Async/>
+                    <Route path=path!("/signin") view=signin::SignInPage/>
                 </Routes>
             </main>
         </Router>
     }
+}
+
+#[component]
+fn NotFound() -> impl IntoView {
+    #[cfg(feature = "ssr")]
+    if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
+        response.set_status(http::StatusCode::NOT_FOUND);
+    }
+    view! {
+        <Title text="askdesk: not found"/>
+        <h1>"Page not found"</h1>
+        <p><a href="/">"Go to the waiting asks"</a></p>
+    }
+}
+
+/// An RFC 3339 UTC time as people read it: `2026-11-30 11:20 UTC`.
+pub(crate) fn short_time(rfc3339: &str) -> String {
+    match (rfc3339.get(..10), rfc3339.get(11..16)) {
+        (Some(day), Some(time)) => format!("{day} {time} UTC"),
+        _ => rfc3339.to_owned(),
+    }
+}
+
+/// A page title holding agent text. `leptos_meta` writes `<title>` text
+/// unescaped on the server (0.8.7), so a `<` could close the element and
+/// start markup; it becomes `‹`, which reads the same.
+pub(crate) fn tab_title(text: &str) -> String {
+    format!("askdesk: {}", text.replace('<', "\u{2039}"))
 }
 
 /// Sets `data-hydrated` on `<body>` once the wasm has taken over the page.

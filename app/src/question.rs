@@ -1,22 +1,54 @@
 //! One question rendered as a form group, backed by an `interaction` draft.
 
-use interaction::QuestionDraft;
+use crate::form::{other_field, selected_field};
+use interaction::{BatchDraft, Problem, Question, QuestionDraft};
 use leptos::prelude::*;
 
 /// A question as a `fieldset`: its header and text as the legend, its options
-/// as native checkboxes (multi-select) or radios (single-select), and an
-/// "Other" box for free text. Every change goes through the draft, which owns
-/// the rules (on single-select, choosing one option un-chooses the others).
+/// as native checkboxes (multi-select) or radios (single-select) with an
+/// "Other" box for free text, or a textarea when it has no options.
+///
+/// Every change goes through the draft, which owns the rules (on
+/// single-select, choosing one option un-chooses the others, and Other text
+/// overrides the choice). The inputs also carry their initial state as HTML
+/// attributes and field names, so the form works before and without the
+/// wasm.
 #[component]
 pub fn QuestionField(
-    /// The answer in progress; the question comes from it.
-    draft: RwSignal<QuestionDraft>,
+    /// All answers in progress; this field shows and changes one of them.
+    batch: RwSignal<BatchDraft>,
+    /// The position of this field's question in the batch.
+    index: usize,
+    /// The question itself.
+    question: Question,
+    /// Problems the server reported for this question.
+    #[prop(into)]
+    problems: Signal<Vec<Problem>>,
 ) -> impl IntoView {
-    let question = draft.with_untracked(|d| d.question().clone());
-    let legend = match &question.header {
-        Some(header) => format!("{header}: {}", question.question),
-        None => question.question.clone(),
+    let read =
+        move |f: &dyn Fn(&QuestionDraft) -> bool| batch.with(|b| b.draft(index).is_some_and(f));
+    let edit = move |f: &dyn Fn(&mut QuestionDraft)| {
+        batch.update(|b| {
+            if let Some(draft) = b.draft_mut(index) {
+                f(draft);
+            }
+        });
     };
+    let custom = move || {
+        batch.with(|b| {
+            b.draft(index)
+                .map(|d| d.custom().to_owned())
+                .unwrap_or_default()
+        })
+    };
+    let initial_custom = batch.with_untracked(|b| {
+        b.draft(index)
+            .map(|d| d.custom().to_owned())
+            .unwrap_or_default()
+    });
+
+    let legend_id = format!("{}-legend", question.id);
+    let problems_id = format!("{}-problems", question.id);
     let input_type = if question.multi_select {
         "checkbox"
     } else {
@@ -33,18 +65,21 @@ pub fn QuestionField(
                 view! { <span class="option-description" id=description_id.clone()>{d}</span> }
             });
             let described_by = option.description.is_some().then_some(description_id);
+            let initially =
+                batch.with_untracked(|b| b.draft(index).is_some_and(|d| d.is_checked(i)));
             view! {
                 <div class="option">
                     <input
                         type=input_type
                         id=input_id.clone()
-                        name=question.id.clone()
+                        name=selected_field(&question.id)
                         value=option.label.clone()
                         aria-describedby=described_by
-                        prop:checked=move || draft.with(|d| d.is_checked(i))
+                        checked=initially
+                        prop:checked=move || read(&|d| d.is_checked(i))
                         on:change=move |ev| {
                             let on = event_target_checked(&ev);
-                            draft.update(|d| d.set_checked(i, on));
+                            edit(&|d| d.set_checked(i, on));
                         }
                     />
                     <label for=input_id>{option.label.clone()}</label>
@@ -54,29 +89,75 @@ pub fn QuestionField(
         })
         .collect_view();
     let other_id = format!("{}-other", question.id);
-    let overrides = move || {
-        draft.with(|d| d.custom_overrides_choice()).then(|| {
-            view! { <p class="override">"Your Other text replaces the chosen option."</p> }
-        })
+    let on_input = move |ev| {
+        let text = event_target_value(&ev);
+        edit(&|d| d.set_custom(text.clone()));
     };
-    view! {
-        <fieldset class="question">
-            <legend>{legend}</legend>
-            {options}
+    let free_text = if question.options.is_empty() {
+        view! {
+            <div class="free-text">
+                <label for=other_id.clone()>"Your answer"</label>
+                <textarea
+                    id=other_id
+                    name=other_field(&question.id)
+                    rows="4"
+                    prop:value=custom
+                    on:input=on_input
+                >
+                    {initial_custom}
+                </textarea>
+            </div>
+        }
+        .into_any()
+    } else {
+        let overrides = move || {
+            read(&QuestionDraft::custom_overrides_choice).then(|| {
+                view! { <p class="override">"Your Other text replaces the chosen option."</p> }
+            })
+        };
+        view! {
             <div class="other">
                 <label for=other_id.clone()>"Other"</label>
                 <input
                     type="text"
                     id=other_id
-                    name=format!("{}.custom", question.id)
-                    prop:value=move || draft.with(|d| d.custom().to_owned())
-                    on:input=move |ev| {
-                        let text = event_target_value(&ev);
-                        draft.update(|d| d.set_custom(text));
-                    }
+                    name=other_field(&question.id)
+                    value=initial_custom
+                    prop:value=custom
+                    on:input=on_input
                 />
                 {overrides}
             </div>
+        }
+        .into_any()
+    };
+    let problem_list = {
+        let problems_id = problems_id.clone();
+        move || {
+            let problems = problems.get();
+            (!problems.is_empty()).then(|| {
+            view! {
+                <ul class="problems" id=problems_id.clone()>
+                    {problems.into_iter().map(|p| view! { <li>{p.message}</li> }).collect_view()}
+                </ul>
+            }
+        })
+        }
+    };
+    let header = question
+        .header
+        .clone()
+        .map(|h| view! { <span class="header">{h}</span> " " });
+    let described_by = {
+        let problems_id = problems_id.clone();
+        move || (!problems.with(Vec::is_empty)).then(|| problems_id.clone())
+    };
+    view! {
+        <fieldset class="question" aria-describedby=described_by>
+            <legend id=legend_id>{header}<span class="text">{question.question.clone()}</span></legend>
+            {problem_list}
+            {options}
+            {free_text}
         </fieldset>
     }
 }

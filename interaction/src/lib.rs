@@ -33,6 +33,8 @@
 //! | `empty_label` | `questions[i].options[j].label` | label blank |
 //! | `label_too_long` | `questions[i].options[j].label` | over 200 characters |
 //! | `duplicate_option` | `questions[i].options[j].label` | another option of the question has this label |
+//! | `description_too_long` | `questions[i].options[j].description` | over 2,000 characters |
+//! | `preview_too_long` | `questions[i].options[j].preview` | over 20,000 characters |
 //! | `multi_select_without_options` | `questions[i].multiSelect` | multi-select needs at least one option |
 //! | `unknown_question` | `answers[i].id` | no question has this id |
 //! | `duplicate_answer` | `answers[i].id` | the question is answered twice |
@@ -73,6 +75,7 @@ pub use model::{AnswerItem, Answers, Question, QuestionOption, Request};
 pub use problem::{Problem, ProblemCode, Problems};
 pub use projection::{json_quote, project, Outcome, Status, Structured, ToolOutput};
 pub use validate::{
-    ValidAnswers, ValidRequest, MAX_CUSTOM_CHARS, MAX_HEADER_CHARS, MAX_ID_CHARS, MAX_LABEL_CHARS,
-    MAX_OPTIONS, MAX_QUESTIONS, MAX_QUESTION_CHARS,
+    ValidAnswers, ValidRequest, MAX_CUSTOM_CHARS, MAX_DESCRIPTION_CHARS, MAX_HEADER_CHARS,
+    MAX_ID_CHARS, MAX_LABEL_CHARS, MAX_OPTIONS, MAX_PREVIEW_CHARS, MAX_QUESTIONS,
+    MAX_QUESTION_CHARS,
 };

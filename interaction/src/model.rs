@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// A batch of questions an agent puts to a human.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Request {
     /// The questions, in the order the human should see them.
     pub questions: Vec<Question>,
@@ -12,7 +12,10 @@ pub struct Request {
 
 /// One question of a [`Request`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+// Unknown fields are refused: a misspelt `multiselect` must not quietly
+// turn a question into single-select. Agents' looser shapes go through
+// `LenientRequest`.
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Question {
     /// Identifies the question within its request; answers refer to it.
     pub id: String,
@@ -31,7 +34,7 @@ pub struct Question {
 
 /// One choice offered by a [`Question`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct QuestionOption {
     /// The text of the choice; answers name the option by it.
     pub label: String,
@@ -57,7 +60,8 @@ pub struct Answers {
 pub struct AnswerItem {
     /// The id of the question answered.
     pub id: String,
-    /// The labels of the chosen options; may be empty.
+    /// The labels of the chosen options; may be empty or left out.
+    #[serde(default)]
     pub selected: Vec<String>,
     /// Text the human typed; absent (or `null`) when none.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -73,6 +73,10 @@ pub enum ProblemCode {
     LabelTooLong,
     /// Two options of one question share a label.
     DuplicateOption,
+    /// An option's description is too long.
+    DescriptionTooLong,
+    /// An option's preview is too long.
+    PreviewTooLong,
     /// A multi-select question offers no options.
     MultiSelectWithoutOptions,
     // Answers.
@@ -122,6 +126,8 @@ impl ProblemCode {
             Self::EmptyLabel => "empty_label",
             Self::LabelTooLong => "label_too_long",
             Self::DuplicateOption => "duplicate_option",
+            Self::DescriptionTooLong => "description_too_long",
+            Self::PreviewTooLong => "preview_too_long",
             Self::MultiSelectWithoutOptions => "multi_select_without_options",
             Self::UnknownQuestion => "unknown_question",
             Self::DuplicateAnswer => "duplicate_answer",

@@ -19,6 +19,10 @@ pub const MAX_HEADER_CHARS: usize = 40;
 pub const MAX_OPTIONS: usize = 32;
 /// Longest option label, in characters.
 pub const MAX_LABEL_CHARS: usize = 200;
+/// The longest option description, in characters.
+pub const MAX_DESCRIPTION_CHARS: usize = 2_000;
+/// The longest option preview, in characters.
+pub const MAX_PREVIEW_CHARS: usize = 20_000;
 /// Longest custom text, in characters.
 pub const MAX_CUSTOM_CHARS: usize = 10_000;
 
@@ -268,6 +272,29 @@ fn request_problems(request: &Request) -> Vec<Problem> {
                         option.label
                     ),
                 );
+            }
+            for (field, text, max, code) in [
+                (
+                    "description",
+                    &option.description,
+                    MAX_DESCRIPTION_CHARS,
+                    Code::DescriptionTooLong,
+                ),
+                (
+                    "preview",
+                    &option.preview,
+                    MAX_PREVIEW_CHARS,
+                    Code::PreviewTooLong,
+                ),
+            ] {
+                let n = text.as_deref().map_or(0, chars);
+                if n > max {
+                    push(
+                        &format!(".options[{j}].{field}"),
+                        code,
+                        format!("the {field} has {n} characters; at most {max} are allowed"),
+                    );
+                }
             }
         }
     }

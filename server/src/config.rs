@@ -1,8 +1,15 @@
-//! Command line and environment configuration.
+//! Command line and environment configuration, and the checks that refuse
+//! an unsafe or unusable setup before anything listens.
 
+use crate::security::Security;
+use axum::http::Uri;
 use clap::{Args, Parser, Subcommand};
 use leptos::prelude::LeptosOptions;
-use std::{net::SocketAddr, path::PathBuf};
+use std::{
+    fmt,
+    net::SocketAddr,
+    path::{Path, PathBuf},
+};
 
 /// askdesk: a desk where AI agents ask a human structured questions.
 #[derive(Debug, Parser)]
@@ -23,15 +30,67 @@ pub enum Command {
 }
 
 /// Options of the web server.
-#[derive(Debug, Clone, Args)]
+#[derive(Clone, Args)]
 pub struct ServeArgs {
-    /// Address to listen on.
+    /// Address to listen on. Anything but a loopback address needs --token.
     #[arg(long, env = "ASKDESK_ADDR", default_value = "127.0.0.1:3000")]
     pub addr: SocketAddr,
+    /// The SQLite database file (created if missing), or `:memory:` for a
+    /// throwaway desk. Default: askdesk/askdesk.db in the user's data folder.
+    #[arg(long, env = "ASKDESK_DATABASE")]
+    pub database: Option<String>,
+    /// The URL people and agents reach this server at, e.g.
+    /// `https://desk.example.com`. Links to asks start with it, and its host
+    /// is accepted in `Host` and `Origin`. Default: `http://<addr>`.
+    #[arg(long, env = "ASKDESK_PUBLIC_URL")]
+    pub public_url: Option<String>,
+    /// A secret that API clients send as `Authorization: Bearer <token>`
+    /// and people enter once to use the desk's pages. Ask pages stay
+    /// reachable by their unguessable link.
+    #[arg(long, env = "ASKDESK_TOKEN", hide_env_values = true)]
+    pub token: Option<String>,
+    /// More host names to answer to (comma-separated); requests naming any
+    /// other host are refused, which defeats DNS rebinding.
+    #[arg(
+        long = "allowed-host",
+        env = "ASKDESK_ALLOWED_HOSTS",
+        value_delimiter = ','
+    )]
+    pub allowed_hosts: Vec<String>,
     /// Folder holding the compiled site (the `pkg/` bundle, CSS and assets).
     #[arg(long, env = "ASKDESK_SITE_ROOT", default_value = "target/site")]
     pub site_root: PathBuf,
 }
+
+impl fmt::Debug for ServeArgs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ServeArgs")
+            .field("addr", &self.addr)
+            .field("database", &self.database)
+            .field("public_url", &self.public_url)
+            .field("token", &self.token.as_ref().map(|_| "<set>"))
+            .field("allowed_hosts", &self.allowed_hosts)
+            .field("site_root", &self.site_root)
+            .finish()
+    }
+}
+
+/// Where asks are stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Database {
+    /// A SQLite file.
+    File(PathBuf),
+    /// A private in-memory SQLite database.
+    Memory,
+}
+
+/// A setting that cannot work, with what to do instead.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct ConfigError(String);
+
+/// The shortest token accepted.
+pub const MIN_TOKEN_CHARS: usize = 16;
 
 impl ServeArgs {
     /// The Leptos options these settings describe.
@@ -44,5 +103,84 @@ impl ServeArgs {
             .site_pkg_dir("pkg")
             .site_addr(self.addr)
             .build()
+    }
+
+    /// Where asks are stored.
+    pub fn database(&self) -> Result<Database, ConfigError> {
+        match self.database.as_deref() {
+            Some(":memory:") => Ok(Database::Memory),
+            Some(url) if url.contains("://") => Err(ConfigError(format!(
+                "--database {url:?}: only SQLite is built in so far; give a file path \
+                 (e.g. /var/lib/askdesk/askdesk.db) or :memory:"
+            ))),
+            Some(path) => Ok(Database::File(PathBuf::from(path))),
+            None => {
+                let base = std::env::var_os("XDG_DATA_HOME")
+                    .filter(|d| !d.is_empty())
+                    .map(PathBuf::from)
+                    .or_else(|| {
+                        std::env::var_os("HOME").map(|h| Path::new(&h).join(".local/share"))
+                    })
+                    .ok_or_else(|| {
+                        ConfigError(
+                            "cannot find a data folder (neither XDG_DATA_HOME nor HOME is set); \
+                             pass --database <file>"
+                                .to_owned(),
+                        )
+                    })?;
+                Ok(Database::File(base.join("askdesk").join("askdesk.db")))
+            }
+        }
+    }
+
+    /// The security settings, refusing a listener other machines can reach
+    /// without a token. `bound` is the address actually bound (its port
+    /// may differ from `addr` when that asked for port 0).
+    pub fn security(&self, bound: SocketAddr) -> Result<Security, ConfigError> {
+        if let Some(token) = &self.token {
+            let chars = token.chars().count();
+            if chars < MIN_TOKEN_CHARS {
+                return Err(ConfigError(format!(
+                    "the token has {chars} characters; use at least {MIN_TOKEN_CHARS} random ones \
+                     (for example the output of `openssl rand -hex 32`)"
+                )));
+            }
+        } else if !self.addr.ip().is_loopback() {
+            return Err(ConfigError(format!(
+                "refusing to listen on {} without a token: other machines could read and answer \
+                 every ask. Set --token (or ASKDESK_TOKEN), or listen on 127.0.0.1",
+                self.addr
+            )));
+        }
+        let public_url = self.public_url(bound)?;
+        let mut hosts: Vec<String> = self
+            .allowed_hosts
+            .iter()
+            .map(|h| h.trim().to_ascii_lowercase())
+            .filter(|h| !h.is_empty())
+            .collect();
+        if !bound.ip().is_unspecified() {
+            hosts.push(bound.ip().to_string());
+        }
+        Ok(Security::new(self.token.clone(), public_url, hosts))
+    }
+
+    /// The public URL, checked, without a trailing slash.
+    pub fn public_url(&self, bound: SocketAddr) -> Result<String, ConfigError> {
+        let Some(url) = &self.public_url else {
+            return Ok(format!("http://{bound}"));
+        };
+        let url = url.trim_end_matches('/');
+        let uri: Uri = url
+            .parse()
+            .map_err(|e| ConfigError(format!("--public-url {url:?} is not a URL: {e}")))?;
+        let scheme_ok = matches!(uri.scheme_str(), Some("http" | "https"));
+        let path_ok = uri.path_and_query().is_none_or(|p| p.as_str() == "/");
+        if !scheme_ok || uri.host().is_none() || !path_ok {
+            return Err(ConfigError(format!(
+                "--public-url {url:?} must look like https://host[:port], without a path"
+            )));
+        }
+        Ok(url.to_owned())
     }
 }

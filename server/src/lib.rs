@@ -1,20 +1,31 @@
-//! The askdesk server: renders and hydrates the pages, serves the site's
-//! static files and answers server-function calls.
+//! The askdesk server: renders and hydrates the pages, serves the HTTP API
+//! and the site's static files, and answers server-function calls — all
+//! through one [`Desk`].
 //!
 //! `main.rs` only parses the command line and serves [`app`]; tests drive the
 //! same router in-process.
 
+pub mod api;
 pub mod config;
+pub mod page;
+pub mod security;
 
-use axum::{extract::FromRef, Router};
-use leptos::prelude::LeptosOptions;
+use axum::{extract::FromRef, routing::post, Router};
+use desk::Desk;
+use leptos::prelude::{provide_context, LeptosOptions};
 use leptos_axum::{generate_route_list, LeptosRoutes};
+use security::Security;
+use std::sync::Arc;
 
 /// Everything a request handler may need.
 #[derive(Clone)]
 pub struct AppState {
     /// Where the compiled site lives and what it is called.
     pub leptos_options: LeptosOptions,
+    /// The asks.
+    pub desk: Desk,
+    /// Host, origin and token checks.
+    pub security: Arc<Security>,
 }
 
 impl FromRef<AppState> for LeptosOptions {
@@ -23,16 +34,31 @@ impl FromRef<AppState> for LeptosOptions {
     }
 }
 
-/// The whole HTTP application: pages, server functions, static files.
+impl FromRef<AppState> for Arc<Security> {
+    fn from_ref(state: &AppState) -> Self {
+        state.security.clone()
+    }
+}
+
+/// The whole HTTP application: pages, API, server functions, static files,
+/// behind the security checks.
 pub fn app(state: AppState) -> Router {
     let routes = generate_route_list(app::App);
+    let desk = state.desk.clone();
     Router::new()
-        .leptos_routes(&state, routes, {
+        .merge(api::routes())
+        .route("/asks/{id}", post(page::post_form))
+        .route("/signin", post(security::sign_in))
+        .leptos_routes_with_context(&state, routes, move || provide_context(desk.clone()), {
             let options = state.leptos_options.clone();
             move || app::shell(options.clone())
         })
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(
             app::shell,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.security.clone(),
+            security::guard,
         ))
         .with_state(state)
 }

@@ -1,10 +1,11 @@
 use clap::Parser;
+use desk::{Desk, SqliteStore};
 use server::{
     app,
-    config::{Cli, Command, ServeArgs},
+    config::{Cli, Command, Database, ServeArgs},
     AppState,
 };
-use std::process::ExitCode;
+use std::{error::Error, process::ExitCode, sync::Arc};
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
@@ -29,21 +30,53 @@ async fn main() -> ExitCode {
     }
 }
 
-async fn serve(args: ServeArgs) -> std::io::Result<()> {
-    let state = AppState {
-        leptos_options: args.leptos_options(),
+async fn serve(args: ServeArgs) -> Result<(), Box<dyn Error>> {
+    // Check what can be checked before binding, so a refused setup never
+    // listens, not even for a moment.
+    args.security(args.addr)?;
+    let database = args.database()?;
+    let store = match &database {
+        Database::Memory => SqliteStore::in_memory().await?,
+        Database::File(path) => {
+            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                std::fs::create_dir_all(parent).map_err(|e| {
+                    format!(
+                        "cannot create the database folder {}: {e}",
+                        parent.display()
+                    )
+                })?;
+            }
+            SqliteStore::open(path)
+                .await
+                .map_err(|e| format!("cannot open the database {}: {e}", path.display()))?
+        }
     };
     let listener = tokio::net::TcpListener::bind(args.addr)
         .await
-        .map_err(|e| {
-            std::io::Error::new(e.kind(), format!("cannot listen on {}: {e}", args.addr))
-        })?;
+        .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
     let addr = listener.local_addr()?;
+    let security = args.security(addr)?;
+    let state = AppState {
+        leptos_options: args.leptos_options(),
+        desk: Desk::new(store, security.public_url()),
+        security: Arc::new(security),
+    };
+    match &database {
+        Database::Memory => tracing::warn!("asks are kept in memory and lost when askdesk stops"),
+        Database::File(path) => tracing::info!(database = %path.display(), "asks are stored"),
+    }
     // The one line on stdout: scripts and people read the URL from it.
     println!("askdesk is serving on http://{addr}");
+    if state.security.public_url() != format!("http://{addr}") {
+        tracing::info!(
+            public_url = state.security.public_url(),
+            "links to asks use the public URL"
+        );
+    }
     axum::serve(listener, app(state))
         .with_graceful_shutdown(shutdown_signal())
-        .await
+        .await?;
+    Ok(())
 }
 
 async fn shutdown_signal() {

@@ -167,3 +167,40 @@ fn problems_serialize_with_path_code_and_message() {
         })
     );
 }
+
+#[test]
+fn a_misspelt_question_field_is_refused_rather_than_ignored() {
+    let err = serde_json::from_str::<Request>(
+        r#"{"questions": [{"id": "a", "question": "?", "options": [{"label": "x"}], "multiselect": true}]}"#,
+    )
+    .expect_err("unknown field");
+    assert!(
+        err.to_string().contains("unknown field `multiselect`"),
+        "{err}"
+    );
+    let err = serde_json::from_str::<Request>(
+        r#"{"questions": [{"id": "a", "question": "?", "options": [{"label": "x", "desc": "y"}]}]}"#,
+    )
+    .expect_err("unknown field");
+    assert!(err.to_string().contains("unknown field `desc`"), "{err}");
+}
+
+#[test]
+fn option_descriptions_and_previews_are_limited() {
+    let mut q = question("a", &["x"], false);
+    q.options[0].description = Some("d".repeat(interaction::MAX_DESCRIPTION_CHARS + 1));
+    q.options[0].preview = Some("p".repeat(interaction::MAX_PREVIEW_CHARS + 1));
+    assert_eq!(
+        codes(&problems_of(vec![q])),
+        [
+            (
+                "questions[0].options[0].description".to_owned(),
+                "description_too_long"
+            ),
+            (
+                "questions[0].options[0].preview".to_owned(),
+                "preview_too_long"
+            ),
+        ]
+    );
+}

@@ -1,0 +1,25 @@
+//! `/signin`: when the server has a token, the desk's pages ask for it once
+//! and remember the browser with an HttpOnly cookie.
+
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
+
+/// The sign-in page. The form posts to the server, which checks the token,
+/// sets the cookie and sends the browser on.
+#[component]
+pub fn SignInPage() -> impl IntoView {
+    let query = use_query_map();
+    let failed = move || query.with(|q| q.get("failed").is_some());
+    view! {
+        <Title text="askdesk: sign in"/>
+        <h1>"Sign in to askdesk"</h1>
+        <p>"This desk is protected by a token. Enter the token the server was started with."</p>
+        {move || failed().then(|| view! { <p class="refused" role="alert">"That token is not right. Check it and try again."</p> })}
+        <form class="signin" method="post" action="/signin">
+            <label for="token">"Token"</label>
+            <input id="token" name="token" type="password" autocomplete="current-password" required=true/>
+            <button type="submit" class="primary">"Sign in"</button>
+        </form>
+    }
+}

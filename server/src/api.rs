@@ -1,0 +1,306 @@
+//! HTTP API v1: JSON in and out, every error a JSON [`ErrorBody`] with a
+//! message a person can act on. The handlers only decode and encode; the
+//! [`Desk`] does the work, as it does for the answering page.
+
+use crate::AppState;
+use axum::{
+    body::Bytes,
+    extract::{
+        rejection::{BytesRejection, JsonRejection},
+        FromRequest, Path, Query, Request, State,
+    },
+    http::{header::LOCATION, HeaderValue, StatusCode},
+    response::{IntoResponse, Response},
+    routing::{get, post},
+    Router,
+};
+use desk::{Desk, DeskError, MAX_WAIT};
+use interaction::{Answers, AskList, AskStatus, Decline, ErrorBody, NewAsk};
+use serde::{de::DeserializeOwned, Deserialize};
+use std::time::Duration;
+
+/// The largest request body the API reads.
+pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+/// The OpenAPI description of this API.
+pub const OPENAPI: &str = include_str!("../openapi.json");
+
+/// The API's routes, under `/api/v1`.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/api/v1/asks",
+            post(create).get(list).fallback(wrong_method),
+        )
+        .route(
+            "/api/v1/asks/{id}",
+            get(read).delete(cancel).fallback(wrong_method),
+        )
+        .route(
+            "/api/v1/asks/{id}/answers",
+            post(answer).fallback(wrong_method),
+        )
+        .route(
+            "/api/v1/asks/{id}/decline",
+            post(decline).fallback(wrong_method),
+        )
+        .route("/api/v1/openapi.json", get(openapi).fallback(wrong_method))
+        .route("/api/{*rest}", axum::routing::any(unknown))
+        .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
+}
+
+/// Why an API call failed.
+#[derive(Debug)]
+pub enum ApiError {
+    /// The desk refused or failed.
+    Desk(DeskError),
+    /// The body was not the JSON this call takes.
+    Body(StatusCode, String),
+    /// The query string was wrong.
+    Query(String),
+    /// No such endpoint.
+    NoRoute(String),
+    /// The endpoint exists, but not for this method.
+    WrongMethod(String),
+}
+
+impl From<DeskError> for ApiError {
+    fn from(e: DeskError) -> Self {
+        Self::Desk(e)
+    }
+}
+
+fn body(message: String) -> ErrorBody {
+    ErrorBody {
+        message,
+        problems: Vec::new(),
+        ask: None,
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, body) = match self {
+            Self::Desk(DeskError::Invalid(problems)) => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                ErrorBody {
+                    message: format!(
+                        "the input was refused with {} problem(s); each names its path and rule",
+                        problems.0.len()
+                    ),
+                    problems: problems.0,
+                    ask: None,
+                },
+            ),
+            Self::Desk(DeskError::NotFound) => (
+                StatusCode::NOT_FOUND,
+                body("there is no ask with this id; check the id or URL".to_owned()),
+            ),
+            Self::Desk(DeskError::Finished(ask)) => (
+                StatusCode::CONFLICT,
+                ErrorBody {
+                    message: format!(
+                        "this ask was already {}; it cannot change any more",
+                        ask.status.as_str()
+                    ),
+                    problems: Vec::new(),
+                    ask: Some(ask),
+                },
+            ),
+            Self::Desk(DeskError::Gone(ask)) => (
+                StatusCode::GONE,
+                ErrorBody {
+                    message: format!(
+                        "this ask was {} and can no longer be answered",
+                        ask.status.as_str()
+                    ),
+                    problems: Vec::new(),
+                    ask: Some(ask),
+                },
+            ),
+            Self::Desk(e @ (DeskError::Store(_) | DeskError::System(_))) => {
+                tracing::error!("{e}");
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    body("the server failed; its log says why, and nothing was changed".to_owned()),
+                )
+            }
+            Self::Body(status, message) => (status, body(message)),
+            Self::Query(message) => (StatusCode::BAD_REQUEST, body(message)),
+            Self::WrongMethod(call) => (
+                StatusCode::METHOD_NOT_ALLOWED,
+                body(format!(
+                    "{call} is not a call of this API; /api/v1/openapi.json lists the methods of each path"
+                )),
+            ),
+            Self::NoRoute(path) => (
+                StatusCode::NOT_FOUND,
+                body(format!(
+                    "there is no API endpoint {path}; /api/v1/openapi.json lists them"
+                )),
+            ),
+        };
+        (status, axum::Json(body)).into_response()
+    }
+}
+
+/// A JSON body whose rejections are [`ApiError`]s.
+pub struct JsonBody<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::Json::<T>::from_request(req, state).await {
+            Ok(axum::Json(value)) => Ok(Self(value)),
+            Err(rejection) => Err(json_rejection(&rejection)),
+        }
+    }
+}
+
+fn json_rejection(rejection: &JsonRejection) -> ApiError {
+    let status = rejection.status();
+    let message = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => {
+            format!("the body is larger than {MAX_BODY_BYTES} bytes (1 MiB)")
+        }
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => {
+            "send the body as JSON with `Content-Type: application/json`".to_owned()
+        }
+        _ => format!(
+            "the body is not the JSON this call takes: {}",
+            rejection.body_text()
+        ),
+    };
+    ApiError::Body(status, message)
+}
+
+fn desk(state: &AppState) -> &Desk {
+    &state.desk
+}
+
+async fn create(
+    State(state): State<AppState>,
+    JsonBody(new): JsonBody<NewAsk>,
+) -> Result<Response, ApiError> {
+    let created = desk(&state).create(new).await?;
+    let mut response = (StatusCode::CREATED, axum::Json(&created)).into_response();
+    if let Ok(location) = HeaderValue::from_str(&format!("/api/v1/asks/{}", created.id)) {
+        response.headers_mut().insert(LOCATION, location);
+    }
+    Ok(response)
+}
+
+#[derive(Deserialize)]
+struct ReadQuery {
+    wait: Option<String>,
+}
+
+async fn read(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<ReadQuery>,
+) -> Result<Response, ApiError> {
+    let ask = match query.wait {
+        None => desk(&state).get(&id).await?,
+        Some(wait) => {
+            let seconds: u64 = wait.parse().map_err(|_| {
+                ApiError::Query(format!(
+                    "wait={wait:?} is not a number of seconds; use 0 to {}",
+                    MAX_WAIT.as_secs()
+                ))
+            })?;
+            desk(&state).wait(&id, Duration::from_secs(seconds)).await?
+        }
+    };
+    Ok(axum::Json(ask).into_response())
+}
+
+#[derive(Deserialize)]
+struct ListQuery {
+    status: Option<String>,
+}
+
+async fn list(
+    State(state): State<AppState>,
+    Query(query): Query<ListQuery>,
+) -> Result<Response, ApiError> {
+    let status = match query.status.as_deref() {
+        None | Some("" | "all") => None,
+        Some(s) => Some(AskStatus::parse(s).ok_or_else(|| {
+            ApiError::Query(format!(
+                "status={s:?} is not a status; use one of pending, answered, declined, \
+                 cancelled, expired or all"
+            ))
+        })?),
+    };
+    let asks = desk(&state).list(status).await?;
+    Ok(axum::Json(AskList { asks }).into_response())
+}
+
+async fn answer(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(answers): JsonBody<Answers>,
+) -> Result<Response, ApiError> {
+    let ask = desk(&state).answer(&id, &answers).await?;
+    Ok(axum::Json(ask).into_response())
+}
+
+async fn decline(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let body = body.map_err(|rejection| match rejection.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::Body(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the body is larger than {MAX_BODY_BYTES} bytes (1 MiB)"),
+        ),
+        status => ApiError::Body(status, rejection.body_text()),
+    })?;
+    // The body is optional: no body declines without a reason.
+    let decline = if body.iter().all(u8::is_ascii_whitespace) {
+        Decline::default()
+    } else {
+        serde_json::from_slice(&body).map_err(|e| {
+            let status = if e.is_data() {
+                StatusCode::UNPROCESSABLE_ENTITY
+            } else {
+                StatusCode::BAD_REQUEST
+            };
+            ApiError::Body(
+                status,
+                format!(
+                    "the body is not the JSON this call takes: {e}; send {{\"reason\": \"…\"}} or nothing"
+                ),
+            )
+        })?
+    };
+    let ask = desk(&state).decline(&id, decline).await?;
+    Ok(axum::Json(ask).into_response())
+}
+
+async fn cancel(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let ask = desk(&state).cancel(&id).await?;
+    Ok(axum::Json(ask).into_response())
+}
+
+async fn openapi() -> Response {
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        OPENAPI,
+    )
+        .into_response()
+}
+
+async fn unknown(request: Request) -> ApiError {
+    ApiError::NoRoute(format!("{} {}", request.method(), request.uri().path()))
+}
+
+async fn wrong_method(request: Request) -> ApiError {
+    ApiError::WrongMethod(format!("{} {}", request.method(), request.uri().path()))
+}

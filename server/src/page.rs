@@ -1,0 +1,105 @@
+//! The answering page without JavaScript: `POST /asks/{id}` takes the
+//! form as the browser posts it, finishes the ask through the [`Desk`] and
+//! redirects to the page (post/redirect/get), or renders the page again with
+//! what was typed and the problems next to their questions.
+
+use crate::AppState;
+use app::form::{Posted, INTENT_FIELD, REASON_FIELD};
+use axum::{
+    body::Body,
+    extract::{Path, RawForm, State},
+    http::{header::LOCATION, HeaderValue, Request, StatusCode},
+    response::{IntoResponse, Response},
+};
+use desk::DeskError;
+use interaction::{Decline, ValidRequest};
+use leptos::prelude::provide_context;
+
+/// `POST /asks/{id}`.
+pub async fn post_form(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request_parts: axum::http::request::Parts,
+    RawForm(body): RawForm,
+) -> Response {
+    let fields: Vec<(String, String)> = serde_urlencoded::from_bytes(&body).unwrap_or_default();
+    let field = |name: &str| {
+        fields
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.as_str())
+    };
+    let ask = match state.desk.get(&id).await {
+        Ok(ask) => ask,
+        Err(_) => return render(&state, request_parts, None, StatusCode::NOT_FOUND).await,
+    };
+    let Ok(request) = ValidRequest::new(ask.request.clone()) else {
+        return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+    };
+    let mut posted = Posted::from_fields(&ask.id, &request, &fields);
+    let result = if field(INTENT_FIELD) == Some("decline") {
+        let reason = field(REASON_FIELD).map(str::to_owned);
+        state.desk.decline(&id, Decline { reason }).await
+    } else {
+        state.desk.answer(&id, &posted.answers(&request)).await
+    };
+    match result {
+        // Finished now or before: the page shows how it ended.
+        Ok(_) | Err(DeskError::Finished(_) | DeskError::Gone(_)) => {
+            see_other(&format!("/asks/{}", ask.id))
+        }
+        Err(DeskError::Invalid(problems)) => {
+            posted.problems = problems.0;
+            render(
+                &state,
+                request_parts,
+                Some(posted),
+                StatusCode::UNPROCESSABLE_ENTITY,
+            )
+            .await
+        }
+        Err(DeskError::NotFound) => {
+            render(&state, request_parts, None, StatusCode::NOT_FOUND).await
+        }
+        Err(e) => {
+            tracing::error!("{e}");
+            StatusCode::INTERNAL_SERVER_ERROR.into_response()
+        }
+    }
+}
+
+fn see_other(to: &str) -> Response {
+    let mut response = StatusCode::SEE_OTHER.into_response();
+    if let Ok(value) = HeaderValue::from_str(to) {
+        response.headers_mut().insert(LOCATION, value);
+    }
+    response
+}
+
+/// Renders the ask page as a GET of the same URL would, plus the refused
+/// form, with `status`.
+async fn render(
+    state: &AppState,
+    mut parts: axum::http::request::Parts,
+    posted: Option<Posted>,
+    status: StatusCode,
+) -> Response {
+    parts.method = axum::http::Method::GET;
+    let request = Request::from_parts(parts, Body::empty());
+    let desk = state.desk.clone();
+    let options = state.leptos_options.clone();
+    let handler = leptos_axum::render_app_async_with_context(
+        move || {
+            provide_context(desk.clone());
+            if let Some(posted) = posted.clone() {
+                provide_context(posted);
+            }
+        },
+        move || app::shell(options.clone()),
+    );
+    let mut response = handler(request).await;
+    if response.status().is_success() {
+        *response.status_mut() = status;
+    }
+    response
+}

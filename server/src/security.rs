@@ -1,0 +1,310 @@
+//! What every request passes through: the `Host` check (DNS rebinding), the
+//! `Origin` check (CSRF), the token, and the security headers on every
+//! response.
+
+use axum::{
+    extract::{Form, Request, State},
+    http::{
+        header::{
+            AUTHORIZATION, CACHE_CONTROL, CONTENT_SECURITY_POLICY, COOKIE, HOST, LOCATION, ORIGIN,
+            REFERRER_POLICY, SET_COOKIE, WWW_AUTHENTICATE, X_CONTENT_TYPE_OPTIONS,
+        },
+        HeaderMap, HeaderValue, Method, StatusCode, Uri,
+    },
+    middleware::Next,
+    response::{IntoResponse, Response},
+};
+use interaction::ErrorBody;
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+use std::sync::Arc;
+
+/// The cookie that remembers a signed-in browser.
+pub const SESSION_COOKIE: &str = "askdesk_session";
+
+/// The policy of responses that are not pages: nothing may run or load.
+const NON_PAGE_CSP: &str = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
+
+/// The security settings of a running server.
+#[derive(Clone)]
+pub struct Security {
+    token_digest: Option<[u8; 32]>,
+    session: Option<String>,
+    public_url: String,
+    hosts: Vec<String>,
+    secure_cookie: bool,
+}
+
+fn digest(parts: &[&[u8]]) -> [u8; 32] {
+    let mut hasher = Sha256::new();
+    for part in parts {
+        hasher.update(part);
+    }
+    hasher.finalize().into()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The host name of a `Host` header or authority, lowercased, without port.
+fn host_name(authority: &str) -> String {
+    let authority = authority.trim().to_ascii_lowercase();
+    if let Some(rest) = authority.strip_prefix('[') {
+        // An IPv6 literal: `[::1]:3000`.
+        return rest.split(']').next().unwrap_or_default().to_owned();
+    }
+    authority
+        .rsplit_once(':')
+        .filter(|(_, port)| port.bytes().all(|b| b.is_ascii_digit()))
+        .map_or(authority.clone(), |(host, _)| host.to_owned())
+}
+
+impl Security {
+    /// Settings for a server reached at `public_url`, answering to the
+    /// loopback names, the public URL's host and `hosts`.
+    pub fn new(token: Option<String>, public_url: String, hosts: Vec<String>) -> Self {
+        let authority = public_url
+            .parse::<Uri>()
+            .ok()
+            .and_then(|u| u.authority().map(|a| a.as_str().to_owned()))
+            .unwrap_or_default();
+        let public_host = host_name(&authority);
+        let mut hosts: Vec<String> = hosts.iter().map(|h| host_name(h)).collect();
+        hosts.extend(["localhost", "127.0.0.1", "::1"].map(str::to_owned));
+        hosts.push(public_host);
+        Self {
+            token_digest: token.as_ref().map(|t| digest(&[t.as_bytes()])),
+            session: token
+                .as_ref()
+                .map(|t| hex(&digest(&[b"askdesk session v1\0", t.as_bytes()]))),
+            secure_cookie: public_url.starts_with("https://"),
+            public_url,
+            hosts,
+        }
+    }
+
+    /// Whether a token protects the API and the desk's pages.
+    pub fn has_token(&self) -> bool {
+        self.token_digest.is_some()
+    }
+
+    /// The URL asks' links start with.
+    pub fn public_url(&self) -> &str {
+        &self.public_url
+    }
+
+    fn host_allowed(&self, host: &str) -> bool {
+        let name = host_name(host);
+        self.hosts.contains(&name)
+    }
+
+    /// Whether `origin` is this server: the origin the browser used (the
+    /// checked `Host`) or the public URL's.
+    fn same_origin(&self, origin: &str, host: &str) -> bool {
+        let origin = origin.trim_end_matches('/').to_ascii_lowercase();
+        let host = host.to_ascii_lowercase();
+        origin == self.public_url.to_ascii_lowercase()
+            || origin == format!("http://{host}")
+            || origin == format!("https://{host}")
+    }
+
+    fn bearer_ok(&self, headers: &HeaderMap) -> bool {
+        let Some(expected) = &self.token_digest else {
+            return true;
+        };
+        headers
+            .get(AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            // Comparing digests keeps the comparison's timing independent
+            // of how much of the token was right.
+            .is_some_and(|token| digest(&[token.trim().as_bytes()]) == *expected)
+    }
+
+    fn cookie_ok(&self, headers: &HeaderMap) -> bool {
+        let Some(expected) = &self.session else {
+            return true;
+        };
+        let expected = digest(&[expected.as_bytes()]);
+        headers
+            .get_all(COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(';'))
+            .filter_map(|pair| pair.trim().split_once('='))
+            .any(|(name, value)| name == SESSION_COOKIE && digest(&[value.as_bytes()]) == expected)
+    }
+
+    /// The `Set-Cookie` value that signs a browser in.
+    fn session_cookie(&self) -> Option<String> {
+        let session = self.session.as_ref()?;
+        let secure = if self.secure_cookie { "; Secure" } else { "" };
+        Some(format!(
+            "{SESSION_COOKIE}={session}; Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000{secure}"
+        ))
+    }
+}
+
+/// Paths anyone may reach: ask pages and their server functions (the
+/// unguessable id is the capability), the site's static files, sign-in and
+/// the API description.
+fn is_open(path: &str) -> bool {
+    ["/asks/", "/rpc/ask_", "/pkg/"]
+        .iter()
+        .any(|prefix| path.starts_with(prefix))
+        || matches!(path, "/favicon.svg" | "/signin" | "/api/v1/openapi.json")
+}
+
+fn error(status: StatusCode, message: String) -> Response {
+    let body = ErrorBody {
+        message,
+        problems: Vec::new(),
+        ask: None,
+    };
+    (status, axum::Json(body)).into_response()
+}
+
+/// The middleware in front of every route.
+pub async fn guard(
+    State(security): State<Arc<Security>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let response = check(&security, request, next).await;
+    with_headers(response)
+}
+
+async fn check(security: &Security, request: Request, next: Next) -> Response {
+    let headers = request.headers();
+    let host = headers
+        .get(HOST)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+        .or_else(|| request.uri().authority().map(|a| a.as_str().to_owned()));
+    let Some(host) = host else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "the request has no Host header".to_owned(),
+        );
+    };
+    if !security.host_allowed(&host) {
+        return error(
+            StatusCode::MISDIRECTED_REQUEST,
+            format!(
+                "this server does not answer to the host {:?}; reach it at {} or start it with \
+                 --allowed-host {} (or --public-url)",
+                host_name(&host),
+                security.public_url,
+                host_name(&host)
+            ),
+        );
+    }
+    let safe = matches!(
+        *request.method(),
+        Method::GET | Method::HEAD | Method::OPTIONS
+    );
+    if !safe {
+        if let Some(origin) = headers.get(ORIGIN) {
+            let origin = origin.to_str().unwrap_or("");
+            if !security.same_origin(origin, &host) {
+                return error(
+                    StatusCode::FORBIDDEN,
+                    format!(
+                        "cross-origin request refused: a page at {origin:?} may not change \
+                         asks on {}; requests without an Origin header (agents, scripts) are \
+                         not affected",
+                        security.public_url
+                    ),
+                );
+            }
+        }
+    }
+    let path = request.uri().path();
+    if security.has_token()
+        && !is_open(path)
+        && !security.bearer_ok(headers)
+        && !security.cookie_ok(headers)
+    {
+        let api = ["/api/", "/rpc/", "/mcp"]
+            .iter()
+            .any(|prefix| path.starts_with(prefix));
+        if api {
+            let mut response = error(
+                StatusCode::UNAUTHORIZED,
+                "this server needs its token: send `Authorization: Bearer <token>`".to_owned(),
+            );
+            response
+                .headers_mut()
+                .insert(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            return response;
+        }
+        return redirect("/signin");
+    }
+    next.run(request).await
+}
+
+fn with_headers(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    // Ask URLs are capabilities: never send them on in a Referer.
+    headers.insert(REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    if !headers.contains_key(CONTENT_SECURITY_POLICY) {
+        headers.insert(
+            CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(NON_PAGE_CSP),
+        );
+    }
+    if !headers.contains_key(CACHE_CONTROL) {
+        // Pages and API replies hold questions and answers: keep them out
+        // of shared and on-disk caches.
+        headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    response
+}
+
+fn redirect(to: &str) -> Response {
+    let mut response = StatusCode::SEE_OTHER.into_response();
+    if let Ok(value) = HeaderValue::from_str(to) {
+        response.headers_mut().insert(LOCATION, value);
+    }
+    response
+}
+
+/// The sign-in form's fields.
+#[derive(Deserialize)]
+pub struct SignIn {
+    token: String,
+}
+
+/// `POST /signin`: sets the session cookie when the token is right.
+pub async fn sign_in(State(security): State<Arc<Security>>, Form(form): Form<SignIn>) -> Response {
+    let right = security
+        .token_digest
+        .is_some_and(|expected| digest(&[form.token.trim().as_bytes()]) == expected);
+    let Some(cookie) = security.session_cookie().filter(|_| right) else {
+        if !security.has_token() {
+            return redirect("/");
+        }
+        tracing::warn!("sign-in with a wrong token");
+        return redirect("/signin?failed=1");
+    };
+    let mut response = redirect("/");
+    if let Ok(value) = HeaderValue::from_str(&cookie) {
+        response.headers_mut().insert(SET_COOKIE, value);
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::host_name;
+
+    #[test]
+    fn host_names_lose_their_port_and_case() {
+        assert_eq!(host_name("LocalHost:3000"), "localhost");
+        assert_eq!(host_name("127.0.0.1"), "127.0.0.1");
+        assert_eq!(host_name("[::1]:8080"), "::1");
+        assert_eq!(host_name("desk.example.com"), "desk.example.com");
+    }
+}

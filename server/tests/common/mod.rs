@@ -1,0 +1,147 @@
+//! A server in-process: the real router over an in-memory SQLite desk,
+//! driven with `tower::ServiceExt::oneshot` as a client would over HTTP.
+#![allow(dead_code)]
+
+use axum::{
+    body::Body,
+    http::{header, Method, Request, StatusCode},
+    response::Response,
+    Router,
+};
+use desk::{Desk, SqliteStore};
+use http_body_util::BodyExt;
+use serde_json::Value;
+use server::{app, config::ServeArgs, AppState};
+use std::sync::Arc;
+use tower::ServiceExt;
+
+pub const HOST: &str = "127.0.0.1:3000";
+pub const TOKEN: &str = "correct-horse-battery-staple";
+
+pub fn args(token: Option<&str>) -> ServeArgs {
+    ServeArgs {
+        addr: HOST.parse().expect("address"),
+        database: Some(":memory:".to_owned()),
+        public_url: None,
+        token: token.map(str::to_owned),
+        allowed_hosts: Vec::new(),
+        site_root: "target/site".into(),
+    }
+}
+
+pub struct TestServer {
+    pub router: Router,
+    pub desk: Desk,
+}
+
+impl TestServer {
+    pub async fn new() -> Self {
+        Self::with_store(SqliteStore::in_memory().await.expect("store"), None).await
+    }
+
+    pub async fn with_token() -> Self {
+        Self::with_store(SqliteStore::in_memory().await.expect("store"), Some(TOKEN)).await
+    }
+
+    pub async fn with_store(store: SqliteStore, token: Option<&str>) -> Self {
+        let args = args(token);
+        let addr = args.addr;
+        let security = args.security(addr).expect("security settings");
+        let desk = Desk::new(store, security.public_url());
+        let router = app(AppState {
+            leptos_options: args.leptos_options(),
+            desk: desk.clone(),
+            security: Arc::new(security),
+        });
+        Self { router, desk }
+    }
+
+    pub async fn send(&self, request: Request<Body>) -> Response {
+        self.router
+            .clone()
+            .oneshot(request)
+            .await
+            .expect("response")
+    }
+
+    /// A JSON call from an agent: no Origin, no cookie.
+    pub async fn json(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let mut request = Request::builder()
+            .method(method)
+            .uri(path)
+            .header(header::HOST, HOST);
+        let body = match body {
+            Some(value) => {
+                request = request.header(header::CONTENT_TYPE, "application/json");
+                Body::from(value.to_string())
+            }
+            None => Body::empty(),
+        };
+        let response = self.send(request.body(body).expect("request")).await;
+        let status = response.status();
+        let text = body_text(response).await;
+        let value = if text.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+        };
+        (status, value)
+    }
+
+    pub async fn create(&self, body: Value) -> String {
+        let (status, created) = self.json(Method::POST, "/api/v1/asks", Some(body)).await;
+        assert_eq!(status, StatusCode::CREATED, "{created}");
+        created["id"].as_str().expect("id").to_owned()
+    }
+
+    pub async fn get_page(&self, path: &str) -> (StatusCode, String) {
+        let request = Request::get(path)
+            .header(header::HOST, HOST)
+            .body(Body::empty())
+            .expect("request");
+        let response = self.send(request).await;
+        (response.status(), body_text(response).await)
+    }
+}
+
+pub async fn body_text(response: Response) -> String {
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .expect("body")
+        .to_bytes();
+    String::from_utf8(bytes.to_vec()).expect("utf-8 body")
+}
+
+/// The request used throughout: a multi-select, a single-select and an
+/// optionless question.
+pub fn release_ask() -> Value {
+    serde_json::json!({
+        "title": "Release plan",
+        "agent": "test-agent",
+        "questions": [
+            {"id": "features", "header": "Features", "question": "Which features should ship?",
+             "multiSelect": true,
+             "options": [{"label": "Auth", "description": "Sign-in with a token"},
+                         {"label": "Logging"}, {"label": "Metrics"}]},
+            {"id": "db", "header": "Database", "question": "Which database?",
+             "options": [{"label": "SQLite"}, {"label": "PostgreSQL"}]},
+            {"id": "notes", "question": "Anything else?"}
+        ]
+    })
+}
+
+/// A complete, valid answer to [`release_ask`] with a combined item.
+pub fn combined_answers() -> Value {
+    serde_json::json!({"answers": [
+        {"id": "features", "selected": ["Logging", "Auth"], "custom": "Rate limiting"},
+        {"id": "db", "selected": ["SQLite"]},
+        {"id": "notes", "selected": [], "custom": "Ship on Friday"}
+    ]})
+}

@@ -1,0 +1,263 @@
+//! The answering page as the server renders it, and the form it posts
+//! when the browser runs no JavaScript.
+
+mod common;
+
+use axum::{
+    body::Body,
+    http::{header, Method, Request, StatusCode},
+};
+use common::{body_text, release_ask, TestServer, HOST};
+use serde_json::json;
+
+fn form_post(id: &str, fields: &[(&str, &str)]) -> Request<Body> {
+    let body = serde_urlencoded::to_string(fields).expect("form");
+    Request::post(format!("/asks/{id}"))
+        .header(header::HOST, HOST)
+        .header(header::ORIGIN, "http://127.0.0.1:3000")
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(Body::from(body))
+        .expect("request")
+}
+
+#[tokio::test]
+async fn the_page_renders_each_question_as_a_fieldset_with_native_inputs() {
+    let server = TestServer::new().await;
+    let id = server.create(release_ask()).await;
+    let (status, html) = server.get_page(&format!("/asks/{id}")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(html.matches("<fieldset").count(), 3, "{html}");
+    assert!(html.contains("Which features should ship?"));
+    assert_eq!(html.matches(r#"type="checkbox""#).count(), 3);
+    assert_eq!(html.matches(r#"type="radio""#).count(), 2);
+    assert!(
+        html.contains(r#"aria-describedby="features-option-0-description""#),
+        "{html}"
+    );
+    assert!(
+        html.contains("<textarea"),
+        "optionless question has a textarea"
+    );
+    assert!(html.contains(&format!(r#"action="/asks/{id}""#)));
+    assert!(html.contains(r#"method="post""#));
+    // Without JavaScript the submit button must work: not disabled.
+    let button = html
+        .split("Submit answers")
+        .next()
+        .expect("button")
+        .rsplit("<button")
+        .next()
+        .expect("tag");
+    assert!(!button.contains("disabled"), "{button}");
+}
+
+#[tokio::test]
+async fn agent_text_is_escaped_in_the_page() {
+    let server = TestServer::new().await;
+    let id = server
+        .create(json!({
+            "title": "</title><script>alert(1)</script>",
+            "questions": [{"id": "q", "question": "Is <b>this</b> & \"that\" safe?",
+                           "options": [{"label": "<img src=x onerror=alert(1)>"}]}]
+        }))
+        .await;
+    let (_, html) = server.get_page(&format!("/asks/{id}")).await;
+    assert!(!html.contains("<script>alert(1)</script>"), "{html}");
+    assert!(
+        html.contains(
+            "<title>askdesk: \u{2039}/title>\u{2039}script>alert(1)\u{2039}/script></title>"
+        ),
+        "{html}"
+    );
+    assert!(!html.contains("<img src=x"), "{html}");
+    assert!(!html.contains("<b>this</b>"), "{html}");
+    assert!(
+        html.contains("&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "{html}"
+    );
+}
+
+#[tokio::test]
+async fn a_posted_form_stores_the_combined_answer_and_redirects_to_the_outcome() {
+    let server = TestServer::new().await;
+    let id = server.create(release_ask()).await;
+    let response = server
+        .send(form_post(
+            &id,
+            &[
+                ("answer.features", "Metrics"),
+                ("answer.features", "Auth"),
+                ("other.features", "Rate limiting"),
+                ("answer.db", "SQLite"),
+                ("other.db", ""),
+                ("other.notes", "Ship it"),
+                ("reason", ""),
+                ("intent", "answer"),
+            ],
+        ))
+        .await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    assert_eq!(response.headers()[header::LOCATION], format!("/asks/{id}"));
+    let (_, ask) = server
+        .json(Method::GET, &format!("/api/v1/asks/{id}"), None)
+        .await;
+    assert_eq!(
+        ask["answers"][0],
+        json!({"id": "features", "selected": ["Auth", "Metrics"], "custom": "Rate limiting"})
+    );
+    // The page now shows the outcome, read-only, and no form to answer again.
+    let (_, html) = server.get_page(&format!("/asks/{id}")).await;
+    assert!(html.contains("Answered"), "{html}");
+    assert!(html.contains("Rate limiting"));
+    assert!(!html.contains("<form class=\"ask\""), "{html}");
+}
+
+#[tokio::test]
+async fn a_refused_form_shows_problems_by_their_questions_and_keeps_what_was_typed() {
+    let server = TestServer::new().await;
+    let id = server.create(release_ask()).await;
+    let response = server
+        .send(form_post(
+            &id,
+            &[
+                ("answer.features", "Logging"),
+                ("other.features", "Typed & kept"),
+                ("other.db", "   "),
+                ("other.notes", "Notes typed before the error"),
+                ("intent", "answer"),
+            ],
+        ))
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let html = body_text(response).await;
+    assert!(html.contains("The answers were not accepted"), "{html}");
+    // The problem sits inside the database question's fieldset.
+    let db = html.split(r#"id="db-legend""#).nth(1).expect("db fieldset");
+    let db = db.split("</fieldset>").next().expect("fieldset end");
+    assert!(db.contains(r#"class="problems""#), "{db}");
+    // Typed text and checked boxes are still there.
+    assert!(html.contains(r#"value="Typed &amp; kept""#), "{html}");
+    assert!(html.contains("Notes typed before the error"));
+    let logging = html
+        .split(r#"value="Logging""#)
+        .nth(1)
+        .expect("Logging box");
+    assert!(
+        logging.split('>').next().expect("tag").contains("checked"),
+        "{logging}"
+    );
+    let (_, ask) = server
+        .json(Method::GET, &format!("/api/v1/asks/{id}"), None)
+        .await;
+    assert_eq!(ask["status"], "pending");
+}
+
+#[tokio::test]
+async fn on_single_select_posted_other_text_overrides_the_radio_as_on_the_page() {
+    let server = TestServer::new().await;
+    let id = server.create(release_ask()).await;
+    let response = server
+        .send(form_post(
+            &id,
+            &[
+                ("answer.features", "Auth"),
+                ("answer.db", "SQLite"),
+                ("other.db", "DuckDB"),
+                ("other.notes", "none"),
+                ("intent", "answer"),
+            ],
+        ))
+        .await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    let (_, ask) = server
+        .json(Method::GET, &format!("/api/v1/asks/{id}"), None)
+        .await;
+    assert_eq!(
+        ask["answers"][1],
+        json!({"id": "db", "selected": [], "custom": "DuckDB"})
+    );
+}
+
+#[tokio::test]
+async fn the_decline_button_posts_a_decline_with_its_reason() {
+    let server = TestServer::new().await;
+    let id = server.create(release_ask()).await;
+    let response = server
+        .send(form_post(
+            &id,
+            &[
+                ("other.notes", "ignored"),
+                ("reason", "Not my call"),
+                ("intent", "decline"),
+            ],
+        ))
+        .await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    let (_, ask) = server
+        .json(Method::GET, &format!("/api/v1/asks/{id}"), None)
+        .await;
+    assert_eq!(ask["status"], "declined");
+    assert_eq!(ask["declineReason"], "Not my call");
+    let (_, html) = server.get_page(&format!("/asks/{id}")).await;
+    assert!(
+        html.contains("Declined") && html.contains("Not my call"),
+        "{html}"
+    );
+}
+
+#[tokio::test]
+async fn posting_to_a_finished_ask_changes_nothing() {
+    let server = TestServer::new().await;
+    let id = server.create(release_ask()).await;
+    server
+        .json(Method::DELETE, &format!("/api/v1/asks/{id}"), None)
+        .await;
+    let response = server
+        .send(form_post(
+            &id,
+            &[
+                ("answer.features", "Auth"),
+                ("answer.db", "SQLite"),
+                ("other.notes", "x"),
+            ],
+        ))
+        .await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    let (_, ask) = server
+        .json(Method::GET, &format!("/api/v1/asks/{id}"), None)
+        .await;
+    assert_eq!(ask["status"], "cancelled");
+    let (_, html) = server.get_page(&format!("/asks/{id}")).await;
+    assert!(html.contains("Withdrawn"), "{html}");
+}
+
+#[tokio::test]
+async fn an_unknown_ask_page_is_a_404_with_a_way_back() {
+    let server = TestServer::new().await;
+    let (status, html) = server
+        .get_page("/asks/0123456789abcdef0123456789abcdef")
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(html.contains("No ask at this address"), "{html}");
+    let (status, _) = server.get_page("/no/such/page").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn the_home_page_lists_pending_asks_newest_first_or_says_none_wait() {
+    let server = TestServer::new().await;
+    let (status, html) = server.get_page("/").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("No questions are waiting"), "{html}");
+    let older = server
+        .create(json!({"title": "Older ask", "questions": [{"id": "q", "question": "?"}]}))
+        .await;
+    let newer = server
+        .create(json!({"title": "Newer ask", "questions": [{"id": "q", "question": "?"}]}))
+        .await;
+    let (_, html) = server.get_page("/").await;
+    let newer_at = html.find(&format!("/asks/{newer}")).expect("newer listed");
+    let older_at = html.find(&format!("/asks/{older}")).expect("older listed");
+    assert!(newer_at < older_at);
+    assert!(html.contains("1 question"));
+}

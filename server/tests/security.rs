@@ -1,0 +1,259 @@
+//! The defaults that keep a local desk from being an open door: Host and
+//! Origin checks, the token, the headers, and refusing unsafe binds.
+
+mod common;
+
+use axum::{
+    body::Body,
+    http::{header, Method, Request, StatusCode},
+};
+use common::{body_text, release_ask, TestServer, HOST, TOKEN};
+
+fn post_ask(host: &str, origin: Option<&str>) -> Request<Body> {
+    let mut request = Request::post("/api/v1/asks")
+        .header(header::HOST, host)
+        .header(header::CONTENT_TYPE, "application/json");
+    if let Some(origin) = origin {
+        request = request.header(header::ORIGIN, origin);
+    }
+    request
+        .body(Body::from(release_ask().to_string()))
+        .expect("request")
+}
+
+async fn stored_count(server: &TestServer) -> usize {
+    server.desk.list(None).await.expect("list").len()
+}
+
+#[tokio::test]
+async fn a_foreign_host_is_refused_whatever_the_method() {
+    let server = TestServer::new().await;
+    for host in ["evil.example:3000", "attacker.test"] {
+        let response = server.send(post_ask(host, None)).await;
+        assert_eq!(response.status(), StatusCode::MISDIRECTED_REQUEST, "{host}");
+        let body = body_text(response).await;
+        assert!(body.contains("--allowed-host"), "{body}");
+        let page = Request::get("/")
+            .header(header::HOST, host)
+            .body(Body::empty())
+            .expect("request");
+        assert_eq!(
+            server.send(page).await.status(),
+            StatusCode::MISDIRECTED_REQUEST
+        );
+    }
+    assert_eq!(stored_count(&server).await, 0);
+    for host in [
+        "localhost:3000",
+        "127.0.0.1:3000",
+        "[::1]:3000",
+        "LOCALHOST",
+    ] {
+        let response = server.send(post_ask(host, None)).await;
+        assert_eq!(response.status(), StatusCode::CREATED, "{host}");
+    }
+}
+
+#[tokio::test]
+async fn a_state_change_from_a_foreign_origin_is_refused_and_nothing_is_stored() {
+    let server = TestServer::new().await;
+    for origin in ["http://evil.example", "null", "http://127.0.0.1:4000"] {
+        let response = server.send(post_ask(HOST, Some(origin))).await;
+        assert_eq!(response.status(), StatusCode::FORBIDDEN, "{origin}");
+        assert!(body_text(response).await.contains("cross-origin"));
+    }
+    assert_eq!(stored_count(&server).await, 0);
+    // The page's own origin, and agents that send none, may.
+    let response = server
+        .send(post_ask(HOST, Some("http://127.0.0.1:3000")))
+        .await;
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let response = server.send(post_ask(HOST, None)).await;
+    assert_eq!(response.status(), StatusCode::CREATED);
+}
+
+#[tokio::test]
+async fn responses_carry_the_security_headers() {
+    let server = TestServer::new().await;
+    let id = server.create(release_ask()).await;
+    for path in [
+        "/api/v1/asks".to_owned(),
+        format!("/asks/{id}"),
+        "/".to_owned(),
+    ] {
+        let request = Request::get(&path)
+            .header(header::HOST, HOST)
+            .body(Body::empty())
+            .expect("request");
+        let response = server.send(request).await;
+        let headers = response.headers();
+        assert_eq!(headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff", "{path}");
+        assert_eq!(headers[header::REFERRER_POLICY], "no-referrer", "{path}");
+        assert_eq!(headers[header::CACHE_CONTROL], "no-store", "{path}");
+        let csp = headers[header::CONTENT_SECURITY_POLICY]
+            .to_str()
+            .expect("ascii");
+        assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
+        assert!(!csp.contains("unsafe-inline"), "{path}: {csp}");
+    }
+}
+
+#[tokio::test]
+async fn a_page_allows_exactly_its_own_inline_script_by_nonce() {
+    let server = TestServer::new().await;
+    let request = Request::get("/")
+        .header(header::HOST, HOST)
+        .body(Body::empty())
+        .expect("request");
+    let response = server.send(request).await;
+    let csp = response.headers()[header::CONTENT_SECURITY_POLICY]
+        .to_str()
+        .expect("ascii")
+        .to_owned();
+    let nonce = csp
+        .split("'nonce-")
+        .nth(1)
+        .and_then(|rest| rest.split('\'').next())
+        .expect("a nonce in the policy")
+        .to_owned();
+    assert!(nonce.len() >= 16, "{nonce}");
+    let html = body_text(response).await;
+    let scripts = html.matches("<script").count();
+    assert!(scripts >= 1, "{html}");
+    assert_eq!(
+        html.matches(&format!("nonce=\"{nonce}\"")).count(),
+        scripts,
+        "{html}"
+    );
+    // A second response gets a fresh nonce.
+    let again = server
+        .send(
+            Request::get("/")
+                .header(header::HOST, HOST)
+                .body(Body::empty())
+                .expect("request"),
+        )
+        .await;
+    assert!(!again.headers()[header::CONTENT_SECURITY_POLICY]
+        .to_str()
+        .expect("ascii")
+        .contains(&nonce));
+}
+
+#[tokio::test]
+async fn with_a_token_the_api_needs_the_bearer_and_ask_pages_stay_open() {
+    let server = TestServer::with_token().await;
+    let (status, error) = server.json(Method::GET, "/api/v1/asks", None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert!(error["message"]
+        .as_str()
+        .expect("message")
+        .contains("Bearer"));
+    let wrong = Request::post("/api/v1/asks")
+        .header(header::HOST, HOST)
+        .header(header::AUTHORIZATION, "Bearer not-the-token")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(release_ask().to_string()))
+        .expect("request");
+    assert_eq!(server.send(wrong).await.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(stored_count(&server).await, 0);
+
+    let right = Request::post("/api/v1/asks")
+        .header(header::HOST, HOST)
+        .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(release_ask().to_string()))
+        .expect("request");
+    let response = server.send(right).await;
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let created: serde_json::Value =
+        serde_json::from_str(&body_text(response).await).expect("json");
+    let id = created["id"].as_str().expect("id");
+
+    // The ask page is reachable by its link alone; the desk is not.
+    let (status, html) = server.get_page(&format!("/asks/{id}")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("Which features should ship?"));
+    let home = server
+        .send(
+            Request::get("/")
+                .header(header::HOST, HOST)
+                .body(Body::empty())
+                .expect("request"),
+        )
+        .await;
+    assert_eq!(home.status(), StatusCode::SEE_OTHER);
+    assert_eq!(home.headers()[header::LOCATION], "/signin");
+    let (status, _) = server
+        .json(Method::POST, "/rpc/list_asks", Some(serde_json::json!({})))
+        .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn signing_in_with_the_token_sets_a_strict_http_only_cookie_that_opens_the_desk() {
+    let server = TestServer::with_token().await;
+    let sign_in = |token: &str| {
+        Request::post("/signin")
+            .header(header::HOST, HOST)
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .body(Body::from(format!("token={token}")))
+            .expect("request")
+    };
+    let refused = server.send(sign_in("wrong-token-wrong-token")).await;
+    assert_eq!(refused.headers()[header::LOCATION], "/signin?failed=1");
+    assert!(refused.headers().get(header::SET_COOKIE).is_none());
+
+    let accepted = server.send(sign_in(TOKEN)).await;
+    assert_eq!(accepted.status(), StatusCode::SEE_OTHER);
+    let cookie = accepted.headers()[header::SET_COOKIE]
+        .to_str()
+        .expect("ascii")
+        .to_owned();
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"),
+        "{cookie}"
+    );
+    assert!(
+        !cookie.contains(TOKEN),
+        "the cookie must not be the token itself"
+    );
+    let pair = cookie.split(';').next().expect("name=value").to_owned();
+    let home = Request::get("/")
+        .header(header::HOST, HOST)
+        .header(header::COOKIE, &pair)
+        .body(Body::empty())
+        .expect("request");
+    let response = server.send(home).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(body_text(response).await.contains("Waiting for you"));
+}
+
+#[test]
+fn settings_refuse_a_non_loopback_address_without_a_token() {
+    let mut args = common::args(None);
+    args.addr = "0.0.0.0:3000".parse().expect("address");
+    let error = args.security(args.addr).err().expect("refused");
+    assert!(error.to_string().contains("--token"), "{error}");
+    args.token = Some("short".to_owned());
+    let error = args.security(args.addr).err().expect("refused");
+    assert!(error.to_string().contains("at least 16"), "{error}");
+    args.token = Some(TOKEN.to_owned());
+    assert!(args.security(args.addr).is_ok());
+}
+
+#[test]
+fn the_binary_refuses_to_start_on_a_non_loopback_address_without_a_token() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_askdesk"))
+        .args(["--addr", "0.0.0.0:0", "--database", ":memory:"])
+        .env_remove("ASKDESK_TOKEN")
+        .output()
+        .expect("askdesk runs");
+    assert!(!output.status.success());
+    assert!(output.stdout.is_empty(), "it must not have started serving");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("refusing to listen on 0.0.0.0:0 without a token"),
+        "{stderr}"
+    );
+}
