@@ -1,7 +1,7 @@
 //! The desk's front page, `/`: the asks waiting for an answer.
 
 use crate::{error::ServerError, short_time};
-use interaction::{AskStatus, AskSummary};
+use interaction::AskSummary;
 use leptos::{prelude::*, server_fn::codec::Json};
 use leptos_meta::Title;
 
@@ -9,7 +9,7 @@ use leptos_meta::Title;
 #[server(prefix = "/rpc", endpoint = "list_asks", input = Json)]
 pub async fn list_pending() -> Result<Vec<AskSummary>, ServerError> {
     crate::ask::desk()?
-        .list(Some(AskStatus::Pending))
+        .list(Some(interaction::AskStatus::Pending))
         .await
         .map_err(ServerError::from_desk)
 }
