@@ -212,7 +212,7 @@ suite_e2e() {
   dir=$(mktemp -d)
   out=$dir/server.out
   # Port 0: the kernel picks a free port and the server prints its URL.
-  target/debug/askdesk --addr 127.0.0.1:0 --site-root "$SITE" >"$out" 2>"$LOGS/e2e-server.log" &
+  target/debug/askdesk --addr 127.0.0.1:0 --database "$dir/askdesk.db" --site-root "$SITE" >"$out" 2>"$LOGS/e2e-server.log" &
   pid=$!
   for _ in $(seq 100); do
     url=$(sed -n 's/^askdesk is serving on \(http:[^ ]*\)$/\1/p' "$out")

@@ -327,7 +327,7 @@ fn AskForm(
                 </button>
                 {blocker_list}
             </div>
-            <p class="failure" role="alert">{move || failure.get()}</p>
+            {move || failure.get().map(|f| view! { <p class="failure" role="alert">{f}</p> })}
             <details class="decline">
                 <summary>"Decline to answer"</summary>
                 <label for="decline-reason">"Reason for the agent (optional)"</label>

@@ -205,19 +205,15 @@ async fn check(security: &Security, request: Request, next: Next) -> Response {
         Method::GET | Method::HEAD | Method::OPTIONS
     );
     if !safe {
-        if let Some(origin) = headers.get(ORIGIN) {
-            let origin = origin.to_str().unwrap_or("");
-            if !security.same_origin(origin, &host) {
-                return error(
-                    StatusCode::FORBIDDEN,
-                    format!(
-                        "cross-origin request refused: a page at {origin:?} may not change \
-                         asks on {}; requests without an Origin header (agents, scripts) are \
-                         not affected",
-                        security.public_url
-                    ),
-                );
-            }
+        if let Some(refusal) = cross_origin(security, headers, &host) {
+            return error(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "cross-origin request refused: {refusal} may not change asks on {}; \
+                     requests without an Origin header (agents, scripts) are not affected",
+                    security.public_url
+                ),
+            );
         }
     }
     let path = request.uri().path();
@@ -242,6 +238,27 @@ async fn check(security: &Security, request: Request, next: Next) -> Response {
         return redirect("/signin");
     }
     next.run(request).await
+}
+
+/// Why a state-changing request comes from another site, if it does.
+///
+/// Browsers send `Origin`; with `Referrer-Policy: no-referrer` they send
+/// `Origin: null` even for the page's own form posts, so `null` passes when
+/// `Sec-Fetch-Site` (which page scripts cannot forge) says `same-origin`.
+/// Requests with neither header come from agents and scripts, not from a
+/// page an attacker controls.
+fn cross_origin(security: &Security, headers: &HeaderMap, host: &str) -> Option<String> {
+    let fetch_site = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok());
+    if let Some(site @ ("cross-site" | "same-site")) = fetch_site {
+        return Some(format!("a {site} page"));
+    }
+    let origin = headers.get(ORIGIN)?.to_str().unwrap_or("");
+    let allowed = if origin == "null" {
+        fetch_site == Some("same-origin")
+    } else {
+        security.same_origin(origin, host)
+    };
+    (!allowed).then(|| format!("a page at {origin:?}"))
 }
 
 fn with_headers(mut response: Response) -> Response {

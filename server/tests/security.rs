@@ -63,6 +63,25 @@ async fn a_state_change_from_a_foreign_origin_is_refused_and_nothing_is_stored()
         assert!(body_text(response).await.contains("cross-origin"));
     }
     assert_eq!(stored_count(&server).await, 0);
+    // Other sites, as the browser labels them, whatever Origin says.
+    for site in ["cross-site", "same-site"] {
+        let mut request = post_ask(HOST, None);
+        request
+            .headers_mut()
+            .insert("sec-fetch-site", site.parse().expect("value"));
+        assert_eq!(
+            server.send(request).await.status(),
+            StatusCode::FORBIDDEN,
+            "{site}"
+        );
+    }
+    assert_eq!(stored_count(&server).await, 0);
+    // The page's own form post under `Referrer-Policy: no-referrer`.
+    let mut request = post_ask(HOST, Some("null"));
+    request
+        .headers_mut()
+        .insert("sec-fetch-site", "same-origin".parse().expect("value"));
+    assert_eq!(server.send(request).await.status(), StatusCode::CREATED);
     // The page's own origin, and agents that send none, may.
     let response = server
         .send(post_ask(HOST, Some("http://127.0.0.1:3000")))
