@@ -4,14 +4,29 @@ use crate::{error::ServerError, short_time};
 use interaction::AskSummary;
 use leptos::{prelude::*, server_fn::codec::Json};
 use leptos_meta::Title;
+use serde::{Deserialize, Serialize};
+
+/// What the front page shows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Pending {
+    /// The pending asks, newest first.
+    pub asks: Vec<AskSummary>,
+    /// Where agents reach this server, for the how-to in the empty state.
+    pub public_url: String,
+}
 
 /// The pending asks, newest first.
 #[server(prefix = "/rpc", endpoint = "list_asks", input = Json)]
-pub async fn list_pending() -> Result<Vec<AskSummary>, ServerError> {
-    crate::ask::desk()?
+pub async fn list_pending() -> Result<Pending, ServerError> {
+    let desk = crate::ask::desk()?;
+    let asks = desk
         .list(Some(interaction::AskStatus::Pending))
         .await
-        .map_err(ServerError::from_desk)
+        .map_err(ServerError::from_desk)?;
+    Ok(Pending {
+        asks,
+        public_url: desk.public_url().to_owned(),
+    })
 }
 
 /// The page at `/`.
@@ -29,8 +44,10 @@ pub fn HomePage() -> impl IntoView {
             <Suspense fallback=|| view! { <p class="loading">"Loading…"</p> }>
                 {move || Suspend::new(async move {
                     match asks.await {
-                        Ok(asks) if asks.is_empty() => view! { <EmptyDesk/> }.into_any(),
-                        Ok(asks) => view! { <AskList asks/> }.into_any(),
+                        Ok(Pending { asks, public_url }) if asks.is_empty() => {
+                            view! { <EmptyDesk public_url/> }.into_any()
+                        }
+                        Ok(Pending { asks, .. }) => view! { <AskList asks/> }.into_any(),
                         Err(e) => view! { <p class="error">{e.to_string()}</p> }.into_any(),
                     }
                 })}
@@ -76,7 +93,16 @@ fn AskList(
 }
 
 #[component]
-fn EmptyDesk() -> impl IntoView {
+fn EmptyDesk(
+    /// Where agents reach this server.
+    public_url: String,
+) -> impl IntoView {
+    let example = format!(
+        "curl -s -X POST {public_url}/api/v1/asks \\\n  -H 'content-type: application/json' \\\n  \
+         -d '{{\"title\": \"Try askdesk\", \"questions\": [{{\"id\": \"color\", \
+         \"question\": \"Pick a colour\", \"options\": [{{\"label\": \"Blue\"}}, \
+         {{\"label\": \"Green\"}}]}}]}}'"
+    );
     view! {
         <div class="empty">
             <p><strong>"No questions are waiting."</strong></p>
@@ -85,9 +111,7 @@ fn EmptyDesk() -> impl IntoView {
                 "reload the page to check. Each ask also has its own link, which the agent is given."
             </p>
             <p>"To try it, ask yourself something from a terminal:"</p>
-            <pre><code>{r#"curl -s -X POST http://127.0.0.1:3000/api/v1/asks \
-    -H 'content-type: application/json' \
-    -d '{"title": "Try askdesk", "questions": [{"id": "color", "question": "Pick a colour", "options": [{"label": "Blue"}, {"label": "Green"}]}]}'"#}</code></pre>
+            <pre><code>{example}</code></pre>
         </div>
     }
 }
