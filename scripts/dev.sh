@@ -7,6 +7,7 @@
 #                                   fmt clippy unit wasm e2e
 #   scripts/dev.sh build            build the debug server and the site
 #   scripts/dev.sh build-site       build only the site (target/site)
+#   scripts/dev.sh build-release    build the release server and the site (benchmarks)
 #   scripts/dev.sh bootstrap        install the toolchain and tools only
 #   scripts/dev.sh env              print the toolchain this machine uses
 #
@@ -305,6 +306,7 @@ case "$cmd" in
   test) run_tests "$@" ;;
   build) bootstrap; build_server dev; build_site ;;
   build-site) bootstrap; build_site ;;
+  build-release) bootstrap; build_server release; build_site ;;
   bootstrap) bootstrap; install_browser; install_end2end ;;
   env)
     select_toolchain
