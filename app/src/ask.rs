@@ -139,14 +139,10 @@ pub fn AskView(
         }
         parts.join(" ")
     };
-    let current = RwSignal::new(ask.clone());
-    let finished = Memo::new(move |_| current.with(|a| a.status.is_finished()));
-    let body = move || {
-        if finished.get() {
-            view! { <Outcome ask=current.get()/> }.into_any()
-        } else {
-            view! { <AskForm ask=ask.clone() posted=posted.clone() current/> }.into_any()
-        }
+    let body = if ask.status.is_finished() {
+        view! { <Outcome ask/> }.into_any()
+    } else {
+        view! { <PendingAsk ask posted/> }.into_any()
     };
     view! {
         <Title text=crate::tab_title(&title)/>
@@ -157,6 +153,27 @@ pub fn AskView(
             </header>
             {body}
         </article>
+    }
+}
+
+/// A pending ask: the answering form, and its outcome once this page has
+/// finished it. The one part of the page that runs in the browser.
+#[island]
+fn PendingAsk(
+    /// The pending ask.
+    ask: Ask,
+    /// A refused form post whose input and problems to show.
+    posted: Option<Posted>,
+) -> impl IntoView {
+    crate::mark_hydrated();
+    let current = RwSignal::new(ask.clone());
+    let finished = Memo::new(move |_| current.with(|a| a.status.is_finished()));
+    move || {
+        if finished.get() {
+            view! { <Outcome ask=current.get()/> }.into_any()
+        } else {
+            view! { <AskForm ask=ask.clone() posted=posted.clone() current/> }.into_any()
+        }
     }
 }
 

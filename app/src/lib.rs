@@ -30,7 +30,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1"/>
                 <AutoReload options=options.clone()/>
-                <HydrationScripts options/>
+                <HydrationScripts options islands=true/>
                 <MetaTags/>
             </head>
             <body>
@@ -69,7 +69,6 @@ fn set_content_security_policy() {
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
-    mark_hydrated();
     view! {
         <Stylesheet id="leptos" href="/pkg/askdesk.css"/>
         <Link rel="icon" href="/favicon.svg" type_="image/svg+xml"/>
@@ -120,7 +119,7 @@ pub(crate) fn tab_title(text: &str) -> String {
 ///
 /// Effects never run during server rendering, so browser tests can wait for
 /// this attribute instead of guessing when the page became interactive.
-fn mark_hydrated() {
+pub(crate) fn mark_hydrated() {
     Effect::new(|_| {
         if let Some(body) = document().body() {
             // Only a test hook; a failure here changes nothing for the user.

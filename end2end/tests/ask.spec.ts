@@ -83,8 +83,8 @@ test("declining sends the reason and the ask cannot be answered again", async ({
   expect(stored.status).toBe("declined");
   expect(stored.declineReason).toBe("Not my decision");
 
-  // Opening it again shows the outcome, read-only.
-  await ask.open(id);
+  // Opening it again shows the outcome, read-only (and nothing to hydrate).
+  await ask.open(id, { hydrated: false });
   await expect(ask.outcome).toContainText("Declined");
   await expect(ask.submit).toHaveCount(0);
   expect(problems).toEqual([]);

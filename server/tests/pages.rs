@@ -249,7 +249,10 @@ async fn the_home_page_lists_pending_asks_newest_first_or_says_none_wait() {
     let (status, html) = server.get_page("/").await;
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains("No questions are waiting"), "{html}");
-    assert!(html.contains("curl -s -X POST http://127.0.0.1:3000/api/v1/asks"), "{html}");
+    assert!(
+        html.contains("curl -s -X POST http://127.0.0.1:3000/api/v1/asks"),
+        "{html}"
+    );
     let older = server
         .create(json!({"title": "Older ask", "questions": [{"id": "q", "question": "?"}]}))
         .await;
