@@ -585,3 +585,49 @@ async fn decline_bodies_are_optional_and_their_errors_are_json_too() {
         (StatusCode::OK, Value::Null)
     );
 }
+
+/// The body of an insta snapshot file: what follows its `---` header.
+fn snapshot_body(file: &str) -> &str {
+    file.splitn(3, "---\n")
+        .nth(2)
+        .expect("snapshot header")
+        .trim_end()
+}
+
+#[tokio::test]
+async fn the_api_returns_the_projection_recorded_in_the_interaction_snapshots() {
+    let server = TestServer::new().await;
+    // The request and answers of interaction's `combined_labels_and_custom_text`.
+    let id = server
+        .create(json!({"questions": [
+            {"id": "db", "question": "Which database should we use?", "header": "Database",
+             "options": [{"label": "PostgreSQL", "description": "Relational, ACID"}, {"label": "SQLite"}],
+             "multiSelect": false},
+            {"id": "features", "question": "Which features do you want?", "header": "Features",
+             "options": [{"label": "Auth"}, {"label": "Logging"}, {"label": "Metrics"}], "multiSelect": true},
+            {"id": "notes", "question": "Anything else we should know?", "options": []}
+        ]}))
+        .await;
+    let answers = json!({"answers": [
+        {"id": "db", "selected": ["SQLite"]},
+        {"id": "features", "selected": ["Auth", "Logging"], "custom": "Rate limiting"},
+        {"id": "notes", "selected": [], "custom": "Thanks"}
+    ]});
+    let (status, ask) = server
+        .json(
+            Method::POST,
+            &format!("/api/v1/asks/{id}/answers"),
+            Some(answers),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{ask}");
+    let text = include_str!(
+        "../../interaction/tests/behaviour/snapshots/behaviour__projection__combined_labels_and_custom_text.snap"
+    );
+    let structured = include_str!(
+        "../../interaction/tests/behaviour/snapshots/behaviour__projection__combined_labels_and_custom_text-2.snap"
+    );
+    assert_eq!(ask["projection"]["text"], snapshot_body(text));
+    let structured: Value = serde_json::from_str(snapshot_body(structured)).expect("snapshot JSON");
+    assert_eq!(ask["projection"]["structured"], structured);
+}
