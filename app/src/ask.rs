@@ -167,12 +167,21 @@ fn PendingAsk(
 ) -> impl IntoView {
     crate::mark_hydrated();
     let current = RwSignal::new(ask.clone());
+    let late = RwSignal::new(false);
     let finished = Memo::new(move |_| current.with(|a| a.status.is_finished()));
     move || {
         if finished.get() {
-            view! { <Outcome ask=current.get()/> }.into_any()
+            let note = late.get().then(|| {
+                view! {
+                    <p class="refused" role="alert">
+                        "This ask ended before your answers arrived, so they were not sent. "
+                        "Here is how it ended."
+                    </p>
+                }
+            });
+            view! { {note} <Outcome ask=current.get()/> }.into_any()
         } else {
-            view! { <AskForm ask=ask.clone() posted=posted.clone() current/> }.into_any()
+            view! { <AskForm ask=ask.clone() posted=posted.clone() current late/> }.into_any()
         }
     }
 }
@@ -193,6 +202,8 @@ fn AskForm(
     posted: Option<Posted>,
     /// Set to the ask as it ended, once it has.
     current: RwSignal<Ask>,
+    /// Set when the ask had already ended (elsewhere) when this page sent.
+    late: RwSignal<bool>,
 ) -> impl IntoView {
     let Ok(request) = ValidRequest::new(ask.request.clone()) else {
         return view! { <p class="error">"This ask's questions are invalid."</p> }.into_any();
@@ -222,7 +233,10 @@ fn AskForm(
         busy.set(false);
         match result {
             Ok(ask) => current.set(ask),
-            Err(ServerError::Finished(ask)) => current.set(*ask),
+            Err(ServerError::Finished(ask)) => {
+                late.set(true);
+                current.set(*ask);
+            }
             Err(ServerError::Invalid(p)) => problems.set(p.0),
             Err(e) => failure.set(Some(e.to_string())),
         }

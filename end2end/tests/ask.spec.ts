@@ -179,3 +179,24 @@ test.describe("without JavaScript", () => {
     expect((await api.ask(id)).declineReason).toBe("Busy");
   });
 });
+
+test("an ask open in two tabs takes one answer; the second tab is shown the first", async ({ browser, request }) => {
+  const api = new Api(request);
+  const id = await api.createAsk();
+  const [first, second] = [new AskPage(await browser.newPage()), new AskPage(await browser.newPage())];
+  await first.open(id);
+  await second.open(id);
+  for (const [tab, db] of [[first, "SQLite"], [second, "PostgreSQL"]] as const) {
+    await tab.checkbox(/Which features/, "Metrics").check();
+    await tab.radio(/Which database/, db).check();
+    await tab.freeText(/Anything else/).fill(`from ${db}`);
+  }
+  await first.submit.click();
+  await expect(first.outcome).toContainText("Answered");
+  await second.submit.click();
+  await expect(second.outcome).toContainText("Answered");
+  await expect(second.outcome).toContainText("from SQLite");
+  await expect(second.page.getByRole("alert")).toContainText("they were not sent");
+  const stored = await api.ask(id);
+  expect(stored.answers[1]).toEqual({ id: "db", selected: ["SQLite"] });
+});
