@@ -4,7 +4,7 @@
 #
 #   scripts/dev.sh run              build in release mode and serve on 127.0.0.1:3000
 #   scripts/dev.sh test [SUITE...]  run every suite, or the named ones:
-#                                   fmt clippy unit wasm e2e
+#                                   fmt clippy unit wasm e2e mcp
 #   scripts/dev.sh build            build the debug server and the site
 #   scripts/dev.sh build-site       build only the site (target/site)
 #   scripts/dev.sh build-release    build the release server and the site (benchmarks)
@@ -150,6 +150,21 @@ install_end2end() {
   fi
 }
 
+# The official Python MCP SDK, a client this project did not write, in a
+# virtualenv beside the other tools.
+install_mcp_client() {
+  local venv=$TOOLS/py stamp
+  stamp=$venv/.askdesk-requirements
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$(sha256sum end2end/mcp/requirements.txt)" ]; then
+    command -v python3 >/dev/null || apt_install python3
+    python3 -m venv "$venv" 2>/dev/null || { apt_install python3-venv && python3 -m venv "$venv"; }
+    log "pip install (end2end/mcp)"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check -r end2end/mcp/requirements.txt >&2
+    sha256sum end2end/mcp/requirements.txt >"$stamp"
+  fi
+  PYTHON=$venv/bin/python
+}
+
 bootstrap() {
   select_toolchain
   install_wasm_tools
@@ -234,11 +249,20 @@ suite_e2e() {
   return $rc
 }
 
+# ask_user through the Python MCP SDK, over HTTP and stdio, against the
+# debug server (already built by e2e when both run).
+suite_mcp() {
+  install_mcp_client
+  build_server dev
+  ASKDESK_BIN=$ROOT/target/debug/askdesk ASKDESK_SITE_ROOT=$SITE \
+    "$PYTHON" -m pytest end2end/mcp -q -p no:cacheprovider
+}
+
 run_tests() {
   local suites=("$@") s
-  ((${#suites[@]})) || suites=(fmt clippy unit wasm e2e)
+  ((${#suites[@]})) || suites=(fmt clippy unit wasm e2e mcp)
   for s in "${suites[@]}"; do
-    declare -F "suite_$s" >/dev/null || die "unknown suite '$s' (fmt clippy unit wasm e2e)"
+    declare -F "suite_$s" >/dev/null || die "unknown suite '$s' (fmt clippy unit wasm e2e mcp)"
   done
   bootstrap
   mkdir -p "$LOGS"
@@ -279,6 +303,13 @@ summarize() {
         n=$(grep -E '^test result:' "$LOGS/$s.log" | grep -oE '[0-9]+ failed' | awk '{s+=$1} END {print s+0}')
         total_fail=$((total_fail + n))
         ;;
+      mcp)
+        grep -E '^[0-9]+ (passed|failed)|^=+ .*(passed|failed)' "$LOGS/$s.log" | sed "s/^/$s: /" || true
+        n=$(grep -oE '[0-9]+ passed' "$LOGS/$s.log" | tail -1 | grep -oE '[0-9]+' || true)
+        total_pass=$((total_pass + ${n:-0}))
+        n=$(grep -oE '[0-9]+ failed' "$LOGS/$s.log" | tail -1 | grep -oE '[0-9]+' || true)
+        total_fail=$((total_fail + ${n:-0}))
+        ;;
       e2e)
         grep -E '^ +[0-9]+ (passed|failed|flaky|skipped)' "$LOGS/$s.log" | sed "s/^ */$s: /" || true
         n=$(grep -E '^ +[0-9]+ passed' "$LOGS/$s.log" | grep -oE '[0-9]+' | head -1 || true)
@@ -307,7 +338,7 @@ case "$cmd" in
   build) bootstrap; build_server dev; build_site ;;
   build-site) bootstrap; build_site ;;
   build-release) bootstrap; build_server release; build_site ;;
-  bootstrap) bootstrap; install_browser; install_end2end ;;
+  bootstrap) bootstrap; install_browser; install_end2end; install_mcp_client ;;
   env)
     select_toolchain
     echo "toolchain: $MODE ($(cargo --version))"

@@ -27,6 +27,21 @@ pub struct Cli {
 pub enum Command {
     /// Serve the web pages and the API (the default).
     Serve(ServeArgs),
+    /// Speak MCP on stdin/stdout for a client that launches askdesk: one
+    /// tool, `ask_user`. Uses the server at --url, or starts one there.
+    Mcp(McpArgs),
+}
+
+/// Options of `askdesk mcp`.
+#[derive(Debug, Clone, Args)]
+pub struct McpArgs {
+    /// The askdesk server whose desk the questions go to. If nothing answers
+    /// there, askdesk starts a server in-process on that (loopback) address,
+    /// with the serve options below.
+    #[arg(long, env = "ASKDESK_URL", default_value = "http://127.0.0.1:3000")]
+    pub url: String,
+    #[command(flatten)]
+    pub serve: ServeArgs,
 }
 
 /// Options of the web server.
@@ -57,6 +72,10 @@ pub struct ServeArgs {
         value_delimiter = ','
     )]
     pub allowed_hosts: Vec<String>,
+    /// How long an ask made through MCP waits, in seconds, when the agent
+    /// sets no `timeoutSeconds`. Default: until the human acts.
+    #[arg(long, env = "ASKDESK_MCP_TIMEOUT")]
+    pub mcp_default_timeout: Option<u64>,
     /// Folder holding the compiled site (the `pkg/` bundle, CSS and assets).
     #[arg(long, env = "ASKDESK_SITE_ROOT", default_value = "target/site")]
     pub site_root: PathBuf,
@@ -70,6 +89,7 @@ impl fmt::Debug for ServeArgs {
             .field("public_url", &self.public_url)
             .field("token", &self.token.as_ref().map(|_| "<set>"))
             .field("allowed_hosts", &self.allowed_hosts)
+            .field("mcp_default_timeout", &self.mcp_default_timeout)
             .field("site_root", &self.site_root)
             .finish()
     }

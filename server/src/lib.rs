@@ -7,7 +7,9 @@
 
 pub mod api;
 pub mod config;
+pub mod mcp;
 pub mod page;
+pub mod run;
 pub mod security;
 
 use axum::{extract::FromRef, routing::post, Router};
@@ -16,6 +18,7 @@ use leptos::prelude::{provide_context, LeptosOptions};
 use leptos_axum::{generate_route_list, LeptosRoutes};
 use security::Security;
 use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
 
 /// Everything a request handler may need.
 #[derive(Clone)]
@@ -26,6 +29,10 @@ pub struct AppState {
     pub desk: Desk,
     /// Host, origin and token checks.
     pub security: Arc<Security>,
+    /// How long MCP asks without their own timeout wait, in seconds.
+    pub mcp_default_timeout: Option<u64>,
+    /// Cancelled when the server stops; ends long-lived MCP streams.
+    pub shutdown: CancellationToken,
 }
 
 impl FromRef<AppState> for LeptosOptions {
@@ -47,6 +54,7 @@ pub fn app(state: AppState) -> Router {
     let desk = state.desk.clone();
     Router::new()
         .merge(api::routes())
+        .nest_service("/mcp", mcp::http_service(&state))
         .route("/asks/{id}", post(page::post_form))
         .route("/signin", post(security::sign_in))
         .leptos_routes_with_context(&state, routes, move || provide_context(desk.clone()), {

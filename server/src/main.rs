@@ -1,11 +1,11 @@
 use clap::Parser;
-use desk::{Desk, SqliteStore};
 use server::{
-    app,
-    config::{Cli, Command, Database, ServeArgs},
-    AppState,
+    config::{Cli, Command, ServeArgs},
+    mcp,
+    run::{self, StartError},
 };
-use std::{error::Error, process::ExitCode, sync::Arc};
+use std::process::ExitCode;
+use tokio_util::sync::CancellationToken;
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
@@ -19,6 +19,7 @@ async fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Serve(args)) => serve(args).await,
+        Some(Command::Mcp(args)) => mcp::stdio::run(args).await,
         None => serve(cli.serve).await,
     };
     match result {
@@ -30,52 +31,20 @@ async fn main() -> ExitCode {
     }
 }
 
-async fn serve(args: ServeArgs) -> Result<(), Box<dyn Error>> {
-    // Check what can be checked before binding, so a refused setup never
-    // listens, not even for a moment.
-    args.security(args.addr)?;
-    let database = args.database()?;
-    let store = match &database {
-        Database::Memory => SqliteStore::in_memory().await?,
-        Database::File(path) => {
-            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                std::fs::create_dir_all(parent).map_err(|e| {
-                    format!(
-                        "cannot create the database folder {}: {e}",
-                        parent.display()
-                    )
-                })?;
-            }
-            SqliteStore::open(path)
-                .await
-                .map_err(|e| format!("cannot open the database {}: {e}", path.display()))?
-        }
-    };
-    let listener = tokio::net::TcpListener::bind(args.addr)
-        .await
-        .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
-    let addr = listener.local_addr()?;
-    let security = args.security(addr)?;
-    let state = AppState {
-        leptos_options: args.leptos_options(),
-        desk: Desk::new(store, security.public_url()),
-        security: Arc::new(security),
-    };
-    match &database {
-        Database::Memory => tracing::warn!("asks are kept in memory and lost when askdesk stops"),
-        Database::File(path) => tracing::info!(database = %path.display(), "asks are stored"),
-    }
+async fn serve(args: ServeArgs) -> Result<(), StartError> {
+    let shutdown = CancellationToken::new();
+    let started = run::start(&args, shutdown.clone()).await?;
     // The one line on stdout: scripts and people read the URL from it.
-    println!("askdesk is serving on http://{addr}");
-    if state.security.public_url() != format!("http://{addr}") {
-        tracing::info!(
-            public_url = state.security.public_url(),
-            "links to asks use the public URL"
-        );
+    println!("askdesk is serving on http://{}", started.addr);
+    let mut task = started.task;
+    tokio::select! {
+        () = shutdown_signal() => {
+            shutdown.cancel();
+            task.await??;
+        }
+        // The server stopped by itself: an error to report.
+        result = &mut task => result??,
     }
-    axum::serve(listener, app(state))
-        .with_graceful_shutdown(shutdown_signal())
-        .await?;
     Ok(())
 }
 

@@ -25,6 +25,7 @@ pub fn args(token: Option<&str>) -> ServeArgs {
         public_url: None,
         token: token.map(str::to_owned),
         allowed_hosts: Vec::new(),
+        mcp_default_timeout: None,
         site_root: "target/site".into(),
     }
 }
@@ -52,6 +53,8 @@ impl TestServer {
             leptos_options: args.leptos_options(),
             desk: desk.clone(),
             security: Arc::new(security),
+            mcp_default_timeout: None,
+            shutdown: tokio_util::sync::CancellationToken::new(),
         });
         Self { router, desk }
     }

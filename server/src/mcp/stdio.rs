@@ -1,0 +1,65 @@
+//! `askdesk mcp`: MCP over stdin/stdout for clients that launch a process.
+//!
+//! It uses the askdesk server at `--url` (`ASKDESK_URL`); if nothing
+//! answers there and the address is on this machine, it starts a server
+//! in-process on that address, so a first-time user needs nothing else.
+//! Only protocol messages go to stdout; logs go to stderr.
+
+use super::{AskDesk, Backend};
+use crate::{config::McpArgs, run};
+use axum::http::Uri;
+use rmcp::ServiceExt;
+use std::net::{SocketAddr, ToSocketAddrs};
+use tokio_util::sync::CancellationToken;
+
+/// Serves MCP on stdio until the client closes stdin.
+pub async fn run(args: McpArgs) -> Result<(), run::StartError> {
+    let token = args.serve.token.clone();
+    let remote = super::backend::Remote::new(&args.url, token)
+        .map_err(|e| format!("--url {}: {}", args.url, e.message()))?;
+    let shutdown = CancellationToken::new();
+    let backend = if remote.is_up().await {
+        tracing::info!(url = %args.url, "using the askdesk server there");
+        Backend::Remote(remote)
+    } else {
+        let mut serve = args.serve.clone();
+        serve.addr = loopback_addr(&args.url)?;
+        let started = run::start(&serve, shutdown.clone()).await?;
+        tracing::info!(
+            "no askdesk answered at {}; serving one here on http://{}",
+            args.url,
+            started.addr
+        );
+        Backend::Local(started.desk)
+    };
+    let handler = AskDesk::new(backend, args.serve.mcp_default_timeout);
+    let service = handler
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|e| format!("MCP on stdio failed to start: {e}"))?;
+    let quit = service.waiting().await;
+    shutdown.cancel();
+    tracing::info!("MCP client left: {quit:?}");
+    Ok(())
+}
+
+/// The socket address of `url`, which must be on this machine: askdesk
+/// starts its own server only where nobody else can reach it.
+fn loopback_addr(url: &str) -> Result<SocketAddr, run::StartError> {
+    let uri: Uri = url
+        .parse()
+        .map_err(|e| format!("ASKDESK_URL {url:?} is not a URL: {e}"))?;
+    let host = uri.host().unwrap_or_default().trim_matches(['[', ']']);
+    let port = uri.port_u16().unwrap_or(80);
+    let addr = (host, port)
+        .to_socket_addrs()
+        .ok()
+        .and_then(|mut addrs| addrs.find(|a| a.ip().is_loopback()))
+        .ok_or_else(|| {
+            format!(
+                "nothing answers at {url}, and askdesk only starts a server of its own on this \
+                 machine (127.0.0.1 or localhost); start askdesk there or fix ASKDESK_URL"
+            )
+        })?;
+    Ok(addr)
+}

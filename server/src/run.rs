@@ -1,0 +1,84 @@
+//! Starting a server: open the store, check the settings, bind, serve until
+//! told to stop. `askdesk serve` and `askdesk mcp` (when it has to start a
+//! server of its own) both go through [`start`].
+
+use crate::{
+    app,
+    config::{Database, ServeArgs},
+    AppState,
+};
+use desk::{Desk, SqliteStore};
+use std::{error::Error, net::SocketAddr, sync::Arc};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+/// Why a server could not start.
+pub type StartError = Box<dyn Error + Send + Sync>;
+
+/// A server that is serving.
+pub struct Started {
+    /// The address it listens on.
+    pub addr: SocketAddr,
+    /// Its asks, for in-process callers.
+    pub desk: Desk,
+    /// Ends when the server has stopped.
+    pub task: JoinHandle<std::io::Result<()>>,
+}
+
+/// Opens the store the settings name.
+pub async fn open_store(args: &ServeArgs) -> Result<(SqliteStore, Database), StartError> {
+    let database = args.database()?;
+    let store = match &database {
+        Database::Memory => SqliteStore::in_memory().await?,
+        Database::File(path) => {
+            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                std::fs::create_dir_all(parent).map_err(|e| {
+                    format!(
+                        "cannot create the database folder {}: {e}",
+                        parent.display()
+                    )
+                })?;
+            }
+            SqliteStore::open(path)
+                .await
+                .map_err(|e| format!("cannot open the database {}: {e}", path.display()))?
+        }
+    };
+    Ok((store, database))
+}
+
+/// Checks the settings, opens the store, binds and serves until `shutdown`
+/// is cancelled. Nothing listens if a check fails.
+pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Started, StartError> {
+    args.security(args.addr)?;
+    let (store, database) = open_store(args).await?;
+    let listener = tokio::net::TcpListener::bind(args.addr)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
+    let addr = listener.local_addr()?;
+    let security = args.security(addr)?;
+    let desk = Desk::new(store, security.public_url());
+    let state = AppState {
+        leptos_options: args.leptos_options(),
+        desk: desk.clone(),
+        security: Arc::new(security),
+        mcp_default_timeout: args.mcp_default_timeout,
+        shutdown: shutdown.clone(),
+    };
+    match &database {
+        Database::Memory => tracing::warn!("asks are kept in memory and lost when askdesk stops"),
+        Database::File(path) => tracing::info!(database = %path.display(), "asks are stored"),
+    }
+    if state.security.public_url() != format!("http://{addr}") {
+        tracing::info!(
+            public_url = state.security.public_url(),
+            "links to asks use the public URL"
+        );
+    }
+    let task = tokio::spawn(async move {
+        axum::serve(listener, app(state))
+            .with_graceful_shutdown(async move { shutdown.cancelled().await })
+            .await
+    });
+    Ok(Started { addr, desk, task })
+}
