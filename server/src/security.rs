@@ -204,7 +204,8 @@ async fn check(security: &Security, request: Request, next: Next) -> Response {
         *request.method(),
         Method::GET | Method::HEAD | Method::OPTIONS
     );
-    if !safe {
+    // MCP over HTTP checks Origin on every request, as its specification asks.
+    if !safe || request.uri().path().starts_with("/mcp") {
         if let Some(refusal) = cross_origin(security, headers, &host) {
             return error(
                 StatusCode::FORBIDDEN,

@@ -276,3 +276,42 @@ fn the_binary_refuses_to_start_on_a_non_loopback_address_without_a_token() {
         "{stderr}"
     );
 }
+
+#[tokio::test]
+async fn mcp_over_http_checks_origin_on_every_method_and_needs_the_token() {
+    let initialize = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"}}});
+    let mcp = |method: Method, origin: Option<&str>, token: Option<&str>| {
+        let mut request = Request::builder()
+            .method(method)
+            .uri("/mcp")
+            .header(header::HOST, HOST)
+            .header(header::ACCEPT, "application/json, text/event-stream")
+            .header(header::CONTENT_TYPE, "application/json");
+        if let Some(origin) = origin {
+            request = request.header(header::ORIGIN, origin);
+        }
+        if let Some(token) = token {
+            request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
+        }
+        request
+            .body(Body::from(initialize.to_string()))
+            .expect("request")
+    };
+    let server = TestServer::new().await;
+    for method in [Method::GET, Method::POST, Method::DELETE] {
+        let response = server
+            .send(mcp(method.clone(), Some("http://evil.example"), None))
+            .await;
+        assert_eq!(response.status(), StatusCode::FORBIDDEN, "{method}");
+    }
+    let response = server.send(mcp(Method::POST, None, None)).await;
+    assert_eq!(response.status(), StatusCode::OK);
+
+    let guarded = TestServer::with_token().await;
+    let response = guarded.send(mcp(Method::POST, None, None)).await;
+    assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    let response = guarded.send(mcp(Method::POST, None, Some(TOKEN))).await;
+    assert_eq!(response.status(), StatusCode::OK);
+}
