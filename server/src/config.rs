@@ -119,10 +119,26 @@ impl ServeArgs {
             // The hydration script links `/pkg/<output name>.js`; the name is
             // fixed at compile time by `.cargo/config.toml`.
             .output_name(env!("LEPTOS_OUTPUT_NAME"))
-            .site_root(self.site_root.to_string_lossy().into_owned())
+            .site_root(self.site_root().to_string_lossy().into_owned())
             .site_pkg_dir("pkg")
             .site_addr(self.addr)
             .build()
+    }
+
+    /// The site folder. A relative path that does not exist from the current
+    /// folder is tried next to the binary too (`target/release/askdesk`
+    /// finds `target/site`), so MCP clients that launch askdesk from
+    /// elsewhere still serve working pages.
+    pub fn site_root(&self) -> PathBuf {
+        if self.site_root.is_absolute() || self.site_root.exists() {
+            return self.site_root.clone();
+        }
+        let beside_binary = std::env::current_exe().ok().and_then(|exe| {
+            let target = exe.parent()?.parent()?;
+            let candidate = target.join(self.site_root.file_name()?);
+            candidate.exists().then_some(candidate)
+        });
+        beside_binary.unwrap_or_else(|| self.site_root.clone())
     }
 
     /// Where asks are stored.
