@@ -59,6 +59,8 @@ impl fmt::Display for AskId {
 /// Something that happened to an ask, for whoever waits on asks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Event {
+    /// The event's place in the order of all events since the desk started.
+    pub seq: u64,
     /// The ask.
     pub id: AskId,
     /// Its status after the event: `pending` for a new ask.
@@ -110,6 +112,7 @@ fn system_clock() -> Clock {
 pub struct Desk {
     store: Arc<dyn Store>,
     events: broadcast::Sender<Event>,
+    seq: Arc<std::sync::Mutex<u64>>,
     public_url: Arc<str>,
     clock: Clock,
 }
@@ -130,6 +133,7 @@ impl Desk {
         Self {
             store: Arc::new(store),
             events,
+            seq: Arc::default(),
             public_url: public_url.trim_end_matches('/').into(),
             clock: system_clock(),
         }
@@ -161,11 +165,49 @@ impl Desk {
     }
 
     fn publish(&self, id: &AskId, status: AskStatus) {
+        // Numbering and sending under one lock keeps events in number order.
+        let mut seq = self
+            .seq
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *seq += 1;
         // Nobody listening is fine: events are hints, the store is the truth.
         let _ = self.events.send(Event {
+            seq: *seq,
             id: id.clone(),
             status,
         });
+    }
+
+    /// The number of the newest event: it grows whenever an ask is created
+    /// or finished, so a list read at version `v` is stale once it grows.
+    pub fn version(&self) -> u64 {
+        *self
+            .seq
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Returns once the version is past `after`, or `max` (capped at
+    /// [`MAX_WAIT`]) has passed, with the version then.
+    pub async fn wait_for_change(&self, after: u64, max: Duration) -> u64 {
+        let mut events = self.subscribe();
+        if self.version() > after {
+            return self.version();
+        }
+        let deadline = tokio::time::sleep(max.min(MAX_WAIT));
+        tokio::pin!(deadline);
+        loop {
+            tokio::select! {
+                event = events.recv() => match event {
+                    Ok(event) if event.seq > after => break,
+                    Ok(_) => {}
+                    Err(_) => break,
+                },
+                () = &mut deadline => break,
+            }
+        }
+        self.version()
     }
 
     /// Validates and stores a new ask.

@@ -276,6 +276,10 @@ pub struct AskSummary {
 pub struct AskList {
     /// The asks.
     pub asks: Vec<AskSummary>,
+    /// Grows whenever an ask is created or finished; pass it back as
+    /// `?after=` with `?wait=` to be told of the next change.
+    #[serde(default)]
+    pub version: u64,
 }
 
 /// Every error reply of the HTTP API.

@@ -219,6 +219,17 @@ async fn read(
 #[derive(Deserialize)]
 struct ListQuery {
     status: Option<String>,
+    after: Option<String>,
+    wait: Option<String>,
+}
+
+fn number(name: &str, value: Option<&str>, what: &str) -> Result<Option<u64>, ApiError> {
+    value
+        .map(|v| {
+            v.parse()
+                .map_err(|_| ApiError::Query(format!("{name}={v:?} is not {what}")))
+        })
+        .transpose()
 }
 
 async fn list(
@@ -234,8 +245,17 @@ async fn list(
             ))
         })?),
     };
+    let after = number("after", query.after.as_deref(), "a list version")?;
+    let wait = number("wait", query.wait.as_deref(), "a number of seconds")?;
+    if let (Some(after), Some(wait)) = (after, wait) {
+        desk(&state)
+            .wait_for_change(after, Duration::from_secs(wait))
+            .await;
+    }
+    // Read the version first: a change after it makes the next poll return.
+    let version = desk(&state).version();
     let asks = desk(&state).list(status).await?;
-    Ok(axum::Json(AskList { asks }).into_response())
+    Ok(axum::Json(AskList { asks, version }).into_response())
 }
 
 async fn answer(

@@ -631,3 +631,39 @@ async fn the_api_returns_the_projection_recorded_in_the_interaction_snapshots() 
     let structured: Value = serde_json::from_str(snapshot_body(structured)).expect("snapshot JSON");
     assert_eq!(ask["projection"]["structured"], structured);
 }
+
+#[tokio::test]
+async fn the_list_long_polls_for_the_next_change_after_its_version() {
+    let server = std::sync::Arc::new(TestServer::new().await);
+    let (_, list) = server
+        .json(Method::GET, "/api/v1/asks?status=pending", None)
+        .await;
+    let version = list["version"].as_u64().expect("version");
+    let poll = tokio::spawn({
+        let server = server.clone();
+        let path = format!("/api/v1/asks?status=pending&after={version}&wait=120");
+        async move { server.json(Method::GET, &path, None).await }
+    });
+    let id = server.create(release_ask()).await;
+    let (status, list) = tokio::time::timeout(Duration::from_secs(60), poll)
+        .await
+        .expect("the poll returned long before its 120 s wait")
+        .expect("task");
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(list["asks"][0]["id"], id.as_str());
+    assert!(list["version"].as_u64().expect("version") > version);
+    // Polling at the newest version with no change returns after the wait.
+    let newest = list["version"].as_u64().expect("version");
+    let (_, same) = server
+        .json(
+            Method::GET,
+            &format!("/api/v1/asks?after={newest}&wait=0"),
+            None,
+        )
+        .await;
+    assert_eq!(same["version"].as_u64(), Some(newest));
+    let (status, _) = server
+        .json(Method::GET, "/api/v1/asks?after=x&wait=1", None)
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}
