@@ -1,0 +1,184 @@
+//! `view` drawn into a ratatui `Buffer` at terminal sizes people use.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use interaction::{Request, ValidRequest};
+use ratatui::{backend::TestBackend, Terminal};
+use tui::{
+    model::{update, Message, Model},
+    view::view,
+};
+
+fn model(json: &str) -> Model {
+    let request: Request = serde_json::from_str(json).expect("request");
+    Model::keyless(
+        ValidRequest::new(request).expect("valid"),
+        Some("Release plan".to_owned()),
+    )
+}
+
+fn press(model: &mut Model, code: KeyCode) {
+    update(model, Message::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+}
+
+fn draw(model: &Model, width: u16, height: u16) -> (Vec<String>, (u16, u16)) {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+    terminal.draw(|frame| view(model, frame)).expect("draw");
+    let buffer = terminal.backend().buffer().clone();
+    // A wide character fills its cell and blanks the next: skip that one.
+    let lines = (0..height)
+        .map(|y| {
+            let mut line = String::new();
+            let mut x = 0;
+            while x < width {
+                let symbol = buffer[(x, y)].symbol();
+                line.push_str(symbol);
+                x += u16::try_from(tui::text::width(symbol).max(1)).unwrap_or(1);
+            }
+            line
+        })
+        .collect();
+    let cursor = terminal
+        .get_cursor_position()
+        .map(|p| (p.x, p.y))
+        .unwrap_or_default();
+    (lines, cursor)
+}
+
+fn screen(lines: &[String]) -> String {
+    lines.join("\n")
+}
+
+const THREE: &str = r#"{"questions": [
+  {"id": "features", "header": "Features", "question": "Which features?", "multiSelect": true,
+   "options": [{"label": "Auth", "description": "Sign-in with a token"}, {"label": "Logging"}]},
+  {"id": "db", "question": "Which database?", "options": [{"label": "SQLite"}, {"label": "PostgreSQL"}]},
+  {"id": "notes", "question": "Anything else?"}
+]}"#;
+
+#[test]
+fn the_answer_screen_shows_progress_marks_descriptions_and_the_other_line() {
+    let mut m = model(THREE);
+    press(&mut m, KeyCode::Char('2'));
+    let (lines, _) = draw(&m, 80, 24);
+    let text = screen(&lines);
+    assert!(
+        lines[0].contains("Release plan") && lines[0].contains("Question 1 of 3"),
+        "{text}"
+    );
+    assert!(text.contains("Features"));
+    assert!(text.contains("  [ ] 1. Auth"), "{text}");
+    assert!(text.contains("› [x] 2. Logging"), "{text}");
+    assert!(text.contains("      Sign-in with a token"), "{text}");
+    assert!(text.contains("  Other:"), "{text}");
+}
+
+#[test]
+fn custom_mode_puts_the_cursor_after_the_typed_text_and_the_override_note_shows() {
+    let mut m = model(THREE);
+    press(&mut m, KeyCode::Tab);
+    press(&mut m, KeyCode::Char('1'));
+    press(&mut m, KeyCode::Char('o'));
+    for c in "Duck".chars() {
+        press(&mut m, KeyCode::Char(c));
+    }
+    let (lines, cursor) = draw(&m, 80, 24);
+    let other = lines
+        .iter()
+        .position(|l| l.contains("Other: Duck"))
+        .expect("Other line");
+    assert_eq!(
+        cursor,
+        (
+            u16::try_from("› Other: Duck".chars().count()).unwrap_or(0),
+            u16::try_from(other).unwrap_or(0)
+        )
+    );
+    assert!(screen(&lines).contains("Your Other text replaces the chosen option."));
+    assert!(screen(&lines).contains("(•) 1. SQLite"));
+}
+
+#[test]
+fn cjk_and_emoji_take_two_columns_and_long_text_wraps() {
+    let m = model(
+        r#"{"questions": [{"id": "n", "header": "名前", "question": "プロジェクトの名前は何にしますか？とても長い質問です 🎉🎉",
+            "options": [{"label": "质问台"}]}]}"#,
+    );
+    let (lines, _) = draw(&m, 20, 24);
+    let text = screen(&lines);
+    // Each wide character fills a cell and blanks the next in the buffer,
+    // so a 20-column line holds at most 10 of them.
+    assert!(text.contains("プロジェクトの名前は"), "{text}");
+    assert!(text.contains("何にしますか？とても"), "{text}");
+    assert!(text.contains("🎉"), "{text}");
+    assert!(text.contains("质问台"), "{text}");
+}
+
+#[test]
+fn a_small_terminal_scrolls_to_keep_the_focused_option_in_view() {
+    let options: Vec<String> = (1..=30)
+        .map(|i| format!(r#"{{"label": "Option {i}", "description": "About {i}"}}"#))
+        .collect();
+    let mut m = model(&format!(
+        r#"{{"questions": [{{"id": "q", "question": "Pick many", "multiSelect": true, "options": [{}]}}]}}"#,
+        options.join(",")
+    ));
+    let (lines, _) = draw(&m, 80, 24);
+    assert!(!screen(&lines).contains("Option 30"));
+    for _ in 0..29 {
+        press(&mut m, KeyCode::Down);
+    }
+    let (lines, _) = draw(&m, 80, 24);
+    assert!(
+        screen(&lines).contains("› [ ] 30. Option 30"),
+        "{}",
+        screen(&lines)
+    );
+    press(&mut m, KeyCode::Down);
+    let (lines, _) = draw(&m, 80, 24);
+    assert!(screen(&lines).contains("› Other:"), "{}", screen(&lines));
+}
+
+#[test]
+fn the_review_lists_every_answer_and_marks_what_is_missing_with_the_reason() {
+    let mut m = model(THREE);
+    press(&mut m, KeyCode::Char('1'));
+    press(&mut m, KeyCode::Char('o'));
+    for c in "Rate limiting".chars() {
+        press(&mut m, KeyCode::Char(c));
+    }
+    press(&mut m, KeyCode::Tab);
+    press(&mut m, KeyCode::Char('o'));
+    press(&mut m, KeyCode::Char(' '));
+    update(
+        &mut m,
+        Message::Key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL)),
+    );
+    let (lines, _) = draw(&m, 80, 24);
+    let text = screen(&lines);
+    assert!(text.contains("Selected: Auth"), "{text}");
+    assert!(text.contains("Other: Rate limiting"), "{text}");
+    assert!(text.contains("✗ Other text is blank"), "{text}");
+    assert!(text.contains("✗ unanswered"), "{text}");
+    assert!(
+        text.contains("2 question(s) still need an answer."),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_empty_queue_says_so() {
+    let mut m = Model::connected();
+    update(
+        &mut m,
+        Message::Queue(Ok(interaction::AskList {
+            asks: vec![],
+            version: 1,
+        })),
+    );
+    let (lines, _) = draw(&m, 80, 24);
+    assert!(
+        screen(&lines).contains("No questions are waiting."),
+        "{}",
+        screen(&lines)
+    );
+}
