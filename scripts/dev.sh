@@ -4,7 +4,7 @@
 #
 #   scripts/dev.sh run              build in release mode and serve on 127.0.0.1:3000
 #   scripts/dev.sh test [SUITE...]  run every suite, or the named ones:
-#                                   fmt clippy unit wasm e2e mcp
+#                                   fmt clippy unit wasm e2e mcp tui
 #   scripts/dev.sh build            build the debug server and the site
 #   scripts/dev.sh build-site       build only the site (target/site)
 #   scripts/dev.sh build-release    build the release server and the site (benchmarks)
@@ -258,11 +258,19 @@ suite_mcp() {
     "$PYTHON" -m pytest end2end/mcp -q -p no:cacheprovider
 }
 
+# askdesk-tui in a real terminal: tmux sends keys and reads the screen, in
+# keyless mode and connected to a real server.
+suite_tui() {
+  command -v tmux >/dev/null || apt_install tmux
+  build_server dev
+  ASKDESK_BIN=$ROOT/target/debug/askdesk cargo test -p tui --test tmux -- --ignored
+}
+
 run_tests() {
   local suites=("$@") s
-  ((${#suites[@]})) || suites=(fmt clippy unit wasm e2e mcp)
+  ((${#suites[@]})) || suites=(fmt clippy unit wasm e2e mcp tui)
   for s in "${suites[@]}"; do
-    declare -F "suite_$s" >/dev/null || die "unknown suite '$s' (fmt clippy unit wasm e2e mcp)"
+    declare -F "suite_$s" >/dev/null || die "unknown suite '$s' (fmt clippy unit wasm e2e mcp tui)"
   done
   bootstrap
   mkdir -p "$LOGS"
@@ -296,7 +304,7 @@ summarize() {
   for s in "$@"; do
     [ -f "$LOGS/$s.log" ] || continue
     case $s in
-      unit | wasm)
+      unit | wasm | tui)
         grep -E '^test result:' "$LOGS/$s.log" | grep -v ' 0 passed; 0 failed' | sed "s/^/$s: /" || true
         n=$(grep -E '^test result:' "$LOGS/$s.log" | grep -oE '[0-9]+ passed' | awk '{s+=$1} END {print s+0}')
         total_pass=$((total_pass + n))
@@ -338,7 +346,10 @@ case "$cmd" in
   build) bootstrap; build_server dev; build_site ;;
   build-site) bootstrap; build_site ;;
   build-release) bootstrap; build_server release; build_site ;;
-  bootstrap) bootstrap; install_browser; install_end2end; install_mcp_client ;;
+  bootstrap)
+    bootstrap; install_browser; install_end2end; install_mcp_client
+    command -v tmux >/dev/null || apt_install tmux
+    ;;
   env)
     select_toolchain
     echo "toolchain: $MODE ($(cargo --version))"

@@ -56,10 +56,18 @@ enum Mode {
     },
 }
 
+/// When `main` began, for the first-frame benchmark.
+static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+
+/// How long the first frame took (benchmark mode only).
+static FIRST_FRAME: std::sync::OnceLock<Duration> = std::sync::OnceLock::new();
+
 const DECLINED: u8 = 3;
 const INTERRUPTED: u8 = 130;
 
 fn main() -> ExitCode {
+    let started = std::time::Instant::now();
+    STARTED.get_or_init(|| started);
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
@@ -89,6 +97,9 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
     };
     let exit = with_terminal(|terminal| event_loop(terminal, model, client.as_ref()))
         .map_err(|e| format!("terminal error: {e}"))?;
+    if let Some(elapsed) = FIRST_FRAME.get() {
+        eprintln!("first frame {} µs after main started", elapsed.as_micros());
+    }
     Ok(match exit {
         Exit::Answered(answers) => {
             let json = serde_json::to_string(&answers).map_err(|e| e.to_string())?;
@@ -142,6 +153,9 @@ fn event_loop(
     loop {
         terminal.draw(|frame| view(&model, frame))?;
         if first_frame_exit {
+            if let Some(started) = STARTED.get() {
+                FIRST_FRAME.get_or_init(|| started.elapsed());
+            }
             return Ok(Exit::Quit);
         }
         let mut messages = Vec::new();
