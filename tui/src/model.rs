@@ -112,6 +112,8 @@ pub struct Session {
     pub reason_editor: Editor,
     /// Problems the server reported for the last submission.
     pub problems: Vec<Problem>,
+    /// How far the review screen is scrolled, in lines.
+    pub review_scroll: u16,
 }
 
 impl Session {
@@ -135,6 +137,7 @@ impl Session {
             reason: String::new(),
             reason_editor: Editor::default(),
             problems: Vec::new(),
+            review_scroll: 0,
         };
         session.arrive();
         session
@@ -477,6 +480,14 @@ fn custom_key(model: &mut Model, key: KeyEvent) -> Option<Command> {
 fn review_key(model: &mut Model, key: KeyEvent) -> Option<Command> {
     let session = model.session.as_mut()?;
     match key.code {
+        KeyCode::Up | KeyCode::Char('k') => {
+            session.review_scroll = session.review_scroll.saturating_sub(1)
+        }
+        KeyCode::Down | KeyCode::Char('j') => {
+            session.review_scroll = session.review_scroll.saturating_add(1)
+        }
+        KeyCode::PageUp => session.review_scroll = session.review_scroll.saturating_sub(10),
+        KeyCode::PageDown => session.review_scroll = session.review_scroll.saturating_add(10),
         KeyCode::Enter | KeyCode::Char('s') => {
             let blockers = session.batch.blockers();
             if let Some(first) = blockers.first() {

@@ -30,7 +30,7 @@ pub fn view(model: &Model, frame: &mut Frame) {
         (Screen::Answer, _) => {
             "↑↓ move · Space choose · 1-9 jump · o/Enter on Other: type · Enter next · ←→ questions · Ctrl+S review · Esc decline"
         }
-        (Screen::Review, _) => "Enter submit · Esc back to the questions",
+        (Screen::Review, _) => "Enter submit · ↑↓ PgUp PgDn scroll · Esc back to the questions",
         (Screen::Decline, _) => "type a reason (optional) · Enter decline · Esc back",
         (Screen::Outcome, _) => "Enter back to the queue",
     };

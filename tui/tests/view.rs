@@ -182,3 +182,30 @@ fn the_empty_queue_says_so() {
         screen(&lines)
     );
 }
+
+#[test]
+fn a_long_review_scrolls_to_its_last_line_on_an_80_by_24_terminal() {
+    let questions: Vec<String> = (1..=12)
+        .map(|i| format!(r#"{{"id": "q{i}", "question": "Question number {i}?", "options": [{{"label": "Yes"}}]}}"#))
+        .collect();
+    let mut m = model(&format!(r#"{{"questions": [{}]}}"#, questions.join(",")));
+    update(
+        &mut m,
+        Message::Key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL)),
+    );
+    let (lines, _) = draw(&m, 80, 24);
+    assert!(
+        !screen(&lines).contains("still need an answer"),
+        "{}",
+        screen(&lines)
+    );
+    for _ in 0..3 {
+        press(&mut m, KeyCode::PageDown);
+    }
+    let (lines, _) = draw(&m, 80, 24);
+    assert!(
+        screen(&lines).contains("12 question(s) still need an answer."),
+        "{}",
+        screen(&lines)
+    );
+}
