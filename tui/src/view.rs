@@ -387,7 +387,11 @@ fn review(session: &Session, frame: &mut Frame, area: Rect) {
             format!("{} question(s) still need an answer.", blockers.len()).yellow(),
         ));
     }
-    frame.render_widget(Paragraph::new(lines), area);
+    // Scrolling stops where the last line is at the bottom.
+    let most = lines.len().saturating_sub(usize::from(area.height));
+    let offset = usize::from(session.review_scroll).min(most);
+    let offset = u16::try_from(offset).unwrap_or(u16::MAX);
+    frame.render_widget(Paragraph::new(lines).scroll((offset, 0)), area);
 }
 
 fn decline(session: &Session, frame: &mut Frame, area: Rect) {
