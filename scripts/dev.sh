@@ -219,6 +219,10 @@ suite_wasm() {
     "${WASM_ARGS[@]}" "${WASM_TEST_ARGS[@]}"
 }
 
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
 suite_e2e() {
   install_browser
   install_end2end
@@ -228,7 +232,16 @@ suite_e2e() {
   dir=$(mktemp -d)
   out=$dir/server.out
   # Port 0: the kernel picks a free port and the server prints its URL.
-  target/debug/askdesk --addr 127.0.0.1:0 --database "$dir/askdesk.db" --site-root "$SITE" >"$out" 2>"$LOGS/e2e-server.log" &
+  # The embedding tests serve host pages on two more loopback ports (a real
+  # local origin: Chromium blocks public pages from framing loopback ones);
+  # both may frame askdesk, only the first is told of the outcome.
+  local host_port other_port
+  host_port=$(free_port)
+  other_port=$(free_port)
+  target/debug/askdesk --addr 127.0.0.1:0 --database "$dir/askdesk.db" --site-root "$SITE" \
+    --frame-ancestors "'self' http://127.0.0.1:$host_port http://127.0.0.1:$other_port" \
+    --embed-origin "http://127.0.0.1:$host_port" \
+    >"$out" 2>"$LOGS/e2e-server.log" &
   pid=$!
   for _ in $(seq 100); do
     url=$(sed -n 's/^askdesk is serving on \(http:[^ ]*\)$/\1/p' "$out")
@@ -242,7 +255,8 @@ suite_e2e() {
     die "the server did not start"
   fi
   local rc=0
-  (cd end2end && BASE_URL=$url CHROMIUM=$CHROMIUM npx playwright test) || rc=$?
+  (cd end2end && BASE_URL=$url HOST_PORT=$host_port OTHER_PORT=$other_port CHROMIUM=$CHROMIUM \
+    npx playwright test) || rc=$?
   kill "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
   rm -rf "$dir"

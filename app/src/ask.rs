@@ -12,7 +12,7 @@ use crate::{
 use interaction::{Answers, Ask, AskStatus, BatchDraft, Problem, Question, ValidRequest};
 use leptos::{prelude::*, server_fn::codec::Json, task::spawn_local};
 use leptos_meta::Title;
-use leptos_router::hooks::use_params_map;
+use leptos_router::hooks::{use_params_map, use_query_map};
 use serde::{Deserialize, Serialize};
 
 /// What the ask page needs to render.
@@ -76,13 +76,15 @@ fn page_status(_code: u16) {
 #[component]
 pub fn AskPage() -> impl IntoView {
     let params = use_params_map();
+    let query = use_query_map();
     let id = move || params.with(|p| p.get("id").unwrap_or_default());
+    let embed = query.with_untracked(|q| q.get("embed").is_some_and(|v| v == "1"));
     let data = Resource::new(id, load_ask);
     view! {
         <Suspense fallback=|| view! { <p class="loading">"Loading the questions…"</p> }>
             {move || Suspend::new(async move {
                 match data.await {
-                    Ok(data) => view! { <AskView data/> }.into_any(),
+                    Ok(data) => view! { <AskView data embed/> }.into_any(),
                     Err(ServerError::NotFound) => {
                         page_status(404);
                         view! { <NotFound/> }.into_any()
@@ -120,8 +122,18 @@ fn NotFound() -> impl IntoView {
 pub fn AskView(
     /// The ask and a refused form post, as loaded.
     data: AskPageData,
+    /// Shown inside another page's iframe: just the form, and the host is
+    /// told when the ask finishes.
+    #[prop(optional)]
+    embed: bool,
 ) -> impl IntoView {
     let AskPageData { ask, posted } = data;
+    // Whom an embedded page tells of the outcome: the configured origin only.
+    let notify = if embed {
+        use_context::<crate::PageConfig>().and_then(|c| c.embed_origin)
+    } else {
+        None
+    };
     let title = ask
         .title
         .clone()
@@ -142,11 +154,11 @@ pub fn AskView(
     let body = if ask.status.is_finished() {
         view! { <Outcome ask/> }.into_any()
     } else {
-        view! { <PendingAsk ask posted/> }.into_any()
+        view! { <PendingAsk ask posted notify/> }.into_any()
     };
     view! {
         <Title text=crate::tab_title(&title)/>
-        <article class="ask-page">
+        <article class="ask-page" class:embed=embed>
             <header class="ask-header">
                 <h1>{title}</h1>
                 <p class="meta">{meta}</p>
@@ -164,10 +176,21 @@ fn PendingAsk(
     ask: Ask,
     /// A refused form post whose input and problems to show.
     posted: Option<Posted>,
+    /// In an iframe: the host origin to tell when the ask finishes.
+    notify: Option<String>,
 ) -> impl IntoView {
     crate::mark_hydrated();
     let current = RwSignal::new(ask.clone());
+    if let Some(origin) = notify {
+        Effect::new(move |_| {
+            let ask = current.get();
+            if ask.status.is_finished() {
+                tell_host(&ask, &origin);
+            }
+        });
+    }
     let late = RwSignal::new(false);
+    let unsent = RwSignal::new(Vec::<(String, String)>::new());
     let finished = Memo::new(move |_| current.with(|a| a.status.is_finished()));
     move || {
         if finished.get() {
@@ -179,11 +202,47 @@ fn PendingAsk(
                     </p>
                 }
             });
-            view! { {note} <Outcome ask=current.get()/> }.into_any()
+            view! { {note} <Unsent texts=unsent.get()/> <Outcome ask=current.get()/> }.into_any()
         } else {
-            view! { <AskForm ask=ask.clone() posted=posted.clone() current late/> }.into_any()
+            view! { <AskForm ask=ask.clone() posted=posted.clone() current late unsent/> }
+                .into_any()
         }
     }
+}
+
+/// What the human typed into an ask that ended meanwhile, kept visible
+/// with a copy button rather than dropped.
+#[component]
+fn Unsent(
+    /// Question names and the text typed for them.
+    texts: Vec<(String, String)>,
+) -> impl IntoView {
+    (!texts.is_empty()).then(|| {
+        let items = texts
+            .into_iter()
+            .map(|(name, text)| {
+                let copy_text = text.clone();
+                view! {
+                    <li>
+                        <p class="unsent-name">{name}</p>
+                        <pre class="unsent-text">{text}</pre>
+                        <button type="button" class="quiet" on:click=move |_| {
+                            #[cfg(feature = "hydrate")]
+                            browser::copy(&copy_text);
+                            #[cfg(not(feature = "hydrate"))]
+                            let _ = &copy_text;
+                        }>"Copy"</button>
+                    </li>
+                }
+            })
+            .collect_view();
+        view! {
+            <section class="unsent" aria-labelledby="unsent-heading">
+                <h2 id="unsent-heading">"What you typed (not sent)"</h2>
+                <ul>{items}</ul>
+            </section>
+        }
+    })
 }
 
 fn question_name(question: &Question, index: usize) -> String {
@@ -204,6 +263,8 @@ fn AskForm(
     current: RwSignal<Ask>,
     /// Set when the ask had already ended (elsewhere) when this page sent.
     late: RwSignal<bool>,
+    /// Set to the typed text when the ask ends while it is being answered.
+    unsent: RwSignal<Vec<(String, String)>>,
 ) -> impl IntoView {
     let Ok(request) = ValidRequest::new(ask.request.clone()) else {
         return view! { <p class="error">"This ask's questions are invalid."</p> }.into_any();
@@ -212,6 +273,8 @@ fn AskForm(
     if let Some(posted) = &posted {
         posted.apply(&mut initial);
     }
+    #[cfg(feature = "hydrate")]
+    let posted_was_there = posted.is_some();
     let batch = RwSignal::new(initial);
     let problems = RwSignal::new(
         posted
@@ -228,11 +291,48 @@ fn AskForm(
     let hydrated = RwSignal::new(false);
     Effect::new(move |_| hydrated.set(true));
     let blockers = Memo::new(move |_| batch.with(BatchDraft::blockers));
+    #[cfg(not(feature = "hydrate"))]
+    let _ = unsent;
+    #[cfg(feature = "hydrate")]
+    browser::keep_draft(&ask.id, batch, posted_was_there);
+    #[cfg(feature = "hydrate")]
+    {
+        // The agent may withdraw the ask, or it may expire, while the human
+        // types: show that at once, and keep what was typed.
+        let id = ask.id.clone();
+        browser::watch(&ask.id, move || {
+            if busy.get_untracked() || current.with_untracked(|a| a.status.is_finished()) {
+                return;
+            }
+            let typed = batch.with_untracked(|b| {
+                b.drafts()
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, d)| !d.custom().trim().is_empty())
+                    .map(|(i, d)| (question_name(d.question(), i), d.custom().to_owned()))
+                    .collect::<Vec<_>>()
+            });
+            let id = id.clone();
+            spawn_local(async move {
+                if let Ok(data) = load_ask(id).await {
+                    if data.ask.status.is_finished() {
+                        late.set(true);
+                        unsent.set(typed);
+                        current.set(data.ask);
+                    }
+                }
+            });
+        });
+    }
 
     let settle = move |result: Result<Ask, ServerError>| {
         busy.set(false);
         match result {
-            Ok(ask) => current.set(ask),
+            Ok(ask) => {
+                #[cfg(feature = "hydrate")]
+                browser::forget_draft(&ask.id);
+                current.set(ask);
+            }
             Err(ServerError::Finished(ask)) => {
                 late.set(true);
                 current.set(*ask);
@@ -401,7 +501,7 @@ fn Outcome(
     let (heading, line) = match ask.status {
         AskStatus::Answered => (
             "Answered",
-            format!("Your answers reached the agent at {finished}."),
+            format!("The answers reached the agent at {finished}."),
         ),
         AskStatus::Declined => ("Declined", format!("You declined to answer at {finished}.")),
         AskStatus::Cancelled => (
@@ -449,6 +549,124 @@ fn Outcome(
             {reason}
             {answers}
         </section>
-        <p><a href="/">"Back to the waiting asks"</a></p>
+        <p class="back"><a href="/">"Back to the waiting asks"</a></p>
+    }
+}
+
+/// Posts `{type: "askdesk:finished", id, status, answers}` to the page
+/// that embeds this one, for `origin` only.
+fn tell_host(ask: &Ask, origin: &str) {
+    let message = serde_json::json!({
+        "type": "askdesk:finished",
+        "id": ask.id,
+        "status": ask.status,
+        "answers": ask.answers.clone().unwrap_or_default(),
+    });
+    let Ok(parsed) = leptos::web_sys::js_sys::JSON::parse(&message.to_string()) else {
+        return;
+    };
+    if let Ok(Some(parent)) = window().parent() {
+        // A host at another origin gets nothing: the browser checks `origin`.
+        let _ = parent.post_message(&parsed, origin);
+    }
+}
+
+/// The browser side of the answering page: the draft kept in
+/// sessionStorage, the ask's event stream, and the clipboard.
+#[cfg(feature = "hydrate")]
+mod browser {
+    use crate::form::{Posted, PostedQuestion};
+    use interaction::BatchDraft;
+    use leptos::{
+        prelude::*,
+        wasm_bindgen::{closure::Closure, JsCast},
+        web_sys,
+    };
+
+    fn key(id: &str) -> String {
+        format!("askdesk:draft:{id}")
+    }
+
+    fn storage() -> Option<web_sys::Storage> {
+        window().session_storage().ok().flatten()
+    }
+
+    /// Restores this ask's draft after a reload (unless the server just
+    /// showed a refused post), and saves every change, per ask and question.
+    pub fn keep_draft(id: &str, batch: RwSignal<BatchDraft>, posted_was_there: bool) {
+        let key = key(id);
+        let restore_key = key.clone();
+        let ask_id = id.to_owned();
+        Effect::new(move |done: Option<()>| {
+            if done.is_some() || posted_was_there {
+                return;
+            }
+            let saved = storage()
+                .and_then(|s| s.get_item(&restore_key).ok().flatten())
+                .and_then(|json| serde_json::from_str::<Posted>(&json).ok())
+                .filter(|p| p.ask_id == ask_id);
+            if let Some(saved) = saved {
+                batch.update(|b| saved.apply(b));
+            }
+        });
+        let ask_id = id.to_owned();
+        Effect::new(move |_| {
+            let snapshot = batch.with(|b| Posted {
+                ask_id: ask_id.clone(),
+                questions: b
+                    .drafts()
+                    .iter()
+                    .map(|d| PostedQuestion {
+                        id: d.question().id.clone(),
+                        selected: d.checked_labels().map(str::to_owned).collect(),
+                        custom: d.custom().to_owned(),
+                    })
+                    .collect(),
+                reason: String::new(),
+                problems: Vec::new(),
+            });
+            if let (Some(storage), Ok(json)) = (storage(), serde_json::to_string(&snapshot)) {
+                let _ = storage.set_item(&key, &json);
+            }
+        });
+    }
+
+    /// Forgets the draft of an ask that has been answered.
+    pub fn forget_draft(id: &str) {
+        if let Some(storage) = storage() {
+            let _ = storage.remove_item(&key(id));
+        }
+    }
+
+    /// Calls `on_end` when the ask's stream says it has finished.
+    pub fn watch(id: &str, on_end: impl Fn() + 'static) {
+        let Ok(source) = web_sys::EventSource::new(&format!("/asks/{id}/events")) else {
+            return;
+        };
+        let on_ask = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
+            move |event: web_sys::MessageEvent| {
+                let finished = event
+                    .data()
+                    .as_string()
+                    .and_then(|d| serde_json::from_str::<serde_json::Value>(&d).ok())
+                    .and_then(|v| v["ask"]["status"].as_str().map(|s| s != "pending"))
+                    .unwrap_or(false);
+                if finished {
+                    on_end();
+                }
+            },
+        );
+        let _ = source.add_event_listener_with_callback("ask", on_ask.as_ref().unchecked_ref());
+        on_ask.forget();
+        let source = send_wrapper::SendWrapper::new(source);
+        on_cleanup(move || source.close());
+    }
+
+    /// Puts `text` on the clipboard.
+    pub fn copy(text: &str) {
+        let promise = window().navigator().clipboard().write_text(text);
+        leptos::task::spawn_local(async move {
+            let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+        });
     }
 }

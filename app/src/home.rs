@@ -1,30 +1,42 @@
-//! The desk's front page, `/`: the asks waiting for an answer.
+//! The desk's front page, `/`: pending asks from every agent, newest first,
+//! and the history below, kept current by the server's event stream.
 
 use crate::{error::ServerError, short_time};
-use interaction::AskSummary;
+use interaction::{AskStatus, AskSummary};
 use leptos::{prelude::*, server_fn::codec::Json};
 use leptos_meta::Title;
 use serde::{Deserialize, Serialize};
 
+/// How many finished asks the history shows.
+pub const HISTORY: usize = 100;
+
 /// What the front page shows.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Pending {
+pub struct DeskData {
     /// The pending asks, newest first.
-    pub asks: Vec<AskSummary>,
+    pub pending: Vec<AskSummary>,
+    /// The latest finished asks, newest first.
+    pub history: Vec<AskSummary>,
+    /// The event number the lists are current to.
+    pub version: u64,
     /// Where agents reach this server, for the how-to in the empty state.
     pub public_url: String,
 }
 
-/// The pending asks, newest first.
+/// The pending asks and the recent history.
 #[server(prefix = "/rpc", endpoint = "list_asks", input = Json)]
-pub async fn list_pending() -> Result<Pending, ServerError> {
+pub async fn list_desk() -> Result<DeskData, ServerError> {
     let desk = crate::ask::desk()?;
-    let asks = desk
-        .list(Some(interaction::AskStatus::Pending))
-        .await
-        .map_err(ServerError::from_desk)?;
-    Ok(Pending {
-        asks,
+    // Read the version first: anything after it comes through the stream.
+    let version = desk.version();
+    let all = desk.list(None).await.map_err(ServerError::from_desk)?;
+    let (pending, finished): (Vec<_>, Vec<_>) = all
+        .into_iter()
+        .partition(|a| a.status == AskStatus::Pending);
+    Ok(DeskData {
+        pending,
+        history: finished.into_iter().take(HISTORY).collect(),
+        version,
         public_url: desk.public_url().to_owned(),
     })
 }
@@ -32,64 +44,229 @@ pub async fn list_pending() -> Result<Pending, ServerError> {
 /// The page at `/`.
 #[component]
 pub fn HomePage() -> impl IntoView {
-    let asks = Resource::new(|| (), |()| list_pending());
+    let data = Resource::new(|| (), |()| list_desk());
     view! {
         <Title text="askdesk"/>
         <header class="site">
             <h1>"askdesk"</h1>
             <p>"Questions from your agents, answered here."</p>
         </header>
-        <section aria-labelledby="waiting-heading">
-            <h2 id="waiting-heading">"Waiting for you"</h2>
-            <Suspense fallback=|| view! { <p class="loading">"Loading…"</p> }>
-                {move || Suspend::new(async move {
-                    match asks.await {
-                        Ok(Pending { asks, public_url }) if asks.is_empty() => {
-                            view! { <EmptyDesk public_url/> }.into_any()
-                        }
-                        Ok(Pending { asks, .. }) => view! { <AskList asks/> }.into_any(),
-                        Err(e) => view! { <p class="error">{e.to_string()}</p> }.into_any(),
+        <Suspense fallback=|| view! { <p class="loading">"Loading…"</p> }>
+            {move || Suspend::new(async move {
+                match data.await {
+                    Ok(DeskData { pending, history, version, public_url }) => {
+                        view! { <LiveDesk pending history version public_url/> }.into_any()
                     }
-                })}
-            </Suspense>
+                    Err(e) => view! { <p class="error">{e.to_string()}</p> }.into_any(),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+/// Milliseconds since the Unix epoch of an RFC 3339 UTC time
+/// (`2026-11-30T11:20:00.000Z`), as the API writes them.
+pub fn parse_time(rfc3339: &str) -> Option<i64> {
+    let num = |range: std::ops::Range<usize>| rfc3339.get(range)?.parse::<i64>().ok();
+    let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (hour, minute, second) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    let millis = num(20..23).unwrap_or(0);
+    // Days from civil (Howard Hinnant's algorithm).
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some(((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millis)
+}
+
+/// Now, in milliseconds since the Unix epoch.
+fn now_ms() -> i64 {
+    #[cfg(feature = "hydrate")]
+    {
+        // Whole milliseconds fit an i64 for the next 290 million years.
+        #[allow(clippy::cast_possible_truncation)]
+        let now = leptos::web_sys::js_sys::Date::now() as i64;
+        now
+    }
+    #[cfg(not(feature = "hydrate"))]
+    {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+    }
+}
+
+/// `3 min`, `2 h 5 min`, `45 s`: a duration for people.
+pub fn span(ms: i64) -> String {
+    let s = ms.max(0) / 1000;
+    match s {
+        0..=59 => format!("{s} s"),
+        60..=3599 => format!("{} min", s / 60),
+        3600..=86_399 => format!("{} h {} min", s / 3600, s % 3600 / 60),
+        _ => format!("{} d {} h", s / 86_400, s % 86_400 / 3600),
+    }
+}
+
+/// The status of a finished ask, for people.
+fn status_word(status: AskStatus) -> &'static str {
+    match status {
+        AskStatus::Pending => "Waiting",
+        AskStatus::Answered => "Answered",
+        AskStatus::Declined => "Declined",
+        AskStatus::Cancelled => "Withdrawn",
+        AskStatus::Expired => "Expired",
+    }
+}
+
+/// Puts an ask's new state into the lists: a new pending ask on top of the
+/// pending list; a finished one out of it and on top of the history.
+pub fn apply(pending: &mut Vec<AskSummary>, history: &mut Vec<AskSummary>, ask: AskSummary) {
+    pending.retain(|a| a.id != ask.id);
+    history.retain(|a| a.id != ask.id);
+    if ask.status == AskStatus::Pending {
+        pending.insert(0, ask);
+    } else {
+        history.insert(0, ask);
+        history.truncate(HISTORY);
+    }
+}
+
+/// The live desk: both lists, updated from `GET /api/v1/events` without a
+/// reload, with browser notifications on request.
+#[island]
+fn LiveDesk(
+    /// The pending asks when the page was made.
+    pending: Vec<AskSummary>,
+    /// The finished asks when the page was made.
+    history: Vec<AskSummary>,
+    /// The event number those lists are current to.
+    version: u64,
+    /// Where agents reach this server.
+    public_url: String,
+) -> impl IntoView {
+    crate::mark_hydrated();
+    let pending = RwSignal::new(pending);
+    let history = RwSignal::new(history);
+    let filter = RwSignal::new(String::new());
+    let now = RwSignal::new(now_ms());
+    let notify = RwSignal::new(false);
+    #[cfg(feature = "hydrate")]
+    live::connect(pending, history, version, notify, now);
+    #[cfg(not(feature = "hydrate"))]
+    let _ = version;
+
+    let pending_list = move || {
+        let asks = pending.get();
+        if asks.is_empty() {
+            return view! { <EmptyDesk public_url=public_url.clone()/> }.into_any();
+        }
+        let items = asks
+            .into_iter()
+            .map(|ask| view! { <AskItem ask now/> })
+            .collect_view();
+        view! { <ul class="asks" id="pending">{items}</ul> }.into_any()
+    };
+    let history_list = move || {
+        let wanted = filter.get();
+        let items: Vec<_> = history
+            .get()
+            .into_iter()
+            .filter(|a| wanted.is_empty() || a.status.as_str() == wanted)
+            .map(|ask| view! { <AskItem ask now/> })
+            .collect();
+        if items.is_empty() {
+            view! { <p class="empty-history">"Nothing here yet."</p> }.into_any()
+        } else {
+            view! { <ul class="asks history" id="history">{items}</ul> }.into_any()
+        }
+    };
+    let notify_button = move || {
+        (!notify.get()).then(|| {
+            view! {
+                <button type="button" class="quiet" on:click=move |_| {
+                    #[cfg(feature = "hydrate")]
+                    live::ask_permission(notify);
+                }>
+                    "Notify me of new asks"
+                </button>
+            }
+        })
+    };
+    view! {
+        <section aria-labelledby="waiting-heading">
+            <div class="section-head">
+                <h2 id="waiting-heading">
+                    "Waiting for you "
+                    <span class="count">{move || pending.with(Vec::len)}</span>
+                </h2>
+                {notify_button}
+            </div>
+            {pending_list}
+        </section>
+        <section aria-labelledby="history-heading">
+            <div class="section-head">
+                <h2 id="history-heading">"History"</h2>
+                <label class="filter">
+                    "Show "
+                    <select on:change=move |ev| filter.set(event_target_value(&ev))>
+                        <option value="">"everything"</option>
+                        <option value="answered">"answered"</option>
+                        <option value="declined">"declined"</option>
+                        <option value="cancelled">"withdrawn"</option>
+                        <option value="expired">"expired"</option>
+                    </select>
+                </label>
+            </div>
+            {history_list}
         </section>
     }
 }
 
 #[component]
-fn AskList(
-    /// The asks to list, in order.
-    asks: Vec<AskSummary>,
+fn AskItem(
+    /// The ask.
+    ask: AskSummary,
+    /// Now, for ages and countdowns.
+    now: RwSignal<i64>,
 ) -> impl IntoView {
-    let items = asks
-        .into_iter()
-        .map(|ask| {
-            let title = ask
-                .title
-                .clone()
-                .unwrap_or_else(|| "Questions from your agent".to_owned());
-            let count = match ask.question_count {
-                1 => "1 question".to_owned(),
-                n => format!("{n} questions"),
-            };
-            let agent = ask.agent.clone().unwrap_or_else(|| "An agent".to_owned());
-            let expires = ask
-                .expires_at
-                .as_deref()
-                .map(|at| format!(" · expires {}", short_time(at)));
-            view! {
-                <li class="ask-item">
-                    <a href=format!("/asks/{}", ask.id)>{title}</a>
-                    <p class="meta">
-                        {agent} " · " {count} " · asked "
-                        <time datetime=ask.created_at.clone()>{short_time(&ask.created_at)}</time>
-                        {expires}
-                    </p>
-                </li>
-            }
-        })
-        .collect_view();
-    view! { <ul class="asks">{items}</ul> }
+    let title = ask
+        .title
+        .clone()
+        .unwrap_or_else(|| "Questions from your agent".to_owned());
+    let count = match ask.question_count {
+        1 => "1 question".to_owned(),
+        n => format!("{n} questions"),
+    };
+    let agent = ask.agent.clone().unwrap_or_else(|| "An agent".to_owned());
+    let created = parse_time(&ask.created_at);
+    let age = move || {
+        created
+            .map(|c| format!("{} ago", span(now.get() - c)))
+            .unwrap_or_default()
+    };
+    let expires = ask.expires_at.as_deref().and_then(parse_time);
+    let pending = ask.status == AskStatus::Pending;
+    let countdown = move || {
+        let at = expires.filter(|_| pending)?;
+        Some(format!(" · expires in {}", span(at - now.get())))
+    };
+    let status = (!pending).then(|| {
+        view! { <span class=format!("status {}", ask.status.as_str())>{status_word(ask.status)}</span> " · " }
+    });
+    view! {
+        <li class="ask-item" data-id=ask.id.clone()>
+            <a href=format!("/asks/{}", ask.id)>{title}</a>
+            <p class="meta">
+                {status}
+                {agent} " · " {count} " · asked "
+                <time datetime=ask.created_at.clone() title=short_time(&ask.created_at)>{age}</time>
+                {countdown}
+            </p>
+        </li>
+    }
 }
 
 #[component]
@@ -107,11 +284,177 @@ fn EmptyDesk(
         <div class="empty">
             <p><strong>"No questions are waiting."</strong></p>
             <p>
-                "When an agent asks through MCP or the HTTP API, its questions appear here; "
-                "reload the page to check. Each ask also has its own link, which the agent is given."
+                "When an agent asks through MCP or the HTTP API, its questions appear here "
+                "at once. Each ask also has its own link, which the agent is given."
             </p>
             <p>"To try it, ask yourself something from a terminal:"</p>
             <pre><code>{example}</code></pre>
         </div>
+    }
+}
+
+/// The browser side: the event stream, the tab title, notifications and
+/// the clock.
+#[cfg(feature = "hydrate")]
+mod live {
+    use super::apply;
+    use interaction::{AskStatus, AskSummary};
+    use leptos::{
+        prelude::*,
+        wasm_bindgen::{closure::Closure, JsCast},
+        web_sys,
+    };
+    use std::time::Duration;
+
+    #[derive(serde::Deserialize)]
+    struct AskEvent {
+        ask: AskSummary,
+    }
+
+    pub fn connect(
+        pending: RwSignal<Vec<AskSummary>>,
+        history: RwSignal<Vec<AskSummary>>,
+        version: u64,
+        notify: RwSignal<bool>,
+        now: RwSignal<i64>,
+    ) {
+        set_interval(move || now.set(super::now_ms()), Duration::from_secs(1));
+        notify.set(web_sys::Notification::permission() == web_sys::NotificationPermission::Granted);
+        // The tab title says how many asks wait.
+        Effect::new(move |_| {
+            let n = pending.with(Vec::len);
+            let title = if n == 0 {
+                "askdesk".to_owned()
+            } else {
+                format!("({n}) askdesk")
+            };
+            document().set_title(&title);
+        });
+        let Ok(source) = web_sys::EventSource::new(&format!("/api/v1/events?after={version}"))
+        else {
+            return;
+        };
+        let on_ask = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
+            move |event: web_sys::MessageEvent| {
+                let Some(data) = event.data().as_string() else {
+                    return;
+                };
+                let Ok(AskEvent { ask }) = serde_json::from_str(&data) else {
+                    return;
+                };
+                if ask.status == AskStatus::Pending && notify.get_untracked() && document().hidden()
+                {
+                    let title = ask
+                        .title
+                        .clone()
+                        .unwrap_or_else(|| "New questions from your agent".to_owned());
+                    let options = web_sys::NotificationOptions::new();
+                    options.set_body(
+                        &ask.agent
+                            .clone()
+                            .unwrap_or_else(|| "An agent asks".to_owned()),
+                    );
+                    let _ = web_sys::Notification::new_with_options(&title, &options);
+                }
+                let (mut p, mut h) = (pending.get_untracked(), history.get_untracked());
+                apply(&mut p, &mut h, ask);
+                pending.set(p);
+                history.set(h);
+            },
+        );
+        let _ = source.add_event_listener_with_callback("ask", on_ask.as_ref().unchecked_ref());
+        on_ask.forget();
+        // Fell behind, or the server restarted: read the lists afresh.
+        let on_reset = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |_| {
+            leptos::task::spawn_local(async move {
+                if let Ok(data) = super::list_desk().await {
+                    pending.set(data.pending);
+                    history.set(data.history);
+                }
+            });
+        });
+        let _ = source.add_event_listener_with_callback("reset", on_reset.as_ref().unchecked_ref());
+        on_reset.forget();
+        std::mem::forget(source);
+    }
+
+    pub fn ask_permission(notify: RwSignal<bool>) {
+        let Ok(promise) = web_sys::Notification::request_permission() else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            let granted = wasm_bindgen_futures::JsFuture::from(promise)
+                .await
+                .ok()
+                .and_then(|v| v.as_string())
+                .is_some_and(|v| v == "granted");
+            notify.set(granted);
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_parse_to_epoch_milliseconds() {
+        assert_eq!(parse_time("1970-01-01T00:00:00.000Z"), Some(0));
+        assert_eq!(
+            parse_time("2026-12-01T11:16:18.042Z"),
+            Some(1_796_123_778_042)
+        );
+        assert_eq!(
+            parse_time("2000-02-29T12:00:00.500Z"),
+            Some(951_825_600_500)
+        );
+        assert_eq!(parse_time("soon"), None);
+    }
+
+    #[test]
+    fn spans_read_naturally() {
+        assert_eq!(span(45_000), "45 s");
+        assert_eq!(span(180_000), "3 min");
+        assert_eq!(span(7_500_000), "2 h 5 min");
+        assert_eq!(span(-5), "0 s");
+    }
+
+    fn summary(id: &str, status: AskStatus) -> AskSummary {
+        AskSummary {
+            id: id.to_owned(),
+            url: String::new(),
+            title: None,
+            agent: None,
+            status,
+            created_at: String::new(),
+            expires_at: None,
+            question_count: 1,
+        }
+    }
+
+    #[test]
+    fn events_move_asks_between_the_lists_without_duplicates() {
+        let (mut pending, mut history) = (vec![summary("a", AskStatus::Pending)], vec![]);
+        apply(&mut pending, &mut history, summary("b", AskStatus::Pending));
+        apply(&mut pending, &mut history, summary("b", AskStatus::Pending));
+        assert_eq!(
+            pending.iter().map(|a| a.id.as_str()).collect::<Vec<_>>(),
+            ["b", "a"]
+        );
+        apply(
+            &mut pending,
+            &mut history,
+            summary("a", AskStatus::Answered),
+        );
+        apply(
+            &mut pending,
+            &mut history,
+            summary("a", AskStatus::Answered),
+        );
+        assert_eq!(pending.len(), 1);
+        assert_eq!(
+            history.iter().map(|a| a.id.as_str()).collect::<Vec<_>>(),
+            ["a"]
+        );
     }
 }

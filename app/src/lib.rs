@@ -44,11 +44,11 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
 /// of inline scripts only those carrying this response's `nonce` (the
 /// hydration script Leptos writes).
 #[cfg(feature = "ssr")]
-pub fn content_security_policy(nonce: &str) -> String {
+pub fn content_security_policy(nonce: &str, frame_ancestors: &str) -> String {
     format!(
         "default-src 'none'; script-src 'self' 'nonce-{nonce}' 'wasm-unsafe-eval'; \
          style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; \
-         base-uri 'none'; frame-ancestors 'none'"
+         base-uri 'none'; frame-ancestors {frame_ancestors}"
     )
 }
 
@@ -60,8 +60,29 @@ fn set_content_security_policy() {
     ) else {
         return;
     };
-    if let Ok(value) = http::HeaderValue::from_str(&content_security_policy(&nonce)) {
+    let config = use_context::<PageConfig>().unwrap_or_default();
+    let policy = content_security_policy(&nonce, &config.frame_ancestors);
+    if let Ok(value) = http::HeaderValue::from_str(&policy) {
         response.insert_header(http::header::CONTENT_SECURITY_POLICY, value);
+    }
+}
+
+/// Server settings the pages need, provided as context on the server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageConfig {
+    /// The CSP `frame-ancestors` sources: who may put pages in an iframe.
+    pub frame_ancestors: String,
+    /// The origin an embedded ask page tells when it finishes
+    /// (`postMessage` target); none: it tells nobody.
+    pub embed_origin: Option<String>,
+}
+
+impl Default for PageConfig {
+    fn default() -> Self {
+        Self {
+            frame_ancestors: "'self'".to_owned(),
+            embed_origin: None,
+        }
     }
 }
 

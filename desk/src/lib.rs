@@ -56,15 +56,24 @@ impl fmt::Display for AskId {
     }
 }
 
-/// Something that happened to an ask, for whoever waits on asks.
+/// Something that happened to an ask: it was created (status `pending`)
+/// or it ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Event {
     /// The event's place in the order of all events since the desk started.
     pub seq: u64,
-    /// The ask.
-    pub id: AskId,
-    /// Its status after the event: `pending` for a new ask.
-    pub status: AskStatus,
+    /// The ask as it is after the event.
+    pub ask: Arc<AskSummary>,
+}
+
+/// How many recent events the desk keeps for clients that reconnect.
+pub const REPLAY_EVENTS: usize = 10_000;
+
+/// The numbered events, newest last.
+#[derive(Debug, Default)]
+struct Log {
+    seq: u64,
+    recent: std::collections::VecDeque<Event>,
 }
 
 /// Why the desk did not do what it was asked.
@@ -112,7 +121,8 @@ fn system_clock() -> Clock {
 pub struct Desk {
     store: Arc<dyn Store>,
     events: broadcast::Sender<Event>,
-    seq: Arc<std::sync::Mutex<u64>>,
+    log: Arc<std::sync::Mutex<Log>>,
+    epoch: Arc<str>,
     public_url: Arc<str>,
     clock: Clock,
 }
@@ -133,7 +143,11 @@ impl Desk {
         Self {
             store: Arc::new(store),
             events,
-            seq: Arc::default(),
+            log: Arc::default(),
+            epoch: AskId::random()
+                .map(|id| id.0[..8].to_owned())
+                .unwrap_or_else(|_| "0".to_owned())
+                .into(),
             public_url: public_url.trim_end_matches('/').into(),
             clock: system_clock(),
         }
@@ -164,28 +178,58 @@ impl Desk {
         format!("{}/asks/{id}", self.public_url)
     }
 
-    fn publish(&self, id: &AskId, status: AskStatus) {
-        // Numbering and sending under one lock keeps events in number order.
-        let mut seq = self
-            .seq
+    fn log(&self) -> std::sync::MutexGuard<'_, Log> {
+        self.log
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        *seq += 1;
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn publish(&self, record: &Record) {
+        let ask = Arc::new(self.summary(record));
+        // Numbering, keeping and sending under one lock keeps events in
+        // number order for every listener.
+        let mut log = self.log();
+        log.seq += 1;
+        let event = Event { seq: log.seq, ask };
+        if log.recent.len() == REPLAY_EVENTS {
+            log.recent.pop_front();
+        }
+        log.recent.push_back(event.clone());
         // Nobody listening is fine: events are hints, the store is the truth.
-        let _ = self.events.send(Event {
-            seq: *seq,
-            id: id.clone(),
-            status,
-        });
+        let _ = self.events.send(event);
     }
 
     /// The number of the newest event: it grows whenever an ask is created
     /// or finished, so a list read at version `v` is stale once it grows.
     pub fn version(&self) -> u64 {
-        *self
-            .seq
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.log().seq
+    }
+
+    /// Names this run of the desk: event numbers restart when it restarts,
+    /// so a client's last event id only means something with its epoch.
+    pub fn epoch(&self) -> &str {
+        &self.epoch
+    }
+
+    /// Every event after number `after`, oldest first; `None` when some of
+    /// them are no longer kept (or `after` is in the future), so the caller
+    /// must re-read the asks instead.
+    pub fn events_since(&self, after: u64) -> Option<Vec<Event>> {
+        let log = self.log();
+        if after > log.seq {
+            return None;
+        }
+        let oldest_kept = log.recent.front().map_or(log.seq + 1, |e| e.seq);
+        if after + 1 < oldest_kept {
+            return None;
+        }
+        Some(
+            log.recent
+                .iter()
+                .filter(|e| e.seq > after)
+                .cloned()
+                .collect(),
+        )
     }
 
     /// Returns once the version is past `after`, or `max` (capped at
@@ -232,7 +276,7 @@ impl Desk {
         };
         self.store.insert(&record).await?;
         tracing::info!(id = %id, url = %self.url(&id), "new ask");
-        self.publish(&id, AskStatus::Pending);
+        self.publish(&record);
         Ok(AskCreated {
             url: self.url(&id),
             id: id.0,
@@ -250,10 +294,11 @@ impl Desk {
             && record.expires_at.is_some_and(|at| at <= self.now())
         {
             let at = record.expires_at.unwrap_or_default();
-            if self.store.finish(&id, &Finish::Expired, at).await? {
-                self.publish(&id, AskStatus::Expired);
-            }
+            let expired_now = self.store.finish(&id, &Finish::Expired, at).await?;
             record = self.store.get(&id).await?.ok_or(DeskError::NotFound)?;
+            if expired_now {
+                self.publish(&record);
+            }
         }
         Ok(record)
     }
@@ -283,7 +328,7 @@ impl Desk {
         loop {
             tokio::select! {
                 event = events.recv() => match event {
-                    Ok(event) if event.id == record.id && event.status.is_finished() => break,
+                    Ok(event) if event.ask.id == record.id.0 && event.ask.status.is_finished() => break,
                     Ok(_) => {}
                     Err(broadcast::error::RecvError::Lagged(_)) => {
                         if self.record(id).await?.status.is_finished() {
@@ -316,8 +361,9 @@ impl Desk {
         let status = finish.status();
         if self.store.finish(&record.id, &finish, self.now()).await? {
             tracing::info!(id = %record.id, status = status.as_str(), "ask finished");
-            self.publish(&record.id, status);
-            self.get(id).await
+            let record = self.record(id).await?;
+            self.publish(&record);
+            Ok(self.view(record))
         } else {
             // Someone else finished it between our read and our write.
             Err(self.refusal(self.record(id).await?))
@@ -358,23 +404,35 @@ impl Desk {
 
     /// Asks with this status (all when `None`), newest first.
     pub async fn list(&self, status: Option<AskStatus>) -> Result<Vec<AskSummary>, DeskError> {
-        for id in self.store.expire_due(self.now()).await? {
-            self.publish(&id, AskStatus::Expired);
-        }
+        self.expire_due().await?;
         let records = self.store.list(status, LIST_LIMIT).await?;
-        Ok(records
-            .into_iter()
-            .map(|r| AskSummary {
-                url: self.url(&r.id),
-                question_count: r.request.questions.len(),
-                id: r.id.0,
-                title: r.title,
-                agent: r.agent,
-                status: r.status,
-                created_at: rfc3339(r.created_at),
-                expires_at: r.expires_at.map(rfc3339),
-            })
-            .collect())
+        Ok(records.iter().map(|r| self.summary(r)).collect())
+    }
+
+    /// Expires every pending ask whose time is up, and tells listeners.
+    /// The server calls this every second, so waiting pages and agents
+    /// hear of an expiry when it happens.
+    pub async fn expire_due(&self) -> Result<usize, DeskError> {
+        let ids = self.store.expire_due(self.now()).await?;
+        for id in &ids {
+            if let Some(record) = self.store.get(id).await? {
+                self.publish(&record);
+            }
+        }
+        Ok(ids.len())
+    }
+
+    fn summary(&self, r: &Record) -> AskSummary {
+        AskSummary {
+            url: self.url(&r.id),
+            question_count: r.request.questions.len(),
+            id: r.id.0.clone(),
+            title: r.title.clone(),
+            agent: r.agent.clone(),
+            status: r.status,
+            created_at: rfc3339(r.created_at),
+            expires_at: r.expires_at.map(rfc3339),
+        }
     }
 
     /// The API's view of a record, with the projection once finished.

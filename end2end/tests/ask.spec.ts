@@ -30,7 +30,7 @@ test("check then type: labels and Other text reach the agent together", async ({
   await expect(ask.submit).toBeEnabled();
   await ask.submit.click();
 
-  await expect(ask.outcome).toContainText("Your answers reached the agent");
+  await expect(ask.outcome).toContainText("The answers reached the agent");
   await expect(ask.outcome).toContainText("Rate limiting");
   const stored = await api.ask(id);
   expect(stored.status).toBe("answered");
@@ -193,10 +193,12 @@ test("an ask open in two tabs takes one answer; the second tab is shown the firs
   }
   await first.submit.click();
   await expect(first.outcome).toContainText("Answered");
-  await second.submit.click();
+  // The second tab hears of it at once, without submitting, and keeps
+  // what was typed there.
   await expect(second.outcome).toContainText("Answered");
   await expect(second.outcome).toContainText("from SQLite");
   await expect(second.page.getByRole("alert")).toContainText("they were not sent");
+  await expect(second.page.getByRole("region", { name: "What you typed (not sent)" })).toContainText("from PostgreSQL");
   const stored = await api.ask(id);
   expect(stored.answers[1]).toEqual({ id: "db", selected: ["SQLite"] });
 });

@@ -76,6 +76,14 @@ pub struct ServeArgs {
     /// sets no `timeoutSeconds`. Default: until the human acts.
     #[arg(long, env = "ASKDESK_MCP_TIMEOUT")]
     pub mcp_default_timeout: Option<u64>,
+    /// Who may show askdesk's pages in an iframe: CSP `frame-ancestors`
+    /// sources, e.g. `'self' https://dashboard.example.com`.
+    #[arg(long, env = "ASKDESK_FRAME_ANCESTORS", default_value = "'self'")]
+    pub frame_ancestors: String,
+    /// The origin an embedded ask page (`/asks/{id}?embed=1`) tells when the
+    /// ask finishes, with `postMessage`; `*` tells any. Default: nobody.
+    #[arg(long, env = "ASKDESK_EMBED_ORIGIN")]
+    pub embed_origin: Option<String>,
     /// Folder holding the compiled site (the `pkg/` bundle, CSS and assets).
     #[arg(long, env = "ASKDESK_SITE_ROOT", default_value = "target/site")]
     pub site_root: PathBuf,
@@ -90,6 +98,8 @@ impl fmt::Debug for ServeArgs {
             .field("token", &self.token.as_ref().map(|_| "<set>"))
             .field("allowed_hosts", &self.allowed_hosts)
             .field("mcp_default_timeout", &self.mcp_default_timeout)
+            .field("frame_ancestors", &self.frame_ancestors)
+            .field("embed_origin", &self.embed_origin)
             .field("site_root", &self.site_root)
             .finish()
     }
@@ -139,6 +149,25 @@ impl ServeArgs {
             candidate.exists().then_some(candidate)
         });
         beside_binary.unwrap_or_else(|| self.site_root.clone())
+    }
+
+    /// What the pages need to know of these settings.
+    pub fn page_config(&self) -> Result<app::PageConfig, ConfigError> {
+        let unsafe_source = self
+            .frame_ancestors
+            .split_whitespace()
+            .any(|s| s.contains(';') || s.contains(','));
+        if unsafe_source || self.frame_ancestors.trim().is_empty() {
+            return Err(ConfigError(format!(
+                "--frame-ancestors {:?}: give CSP sources separated by spaces, e.g. \
+                 \"'self' https://dashboard.example.com\"",
+                self.frame_ancestors
+            )));
+        }
+        Ok(app::PageConfig {
+            frame_ancestors: self.frame_ancestors.trim().to_owned(),
+            embed_origin: self.embed_origin.clone(),
+        })
     }
 
     /// Where asks are stored.

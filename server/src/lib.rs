@@ -7,6 +7,7 @@
 
 pub mod api;
 pub mod config;
+pub mod events;
 pub mod mcp;
 pub mod page;
 pub mod run;
@@ -33,6 +34,8 @@ pub struct AppState {
     pub mcp_default_timeout: Option<u64>,
     /// Cancelled when the server stops; ends long-lived MCP streams.
     pub shutdown: CancellationToken,
+    /// Settings the pages need (frame ancestors, the embed origin).
+    pub page: app::PageConfig,
 }
 
 impl FromRef<AppState> for LeptosOptions {
@@ -52,12 +55,18 @@ impl FromRef<AppState> for Arc<Security> {
 pub fn app(state: AppState) -> Router {
     let routes = generate_route_list(app::App);
     let desk = state.desk.clone();
+    let page = state.page.clone();
+    let context = move || {
+        provide_context(desk.clone());
+        provide_context(page.clone());
+    };
     Router::new()
         .merge(api::routes())
+        .merge(events::routes())
         .nest_service("/mcp", mcp::http_service(&state))
         .route("/asks/{id}", post(page::post_form))
         .route("/signin", post(security::sign_in))
-        .leptos_routes_with_context(&state, routes, move || provide_context(desk.clone()), {
+        .leptos_routes_with_context(&state, routes, context, {
             let options = state.leptos_options.clone();
             move || app::shell(options.clone())
         })

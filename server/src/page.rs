@@ -87,10 +87,12 @@ async fn render(
     parts.method = axum::http::Method::GET;
     let request = Request::from_parts(parts, Body::empty());
     let desk = state.desk.clone();
+    let page = state.page.clone();
     let options = state.leptos_options.clone();
     let handler = leptos_axum::render_app_async_with_context(
         move || {
             provide_context(desk.clone());
+            provide_context(page.clone());
             if let Some(posted) = posted.clone() {
                 provide_context(posted);
             }

@@ -51,6 +51,7 @@ pub async fn open_store(args: &ServeArgs) -> Result<(SqliteStore, Database), Sta
 /// is cancelled. Nothing listens if a check fails.
 pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Started, StartError> {
     args.security(args.addr)?;
+    args.page_config()?;
     let (store, database) = open_store(args).await?;
     let listener = tokio::net::TcpListener::bind(args.addr)
         .await
@@ -64,6 +65,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         security: Arc::new(security),
         mcp_default_timeout: args.mcp_default_timeout,
         shutdown: shutdown.clone(),
+        page: args.page_config()?,
     };
     match &database {
         Database::Memory => tracing::warn!("asks are kept in memory and lost when askdesk stops"),
@@ -75,6 +77,23 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
             "links to asks use the public URL"
         );
     }
+    // Asks expire when their time is up, not when someone next looks:
+    // waiting pages and agents hear of it at once.
+    let sweeper = desk.clone();
+    let stop = shutdown.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+        loop {
+            tokio::select! {
+                () = stop.cancelled() => return,
+                _ = tick.tick() => {
+                    if let Err(e) = sweeper.expire_due().await {
+                        tracing::warn!("expiring asks failed: {e}");
+                    }
+                }
+            }
+        }
+    });
     let task = tokio::spawn(async move {
         axum::serve(listener, app(state))
             .with_graceful_shutdown(async move { shutdown.cancelled().await })

@@ -26,6 +26,8 @@ pub fn args(token: Option<&str>) -> ServeArgs {
         token: token.map(str::to_owned),
         allowed_hosts: Vec::new(),
         mcp_default_timeout: None,
+        frame_ancestors: "'self'".to_owned(),
+        embed_origin: None,
         site_root: "target/site".into(),
     }
 }
@@ -55,6 +57,7 @@ impl TestServer {
             security: Arc::new(security),
             mcp_default_timeout: None,
             shutdown: tokio_util::sync::CancellationToken::new(),
+            page: args.page_config().expect("page config"),
         });
         Self { router, desk }
     }

@@ -1,0 +1,200 @@
+//! Server-Sent Events: `GET /api/v1/events` streams every ask created or
+//! finished, and `GET /asks/{id}/events` the changes of one ask (open like
+//! the ask page itself: its id is the capability).
+//!
+//! Each event is `event: ask`, `id: <epoch>-<seq>`, `data: {"seq", "ask":
+//! AskSummary}`. A client that reconnects with `Last-Event-ID` (browsers'
+//! EventSource does so by itself) gets exactly the events it missed, in
+//! order, then the live ones. When the missed events are no longer kept, or
+//! the server restarted (a new epoch), it gets `event: reset` instead and
+//! should re-read `GET /api/v1/asks`.
+
+use crate::{api::ApiError, AppState};
+use axum::{
+    extract::{Path, Query, State},
+    http::HeaderMap,
+    response::{
+        sse::{Event as SseEvent, KeepAlive, Sse},
+        IntoResponse, Response,
+    },
+    routing::get,
+    Router,
+};
+use desk::{Desk, Event};
+use futures_util::{stream, Stream, StreamExt};
+use serde::Deserialize;
+use std::convert::Infallible;
+use tokio::sync::broadcast::error::RecvError;
+
+/// The event routes.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/events", get(all))
+        .route("/asks/{id}/events", get(one))
+}
+
+#[derive(Deserialize)]
+struct EventsQuery {
+    after: Option<u64>,
+}
+
+/// Where a client picks up the stream.
+enum Resume {
+    /// From now on.
+    Now,
+    /// After event `seq` of this run.
+    After(u64),
+    /// The client's place is unknown: it must re-read the asks.
+    Reset,
+}
+
+fn resume(desk: &Desk, headers: &HeaderMap, after: Option<u64>) -> Resume {
+    if let Some(last) = headers.get("last-event-id").and_then(|v| v.to_str().ok()) {
+        return match last.split_once('-') {
+            Some((epoch, seq)) if epoch == desk.epoch() => {
+                seq.parse().map_or(Resume::Reset, Resume::After)
+            }
+            _ => Resume::Reset,
+        };
+    }
+    after.map_or(Resume::Now, Resume::After)
+}
+
+fn ask_event(desk: &Desk, event: &Event) -> SseEvent {
+    let data = serde_json::json!({"seq": event.seq, "ask": &*event.ask});
+    SseEvent::default()
+        .event("ask")
+        .id(format!("{}-{}", desk.epoch(), event.seq))
+        .data(data.to_string())
+}
+
+fn reset_event(desk: &Desk, seq: u64, reason: &str) -> SseEvent {
+    SseEvent::default()
+        .event("reset")
+        .id(format!("{}-{seq}", desk.epoch()))
+        .data(serde_json::json!({ "reason": reason }).to_string())
+}
+
+/// The events after the client's place, then the live ones, for asks that
+/// `keep` accepts; ends when the server shuts down.
+fn event_stream(
+    state: &AppState,
+    resume: Resume,
+    keep: impl Fn(&Event) -> bool + Send + 'static,
+) -> impl Stream<Item = Result<SseEvent, Infallible>> + Send + 'static {
+    let desk = state.desk.clone();
+    // Subscribe before reading the log: an event between the two comes
+    // through both, and the sequence number drops the second copy.
+    let live = desk.subscribe();
+    let (initial, last) = match resume {
+        Resume::Now => (Vec::new(), desk.version()),
+        Resume::After(after) => match desk.events_since(after) {
+            Some(missed) => {
+                let last = missed.last().map_or(after, |e| e.seq);
+                let events = missed
+                    .iter()
+                    .filter(|e| keep(e))
+                    .map(|e| ask_event(&desk, e))
+                    .collect();
+                (events, last)
+            }
+            None => {
+                let now = desk.version();
+                (
+                    vec![reset_event(&desk, now, "missed events are no longer kept")],
+                    now,
+                )
+            }
+        },
+        Resume::Reset => {
+            let now = desk.version();
+            (
+                vec![reset_event(
+                    &desk,
+                    now,
+                    "this server does not know that event id",
+                )],
+                now,
+            )
+        }
+    };
+    let following = stream::unfold(
+        Follow {
+            live,
+            last,
+            desk: desk.clone(),
+        },
+        |mut follow| async move {
+            loop {
+                match follow.live.recv().await {
+                    Ok(event) if event.seq > follow.last => {
+                        follow.last = event.seq;
+                        return Some((Item::Ask(event), follow));
+                    }
+                    Ok(_) => {}
+                    Err(RecvError::Lagged(_)) => {
+                        // Too slow to follow: the client starts over from a fresh list.
+                        follow.last = follow.desk.version();
+                        return Some((Item::Reset(follow.last), follow));
+                    }
+                    Err(RecvError::Closed) => return None,
+                }
+            }
+        },
+    )
+    .filter_map(move |item| {
+        std::future::ready(match item {
+            Item::Ask(event) => keep(&event).then(|| ask_event(&desk, &event)),
+            Item::Reset(seq) => Some(reset_event(&desk, seq, "the stream fell behind")),
+        })
+    });
+    stream::iter(initial)
+        .chain(following)
+        .map(Ok)
+        .take_until(state.shutdown.clone().cancelled_owned())
+}
+
+/// Where a live stream is.
+struct Follow {
+    live: tokio::sync::broadcast::Receiver<Event>,
+    last: u64,
+    desk: Desk,
+}
+
+/// What the live part of a stream yields.
+enum Item {
+    Ask(Event),
+    Reset(u64),
+}
+
+async fn all(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Query(query): Query<EventsQuery>,
+) -> Response {
+    let resume = resume(&state.desk, &headers, query.after);
+    Sse::new(event_stream(&state, resume, |_| true))
+        .keep_alive(KeepAlive::default())
+        .into_response()
+}
+
+async fn one(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let ask = state.desk.get(&id).await?;
+    // The ask as it is now, then its changes.
+    let now = SseEvent::default()
+        .event("ask")
+        .id(format!("{}-{}", state.desk.epoch(), state.desk.version()))
+        .data(
+            serde_json::json!({"seq": state.desk.version(), "ask": {
+                "id": ask.id, "url": ask.url, "title": ask.title, "agent": ask.agent,
+                "status": ask.status, "createdAt": ask.created_at, "expiresAt": ask.expires_at,
+                "questionCount": ask.request.questions.len()
+            }})
+            .to_string(),
+        );
+    let changes = event_stream(&state, Resume::Now, move |e| e.ask.id == id);
+    let stream = stream::iter([Ok(now)]).chain(changes);
+    Ok(Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response())
+}
