@@ -125,15 +125,16 @@ test("the keyboard alone answers and submits", async ({ page, request }) => {
 
 test("the desk lists pending asks newest first and links to them", async ({ page, request }) => {
   const api = new Api(request);
-  const older = await api.createAsk({ title: "Older e2e ask", questions: [{ id: "q", question: "?" }] });
-  const newer = await api.createAsk({ title: "Newer e2e ask", questions: [{ id: "q", question: "?" }] });
+  const run = Date.now();
+  const older = await api.createAsk({ title: `Older e2e ask ${run}`, questions: [{ id: "q", question: "?" }] });
+  const newer = await api.createAsk({ title: `Newer e2e ask ${run}`, questions: [{ id: "q", question: "?" }] });
   await page.goto("/");
-  const links = page.getByRole("link", { name: /e2e ask$/ });
-  await expect(links.first()).toHaveText("Newer e2e ask");
-  await expect(page.getByRole("link", { name: "Older e2e ask" })).toHaveAttribute("href", `/asks/${older}`);
+  const links = page.getByRole("link", { name: new RegExp(`e2e ask ${run}$`) });
+  await expect(links.first()).toHaveText(`Newer e2e ask ${run}`);
+  await expect(page.getByRole("link", { name: `Older e2e ask ${run}` })).toHaveAttribute("href", `/asks/${older}`);
   await links.first().click();
   await expect(page).toHaveURL(new RegExp(`/asks/${newer}$`));
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Newer e2e ask");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Newer e2e ask ${run}`);
 });
 
 test.describe("without JavaScript", () => {

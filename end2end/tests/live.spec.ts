@@ -36,12 +36,15 @@ test("a reload keeps what was checked and typed, per ask", async ({ page, reques
   const api = new Api(request);
   const id = await api.createAsk();
   const otherId = await api.createAsk();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
   const ask = new AskPage(page);
   await ask.open(id);
   await ask.checkbox(/Which features/, "Logging").check();
   await ask.other(/Which features/).fill("Kept over reloads");
   await page.reload();
-  await expect(page.locator("body[data-hydrated]")).toBeAttached();
+  await expect(page.locator("body[data-hydrated]"), errors.join("\n")).toBeAttached();
   await expect(ask.checkbox(/Which features/, "Logging")).toBeChecked();
   await expect(ask.other(/Which features/)).toHaveValue("Kept over reloads");
   await expect(ask.other(/Which database/)).toHaveValue("");
