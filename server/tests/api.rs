@@ -525,6 +525,7 @@ async fn the_openapi_document_describes_every_route() {
         ("/api/v1/asks/{id}/answers", &["post"]),
         ("/api/v1/asks/{id}/decline", &["post"]),
         ("/api/v1/openapi.json", &["get"]),
+        ("/api/v1/events", &["get"]),
     ] {
         let documented = paths
             .get(path)
