@@ -6,6 +6,7 @@
 use crate::{
     error::ServerError,
     form::{Posted, INTENT_FIELD, REASON_FIELD},
+    i18n::{use_lang, Lang},
     question::QuestionField,
     short_time,
 };
@@ -81,7 +82,7 @@ pub fn AskPage() -> impl IntoView {
     let embed = query.with_untracked(|q| q.get("embed").is_some_and(|v| v == "1"));
     let data = Resource::new(id, load_ask);
     view! {
-        <Suspense fallback=|| view! { <p class="loading">"Loading the questions…"</p> }>
+        <Suspense fallback=move || view! { <p class="loading">{use_lang().t().loading}</p> }>
             {move || Suspend::new(async move {
                 match data.await {
                     Ok(data) => view! { <AskView data embed/> }.into_any(),
@@ -93,7 +94,7 @@ pub fn AskPage() -> impl IntoView {
                         page_status(500);
                         view! {
                             <Title text="askdesk: error"/>
-                            <h1>"Something went wrong"</h1>
+                            <h1>{use_lang().t().something_wrong}</h1>
                             <p class="error">{e.to_string()}</p>
                         }
                         .into_any()
@@ -108,12 +109,11 @@ pub fn AskPage() -> impl IntoView {
 fn NotFound() -> impl IntoView {
     view! {
         <Title text="askdesk: no such ask"/>
-        <h1>"No ask at this address"</h1>
+        <h1>{use_lang().t().no_such_ask}</h1>
         <p>
-            "The link may be mistyped or cut short. Ask links are long on purpose: "
-            "they are the only key to the questions."
+            {use_lang().t().no_such_ask_text}
         </p>
-        <p><a href="/">"See the waiting asks"</a></p>
+        <p><a href="/">{use_lang().t().to_waiting}</a></p>
     }
 }
 
@@ -134,27 +134,23 @@ pub fn AskView(
     } else {
         None
     };
-    let title = ask
-        .title
-        .clone()
-        .unwrap_or_else(|| "Questions from your agent".to_owned());
+    let lang = use_lang();
+    let t = lang.t();
+    let title = ask.title.clone().unwrap_or_else(|| t.untitled.to_owned());
     let meta = {
         let mut parts = Vec::new();
-        if let Some(agent) = &ask.agent {
-            parts.push(format!("Asked by {agent}"));
-        } else {
-            parts.push("Asked".to_owned());
-        }
-        parts.push(format!("at {}", short_time(&ask.created_at)));
+        let agent = ask.agent.clone().unwrap_or_else(|| t.an_agent.to_owned());
+        parts.push((t.asked_by)(&agent));
+        parts.push((t.asked_at)(&short_time(&ask.created_at)));
         if let (Some(expires), AskStatus::Pending) = (&ask.expires_at, ask.status) {
-            parts.push(format!("· expires at {}", short_time(expires)));
+            parts.push((t.expires_at)(&short_time(expires)));
         }
         parts.join(" ")
     };
     let body = if ask.status.is_finished() {
         view! { <Outcome ask/> }.into_any()
     } else {
-        view! { <PendingAsk ask posted notify/> }.into_any()
+        view! { <PendingAsk ask posted notify lang/> }.into_any()
     };
     view! {
         <Title text=crate::tab_title(&title)/>
@@ -178,7 +174,10 @@ fn PendingAsk(
     posted: Option<Posted>,
     /// In an iframe: the host origin to tell when the ask finishes.
     notify: Option<String>,
+    /// The page's language.
+    lang: Lang,
 ) -> impl IntoView {
+    provide_context(lang);
     crate::mark_hydrated();
     let current = RwSignal::new(ask.clone());
     if let Some(origin) = notify {
@@ -197,8 +196,7 @@ fn PendingAsk(
             let note = late.get().then(|| {
                 view! {
                     <p class="refused" role="alert">
-                        "This ask ended before your answers arrived, so they were not sent. "
-                        "Here is how it ended."
+                        {lang.t().ended_before}
                     </p>
                 }
             });
@@ -231,14 +229,14 @@ fn Unsent(
                             browser::copy(&copy_text);
                             #[cfg(not(feature = "hydrate"))]
                             let _ = &copy_text;
-                        }>"Copy"</button>
+                        }>{use_lang().t().copy}</button>
                     </li>
                 }
             })
             .collect_view();
         view! {
             <section class="unsent" aria-labelledby="unsent-heading">
-                <h2 id="unsent-heading">"What you typed (not sent)"</h2>
+                <h2 id="unsent-heading">{use_lang().t().unsent_heading}</h2>
                 <ul>{items}</ul>
             </section>
         }
@@ -249,7 +247,7 @@ fn question_name(question: &Question, index: usize) -> String {
     question
         .header
         .clone()
-        .unwrap_or_else(|| format!("Question {}", index + 1))
+        .unwrap_or_else(|| (use_lang().t().question_n)(index + 1))
 }
 
 /// The answering form of a pending ask.
@@ -267,7 +265,7 @@ fn AskForm(
     unsent: RwSignal<Vec<(String, String)>>,
 ) -> impl IntoView {
     let Ok(request) = ValidRequest::new(ask.request.clone()) else {
-        return view! { <p class="error">"This ask's questions are invalid."</p> }.into_any();
+        return view! { <p class="error">{use_lang().t().invalid_questions}</p> }.into_any();
     };
     let mut initial = BatchDraft::new(&request);
     if let Some(posted) = &posted {
@@ -409,7 +407,7 @@ fn AskForm(
         problems.with(|p| !p.is_empty()).then(|| {
             view! {
                 <p class="refused" role="alert">
-                    "The answers were not accepted. The problems are shown next to their questions."
+                    {use_lang().t().refused}
                 </p>
             }
         })
@@ -419,7 +417,7 @@ fn AskForm(
         (hydrated.get() && !blockers.is_empty()).then(|| {
             view! {
                 <div class="blockers" id="blockers">
-                    <p>"Submit becomes available once every question is answered:"</p>
+                    <p>{use_lang().t().blockers_intro}</p>
                     <ul>
                         {blockers
                             .into_iter()
@@ -429,7 +427,7 @@ fn AskForm(
                                     <li>
                                         <a href=format!("#{}-legend", b.question_id)>{name}</a>
                                         ": "
-                                        {b.reason.to_string()}
+                                        {use_lang().t().reason(&b.reason)}
                                     </li>
                                 }
                             })
@@ -454,14 +452,14 @@ fn AskForm(
                     disabled=move || blocked() || busy.get()
                     aria-describedby=move || blocked().then_some("blockers")
                 >
-                    "Submit answers"
+                    {use_lang().t().submit}
                 </button>
                 {blocker_list}
             </div>
             {move || failure.get().map(|f| view! { <p class="failure" role="alert">{f}</p> })}
             <details class="decline">
-                <summary>"Decline to answer"</summary>
-                <label for="decline-reason">"Reason for the agent (optional)"</label>
+                <summary>{use_lang().t().decline_to_answer}</summary>
+                <label for="decline-reason">{use_lang().t().decline_reason}</label>
                 <textarea
                     id="decline-reason"
                     name=REASON_FIELD
@@ -479,7 +477,7 @@ fn AskForm(
                     disabled=move || busy.get()
                     on:click=on_decline
                 >
-                    "Decline"
+                    {use_lang().t().decline}
                 </button>
             </details>
         </form>
@@ -498,21 +496,13 @@ fn Outcome(
         .as_deref()
         .map(short_time)
         .unwrap_or_default();
+    let t = use_lang().t();
     let (heading, line) = match ask.status {
-        AskStatus::Answered => (
-            "Answered",
-            format!("The answers reached the agent at {finished}."),
-        ),
-        AskStatus::Declined => ("Declined", format!("You declined to answer at {finished}.")),
-        AskStatus::Cancelled => (
-            "Withdrawn",
-            format!("The agent withdrew these questions at {finished}; they need no answer."),
-        ),
-        AskStatus::Expired => (
-            "Expired",
-            format!("These questions expired unanswered at {finished}."),
-        ),
-        AskStatus::Pending => ("Waiting", String::new()),
+        AskStatus::Answered => (t.answered, (t.answered_line)(&finished)),
+        AskStatus::Declined => (t.declined, (t.declined_line)(&finished)),
+        AskStatus::Cancelled => (t.withdrawn, (t.withdrawn_line)(&finished)),
+        AskStatus::Expired => (t.expired, (t.expired_line)(&finished)),
+        AskStatus::Pending => (t.waiting, String::new()),
     };
     let answers = ask.answers.clone().map(|items| {
         let rows = ask
@@ -539,7 +529,7 @@ fn Outcome(
     });
     let reason = ask.decline_reason.clone().map(|r| {
         view! {
-            <p class="reason">"Your reason: " <q>{r}</q></p>
+            <p class="reason">{t.your_reason} <q>{r}</q></p>
         }
     });
     view! {
@@ -549,7 +539,7 @@ fn Outcome(
             {reason}
             {answers}
         </section>
-        <p class="back"><a href="/">"Back to the waiting asks"</a></p>
+        <p class="back"><a href="/">{t.back_to_waiting}</a></p>
     }
 }
 

@@ -1,7 +1,11 @@
 //! The desk's front page, `/`: pending asks from every agent, newest first,
 //! and the history below, kept current by the server's event stream.
 
-use crate::{error::ServerError, short_time};
+use crate::{
+    error::ServerError,
+    i18n::{use_lang, Lang},
+    short_time,
+};
 use interaction::{AskStatus, AskSummary};
 use leptos::{prelude::*, server_fn::codec::Json};
 use leptos_meta::Title;
@@ -45,17 +49,19 @@ pub async fn list_desk() -> Result<DeskData, ServerError> {
 #[component]
 pub fn HomePage() -> impl IntoView {
     let data = Resource::new(|| (), |()| list_desk());
+    let lang = use_lang();
+    let t = lang.t();
     view! {
         <Title text="askdesk"/>
         <header class="site">
             <h1>"askdesk"</h1>
-            <p>"Questions from your agents, answered here."</p>
+            <p>{t.tagline}</p>
         </header>
-        <Suspense fallback=|| view! { <p class="loading">"Loading…"</p> }>
+        <Suspense fallback=move || view! { <p class="loading">{t.loading}</p> }>
             {move || Suspend::new(async move {
                 match data.await {
                     Ok(DeskData { pending, history, version, public_url }) => {
-                        view! { <LiveDesk pending history version public_url/> }.into_any()
+                        view! { <LiveDesk pending history version public_url lang/> }.into_any()
                     }
                     Err(e) => view! { <p class="error">{e.to_string()}</p> }.into_any(),
                 }
@@ -99,25 +105,15 @@ fn now_ms() -> i64 {
     }
 }
 
-/// `3 min`, `2 h 5 min`, `45 s`: a duration for people.
-pub fn span(ms: i64) -> String {
-    let s = ms.max(0) / 1000;
-    match s {
-        0..=59 => format!("{s} s"),
-        60..=3599 => format!("{} min", s / 60),
-        3600..=86_399 => format!("{} h {} min", s / 3600, s % 3600 / 60),
-        _ => format!("{} d {} h", s / 86_400, s % 86_400 / 3600),
-    }
-}
-
-/// The status of a finished ask, for people.
-fn status_word(status: AskStatus) -> &'static str {
+/// The status of an ask, for people.
+fn status_word(lang: Lang, status: AskStatus) -> &'static str {
+    let t = lang.t();
     match status {
-        AskStatus::Pending => "Waiting",
-        AskStatus::Answered => "Answered",
-        AskStatus::Declined => "Declined",
-        AskStatus::Cancelled => "Withdrawn",
-        AskStatus::Expired => "Expired",
+        AskStatus::Pending => t.waiting,
+        AskStatus::Answered => t.answered,
+        AskStatus::Declined => t.declined,
+        AskStatus::Cancelled => t.withdrawn,
+        AskStatus::Expired => t.expired,
     }
 }
 
@@ -146,7 +142,11 @@ fn LiveDesk(
     version: u64,
     /// Where agents reach this server.
     public_url: String,
+    /// The page's language.
+    lang: Lang,
 ) -> impl IntoView {
+    provide_context(lang);
+    let t = lang.t();
     crate::mark_hydrated();
     let pending = RwSignal::new(pending);
     let history = RwSignal::new(history);
@@ -154,7 +154,7 @@ fn LiveDesk(
     let now = RwSignal::new(now_ms());
     let notify = RwSignal::new(false);
     #[cfg(feature = "hydrate")]
-    live::connect(pending, history, version, notify, now);
+    live::connect(pending, history, version, notify, now, lang);
     #[cfg(not(feature = "hydrate"))]
     let _ = version;
 
@@ -178,7 +178,7 @@ fn LiveDesk(
             .map(|ask| view! { <AskItem ask now/> })
             .collect();
         if items.is_empty() {
-            view! { <p class="empty-history">"Nothing here yet."</p> }.into_any()
+            view! { <p class="empty-history">{t.nothing_yet}</p> }.into_any()
         } else {
             view! { <ul class="asks history" id="history">{items}</ul> }.into_any()
         }
@@ -190,7 +190,7 @@ fn LiveDesk(
                     #[cfg(feature = "hydrate")]
                     live::ask_permission(notify);
                 }>
-                    "Notify me of new asks"
+                    {t.notify_me}
                 </button>
             }
         })
@@ -199,7 +199,7 @@ fn LiveDesk(
         <section aria-labelledby="waiting-heading">
             <div class="section-head">
                 <h2 id="waiting-heading">
-                    "Waiting for you "
+                    {t.waiting_for_you}
                     <span class="count">{move || pending.with(Vec::len)}</span>
                 </h2>
                 {notify_button}
@@ -208,15 +208,15 @@ fn LiveDesk(
         </section>
         <section aria-labelledby="history-heading">
             <div class="section-head">
-                <h2 id="history-heading">"History"</h2>
+                <h2 id="history-heading">{t.history}</h2>
                 <label class="filter">
-                    "Show "
+                    {t.show}
                     <select on:change=move |ev| filter.set(event_target_value(&ev))>
-                        <option value="">"everything"</option>
-                        <option value="answered">"answered"</option>
-                        <option value="declined">"declined"</option>
-                        <option value="cancelled">"withdrawn"</option>
-                        <option value="expired">"expired"</option>
+                        <option value="">{t.everything}</option>
+                        <option value="answered">{t.answered}</option>
+                        <option value="declined">{t.declined}</option>
+                        <option value="cancelled">{t.withdrawn}</option>
+                        <option value="expired">{t.expired}</option>
                     </select>
                 </label>
             </div>
@@ -232,36 +232,32 @@ fn AskItem(
     /// Now, for ages and countdowns.
     now: RwSignal<i64>,
 ) -> impl IntoView {
-    let title = ask
-        .title
-        .clone()
-        .unwrap_or_else(|| "Questions from your agent".to_owned());
-    let count = match ask.question_count {
-        1 => "1 question".to_owned(),
-        n => format!("{n} questions"),
-    };
-    let agent = ask.agent.clone().unwrap_or_else(|| "An agent".to_owned());
+    let lang = use_lang();
+    let t = lang.t();
+    let title = ask.title.clone().unwrap_or_else(|| t.untitled.to_owned());
+    let count = (t.questions)(ask.question_count);
+    let agent = ask.agent.clone().unwrap_or_else(|| t.an_agent.to_owned());
     let created = parse_time(&ask.created_at);
     let age = move || {
         created
-            .map(|c| format!("{} ago", span(now.get() - c)))
+            .map(|c| (t.ago)(&(t.span)(now.get() - c)))
             .unwrap_or_default()
     };
     let expires = ask.expires_at.as_deref().and_then(parse_time);
     let pending = ask.status == AskStatus::Pending;
     let countdown = move || {
         let at = expires.filter(|_| pending)?;
-        Some(format!(" · expires in {}", span(at - now.get())))
+        Some((t.expires_in)(&(t.span)(at - now.get())))
     };
     let status = (!pending).then(|| {
-        view! { <span class=format!("status {}", ask.status.as_str())>{status_word(ask.status)}</span> " · " }
+        view! { <span class=format!("status {}", ask.status.as_str())>{status_word(lang, ask.status)}</span> " · " }
     });
     view! {
         <li class="ask-item" data-id=ask.id.clone()>
             <a href=format!("/asks/{}", ask.id)>{title}</a>
             <p class="meta">
                 {status}
-                {agent} " · " {count} " · asked "
+                {agent} " · " {count} {t.asked}
                 <time datetime=ask.created_at.clone() title=short_time(&ask.created_at)>{age}</time>
                 {countdown}
             </p>
@@ -280,14 +276,12 @@ fn EmptyDesk(
          \"question\": \"Pick a colour\", \"options\": [{{\"label\": \"Blue\"}}, \
          {{\"label\": \"Green\"}}]}}]}}'"
     );
+    let t = use_lang().t();
     view! {
         <div class="empty">
-            <p><strong>"No questions are waiting."</strong></p>
-            <p>
-                "When an agent asks through MCP or the HTTP API, its questions appear here "
-                "at once. Each ask also has its own link, which the agent is given."
-            </p>
-            <p>"To try it, ask yourself something from a terminal:"</p>
+            <p><strong>{t.empty_title}</strong></p>
+            <p>{t.empty_text}</p>
+            <p>{t.empty_try}</p>
             <pre><code>{example}</code></pre>
         </div>
     }
@@ -317,6 +311,7 @@ mod live {
         version: u64,
         notify: RwSignal<bool>,
         now: RwSignal<i64>,
+        lang: crate::i18n::Lang,
     ) {
         set_interval(move || now.set(super::now_ms()), Duration::from_secs(1));
         notify.set(web_sys::Notification::permission() == web_sys::NotificationPermission::Granted);
@@ -344,16 +339,13 @@ mod live {
                 };
                 if ask.status == AskStatus::Pending && notify.get_untracked() && document().hidden()
                 {
+                    let t = lang.t();
                     let title = ask
                         .title
                         .clone()
-                        .unwrap_or_else(|| "New questions from your agent".to_owned());
+                        .unwrap_or_else(|| t.new_ask_notification.to_owned());
                     let options = web_sys::NotificationOptions::new();
-                    options.set_body(
-                        &ask.agent
-                            .clone()
-                            .unwrap_or_else(|| "An agent asks".to_owned()),
-                    );
+                    options.set_body(&ask.agent.clone().unwrap_or_else(|| t.an_agent.to_owned()));
                     let _ = web_sys::Notification::new_with_options(&title, &options);
                 }
                 let (mut p, mut h) = (pending.get_untracked(), history.get_untracked());
@@ -412,11 +404,13 @@ mod tests {
     }
 
     #[test]
-    fn spans_read_naturally() {
-        assert_eq!(span(45_000), "45 s");
-        assert_eq!(span(180_000), "3 min");
-        assert_eq!(span(7_500_000), "2 h 5 min");
-        assert_eq!(span(-5), "0 s");
+    fn spans_read_naturally_in_both_languages() {
+        let (en, zh) = (Lang::En.t().span, Lang::Zh.t().span);
+        assert_eq!(en(45_000), "45 s");
+        assert_eq!(en(180_000), "3 min");
+        assert_eq!(en(7_500_000), "2 h 5 min");
+        assert_eq!(en(-5), "0 s");
+        assert_eq!(zh(7_500_000), "2 小时 5 分钟");
     }
 
     fn summary(id: &str, status: AskStatus) -> AskSummary {

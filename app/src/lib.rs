@@ -9,6 +9,7 @@ pub mod ask;
 pub mod error;
 pub mod form;
 pub mod home;
+pub mod i18n;
 pub mod question;
 pub mod signin;
 
@@ -23,9 +24,12 @@ use leptos_router::{
 pub fn shell(options: LeptosOptions) -> impl IntoView {
     #[cfg(feature = "ssr")]
     set_content_security_policy();
+    #[cfg(feature = "ssr")]
+    provide_context(request_lang());
+    let lang = i18n::use_lang();
     view! {
         <!DOCTYPE html>
-        <html lang="en">
+        <html lang=lang.tag()>
             <head>
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1"/>
@@ -38,6 +42,31 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
             </body>
         </html>
     }
+}
+
+/// The language a request asks for: the switch's cookie, else
+/// `Accept-Language`.
+#[cfg(feature = "ssr")]
+fn request_lang() -> i18n::Lang {
+    let Some(parts) = use_context::<http::request::Parts>() else {
+        return i18n::Lang::En;
+    };
+    let chosen = parts
+        .headers
+        .get_all(http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, _)| *name == i18n::LANG_COOKIE)
+        .and_then(|(_, value)| i18n::Lang::from_code(value));
+    chosen.unwrap_or_else(|| {
+        parts
+            .headers
+            .get(http::header::ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok())
+            .map_or(i18n::Lang::En, i18n::Lang::from_accept_language)
+    })
 }
 
 /// The Content-Security-Policy of every page: nothing from elsewhere, and
@@ -104,6 +133,9 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/signin") view=signin::SignInPage/>
                 </Routes>
             </main>
+            <footer class="site-footer">
+                <LanguageSwitch/>
+            </footer>
         </Router>
     }
 }
@@ -114,10 +146,54 @@ fn NotFound() -> impl IntoView {
     if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
         response.set_status(http::StatusCode::NOT_FOUND);
     }
+    let t = i18n::use_lang().t();
     view! {
-        <Title text="askdesk: not found"/>
-        <h1>"Page not found"</h1>
-        <p><a href="/">"Go to the waiting asks"</a></p>
+        <Title text=format!("askdesk: {}", t.page_not_found)/>
+        <h1>{t.page_not_found}</h1>
+        <p><a href="/">{t.to_waiting}</a></p>
+    }
+}
+
+/// The language switch at the bottom of every page: plain links, so it
+/// works without JavaScript; the server sets the cookie and sends you back.
+#[component]
+fn LanguageSwitch() -> impl IntoView {
+    let location = leptos_router::hooks::use_location();
+    let back = move || {
+        let path = location.pathname.get();
+        let search = location.search.get();
+        let back = if search.is_empty() {
+            path
+        } else {
+            format!("{path}?{search}")
+        };
+        // Only a path on this server: never an address elsewhere.
+        let encoded: String = back
+            .bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => {
+                    (b as char).to_string()
+                }
+                _ => format!("%{b:02X}"),
+            })
+            .collect();
+        encoded
+    };
+    let lang = i18n::use_lang();
+    let link = move |to: i18n::Lang, label: &'static str| {
+        let current = (to == lang).then_some("true");
+        view! {
+            <a href=move || format!("/lang/{}?back={}", to.code(), back()) hreflang=to.tag() lang=to.tag() aria-current=current>
+                {label}
+            </a>
+        }
+    };
+    view! {
+        <nav class="lang-switch" aria-label=lang.t().language>
+            {link(i18n::Lang::En, "English")}
+            " · "
+            {link(i18n::Lang::Zh, "中文")}
+        </nav>
     }
 }
 

@@ -47,6 +47,7 @@ pub fn QuestionField(
             .unwrap_or_default()
     });
 
+    let t = crate::i18n::use_lang().t();
     let legend_id = format!("{}-legend", question.id);
     let problems_id = format!("{}-problems", question.id);
     let input_type = if question.multi_select {
@@ -96,7 +97,7 @@ pub fn QuestionField(
     let free_text = if question.options.is_empty() {
         view! {
             <div class="free-text">
-                <label for=other_id.clone()>"Your answer"</label>
+                <label for=other_id.clone()>{t.your_answer}</label>
                 <textarea
                     id=other_id
                     name=other_field(&question.id)
@@ -112,12 +113,12 @@ pub fn QuestionField(
     } else {
         let overrides = move || {
             read(&QuestionDraft::custom_overrides_choice).then(|| {
-                view! { <p class="override">"Your Other text replaces the chosen option."</p> }
+                view! { <p class="override">{t.overrides}</p> }
             })
         };
         view! {
             <div class="other">
-                <label for=other_id.clone()>"Other"</label>
+                <label for=other_id.clone()>{t.other}</label>
                 <input
                     type="text"
                     id=other_id

@@ -11,15 +11,16 @@ use leptos_router::hooks::use_query_map;
 pub fn SignInPage() -> impl IntoView {
     let query = use_query_map();
     let failed = move || query.with(|q| q.get("failed").is_some());
+    let t = crate::i18n::use_lang().t();
     view! {
         <Title text="askdesk: sign in"/>
-        <h1>"Sign in to askdesk"</h1>
-        <p>"This desk is protected by a token. Enter the token the server was started with."</p>
-        {move || failed().then(|| view! { <p class="refused" role="alert">"That token is not right. Check it and try again."</p> })}
+        <h1>{t.sign_in_title}</h1>
+        <p>{t.sign_in_text}</p>
+        {move || failed().then(|| view! { <p class="refused" role="alert">{t.wrong_token}</p> })}
         <form class="signin" method="post" action="/signin">
-            <label for="token">"Token"</label>
+            <label for="token">{t.token}</label>
             <input id="token" name="token" type="password" autocomplete="current-password" required=true/>
-            <button type="submit" class="primary">"Sign in"</button>
+            <button type="submit" class="primary">{t.sign_in}</button>
         </form>
     }
 }

@@ -136,3 +136,23 @@ test("an embedded ask tells nothing to a host page at another origin", async ({ 
   await page.waitForTimeout(500);
   expect(await page.evaluate(() => (window as any).messages.length)).toBe(0);
 });
+
+test.describe("in Chinese", () => {
+  test.use({ locale: "zh-CN" });
+
+  test("a zh-CN browser gets Chinese words, agent text as given, and can switch to English", async ({ page, request }) => {
+    const id = await new Api(request).createAsk();
+    await page.goto(`/asks/${id}`);
+    await expect(page.locator("body[data-hydrated]")).toBeAttached();
+    await expect(page.locator("html")).toHaveAttribute("lang", "zh-CN");
+    await expect(page.getByRole("button", { name: "提交回答" })).toBeDisabled();
+    await expect(page.locator("#blockers")).toContainText("Features：未回答".replace("：", ": "));
+    const features = page.getByRole("group", { name: /Which features should ship/ });
+    await features.getByRole("textbox", { name: "其他" }).fill("限流");
+    await features.getByRole("checkbox", { name: "Auth" }).check();
+    await expect(features.getByRole("textbox", { name: "其他" })).toHaveValue("限流");
+    await page.getByRole("link", { name: "English" }).click();
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
+    await expect(page.getByRole("button", { name: "Submit answers" })).toBeVisible();
+  });
+});

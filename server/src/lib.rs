@@ -66,6 +66,7 @@ pub fn app(state: AppState) -> Router {
         .nest_service("/mcp", mcp::http_service(&state))
         .route("/asks/{id}", post(page::post_form))
         .route("/signin", post(security::sign_in))
+        .route("/lang/{code}", axum::routing::get(page::switch_language))
         .leptos_routes_with_context(&state, routes, context, {
             let options = state.leptos_options.clone();
             move || app::shell(options.clone())

@@ -105,3 +105,35 @@ async fn render(
     }
     response
 }
+
+#[derive(serde::Deserialize)]
+pub struct LangQuery {
+    back: Option<String>,
+}
+
+/// `GET /lang/{code}`: the language switch. Remembers the choice in a
+/// cookie and sends the browser back to the page it came from (a path on
+/// this server only).
+pub async fn switch_language(
+    Path(code): Path<String>,
+    axum::extract::Query(query): axum::extract::Query<LangQuery>,
+) -> Response {
+    let back = query
+        .back
+        .filter(|b| b.starts_with('/') && !b.starts_with("//") && !b.contains('\\'))
+        .unwrap_or_else(|| "/".to_owned());
+    let mut response = see_other(&back);
+    if let Some(lang) = app::i18n::Lang::from_code(&code) {
+        let cookie = format!(
+            "{}={}; Path=/; Max-Age=31536000; SameSite=Lax",
+            app::i18n::LANG_COOKIE,
+            lang.code()
+        );
+        if let Ok(value) = HeaderValue::from_str(&cookie) {
+            response
+                .headers_mut()
+                .insert(axum::http::header::SET_COOKIE, value);
+        }
+    }
+    response
+}

@@ -150,7 +150,7 @@ impl Security {
 /// unguessable id is the capability), the site's static files, sign-in and
 /// the API description.
 fn is_open(path: &str) -> bool {
-    ["/asks/", "/rpc/ask_", "/pkg/"]
+    ["/asks/", "/rpc/ask_", "/pkg/", "/lang/"]
         .iter()
         .any(|prefix| path.starts_with(prefix))
         || matches!(path, "/favicon.svg" | "/signin" | "/api/v1/openapi.json")

@@ -265,3 +265,64 @@ async fn the_home_page_lists_pending_asks_newest_first_or_says_none_wait() {
     assert!(newer_at < older_at);
     assert!(html.contains("1 question"));
 }
+
+async fn page_with(server: &TestServer, path: &str, header: (&str, &str)) -> String {
+    let request = Request::get(path)
+        .header(header::HOST, HOST)
+        .header(header.0, header.1)
+        .body(Body::empty())
+        .expect("request");
+    body_text(server.send(request).await).await
+}
+
+#[tokio::test]
+async fn the_page_speaks_chinese_to_a_chinese_browser_and_shows_agent_text_as_given() {
+    let server = TestServer::new().await;
+    let id = server.create(release_ask()).await;
+    let html = page_with(
+        &server,
+        &format!("/asks/{id}"),
+        ("accept-language", "zh-CN,zh;q=0.9,en;q=0.5"),
+    )
+    .await;
+    assert!(html.contains(r#"<html lang="zh-CN""#), "{html}");
+    for words in ["提交回答", "其他", "拒绝回答", "你的回答"] {
+        assert!(html.contains(words), "{words} missing");
+    }
+    assert!(
+        html.contains("Which features should ship?"),
+        "agent text stays as given"
+    );
+    let english = page_with(
+        &server,
+        &format!("/asks/{id}"),
+        ("accept-language", "en-US"),
+    )
+    .await;
+    assert!(english.contains(r#"<html lang="en""#) && english.contains("Submit answers"));
+    // The switch's cookie wins over the browser's languages.
+    let chosen = page_with(&server, "/", ("cookie", "askdesk_lang=zh")).await;
+    assert!(chosen.contains("智能体的提问，在这里回答。"), "{chosen}");
+}
+
+#[tokio::test]
+async fn the_language_switch_sets_a_cookie_and_only_goes_back_to_this_server() {
+    let server = TestServer::new().await;
+    for (back, expected) in [
+        ("/asks/abc%3Fembed%3D1", "/asks/abc?embed=1"),
+        ("//evil.example/x", "/"),
+        ("https://evil.example", "/"),
+    ] {
+        let request = Request::get(format!("/lang/zh?back={back}"))
+            .header(header::HOST, HOST)
+            .body(Body::empty())
+            .expect("request");
+        let response = server.send(request).await;
+        assert_eq!(response.status(), StatusCode::SEE_OTHER);
+        assert_eq!(response.headers()[header::LOCATION], expected, "{back}");
+        let cookie = response.headers()[header::SET_COOKIE]
+            .to_str()
+            .expect("ascii");
+        assert!(cookie.starts_with("askdesk_lang=zh;"), "{cookie}");
+    }
+}

@@ -1,0 +1,333 @@
+//! The web page's words, in English and Simplified Chinese. Text from
+//! agents and people is shown as given; only askdesk's own words change.
+//!
+//! The server picks the language from the `askdesk_lang` cookie (set by the
+//! switch at the bottom of every page) or else `Accept-Language`, and
+//! provides it as context; islands get it as a prop.
+
+use interaction::Reason;
+use serde::{Deserialize, Serialize};
+
+/// A language of the pages.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Lang {
+    /// English.
+    #[default]
+    En,
+    /// Simplified Chinese.
+    Zh,
+}
+
+/// The cookie that remembers the chosen language.
+pub const LANG_COOKIE: &str = "askdesk_lang";
+
+impl Lang {
+    /// The BCP 47 tag, for `<html lang>`.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Self::En => "en",
+            Self::Zh => "zh-CN",
+        }
+    }
+
+    /// The short code used in the switch's links and the cookie.
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::En => "en",
+            Self::Zh => "zh",
+        }
+    }
+
+    /// Reads a code from the switch or the cookie.
+    pub fn from_code(code: &str) -> Option<Self> {
+        match code {
+            "en" => Some(Self::En),
+            "zh" => Some(Self::Zh),
+            _ => None,
+        }
+    }
+
+    /// The best of ours for an `Accept-Language` header, by its q-values.
+    pub fn from_accept_language(header: &str) -> Self {
+        let mut best = (Self::En, -1.0_f32);
+        for part in header.split(',') {
+            let mut pieces = part.split(';');
+            let tag = pieces.next().unwrap_or("").trim().to_ascii_lowercase();
+            let q = pieces
+                .find_map(|p| p.trim().strip_prefix("q=").and_then(|q| q.parse().ok()))
+                .unwrap_or(1.0);
+            let lang = if tag.starts_with("zh") {
+                Some(Self::Zh)
+            } else if tag.starts_with("en") {
+                Some(Self::En)
+            } else {
+                None
+            };
+            if let Some(lang) = lang.filter(|_| q > best.1) {
+                best = (lang, q);
+            }
+        }
+        best.0
+    }
+
+    /// The words in this language.
+    pub fn t(self) -> &'static Words {
+        match self {
+            Self::En => &EN,
+            Self::Zh => &ZH,
+        }
+    }
+}
+
+/// Every word of the pages, for one language.
+pub struct Words {
+    pub tagline: &'static str,
+    pub page_not_found: &'static str,
+    pub to_waiting: &'static str,
+    pub back_to_waiting: &'static str,
+    pub loading: &'static str,
+    pub untitled: &'static str,
+    pub an_agent: &'static str,
+    pub questions: fn(usize) -> String,
+    pub waiting_for_you: &'static str,
+    pub notify_me: &'static str,
+    pub history: &'static str,
+    pub show: &'static str,
+    pub everything: &'static str,
+    pub answered: &'static str,
+    pub declined: &'static str,
+    pub withdrawn: &'static str,
+    pub expired: &'static str,
+    pub waiting: &'static str,
+    pub nothing_yet: &'static str,
+    pub asked: &'static str,
+    pub ago: fn(&str) -> String,
+    pub expires_in: fn(&str) -> String,
+    pub span: fn(i64) -> String,
+    pub empty_title: &'static str,
+    pub empty_text: &'static str,
+    pub empty_try: &'static str,
+    pub new_ask_notification: &'static str,
+    pub something_wrong: &'static str,
+    pub no_such_ask: &'static str,
+    pub no_such_ask_text: &'static str,
+    pub asked_by: fn(&str) -> String,
+    pub asked_at: fn(&str) -> String,
+    pub expires_at: fn(&str) -> String,
+    pub invalid_questions: &'static str,
+    pub ended_before: &'static str,
+    pub unsent_heading: &'static str,
+    pub copy: &'static str,
+    pub refused: &'static str,
+    pub blockers_intro: &'static str,
+    pub question_n: fn(usize) -> String,
+    pub submit: &'static str,
+    pub decline_to_answer: &'static str,
+    pub decline_reason: &'static str,
+    pub decline: &'static str,
+    pub answered_line: fn(&str) -> String,
+    pub declined_line: fn(&str) -> String,
+    pub withdrawn_line: fn(&str) -> String,
+    pub expired_line: fn(&str) -> String,
+    pub your_reason: &'static str,
+    pub your_answer: &'static str,
+    pub other: &'static str,
+    pub overrides: &'static str,
+    pub unanswered: &'static str,
+    pub blank_custom: &'static str,
+    pub custom_too_long: fn(usize) -> String,
+    pub sign_in_title: &'static str,
+    pub sign_in_text: &'static str,
+    pub wrong_token: &'static str,
+    pub token: &'static str,
+    pub sign_in: &'static str,
+    pub language: &'static str,
+}
+
+impl Words {
+    /// Why a question cannot be submitted yet, in these words.
+    pub fn reason(&self, reason: &Reason) -> String {
+        match reason {
+            Reason::Unanswered => self.unanswered.to_owned(),
+            Reason::BlankCustom => self.blank_custom.to_owned(),
+            Reason::CustomTooLong { chars } => (self.custom_too_long)(*chars),
+            // The validator's own message.
+            Reason::Invalid { message } => message.clone(),
+        }
+    }
+}
+
+fn span_en(ms: i64) -> String {
+    let s = ms.max(0) / 1000;
+    match s {
+        0..=59 => format!("{s} s"),
+        60..=3599 => format!("{} min", s / 60),
+        3600..=86_399 => format!("{} h {} min", s / 3600, s % 3600 / 60),
+        _ => format!("{} d {} h", s / 86_400, s % 86_400 / 3600),
+    }
+}
+
+fn span_zh(ms: i64) -> String {
+    let s = ms.max(0) / 1000;
+    match s {
+        0..=59 => format!("{s} 秒"),
+        60..=3599 => format!("{} 分钟", s / 60),
+        3600..=86_399 => format!("{} 小时 {} 分钟", s / 3600, s % 3600 / 60),
+        _ => format!("{} 天 {} 小时", s / 86_400, s % 86_400 / 3600),
+    }
+}
+
+/// English.
+pub static EN: Words = Words {
+    tagline: "Questions from your agents, answered here.",
+    page_not_found: "Page not found",
+    to_waiting: "Go to the waiting asks",
+    back_to_waiting: "Back to the waiting asks",
+    loading: "Loading…",
+    untitled: "Questions from your agent",
+    an_agent: "An agent",
+    questions: |n| if n == 1 { "1 question".to_owned() } else { format!("{n} questions") },
+    waiting_for_you: "Waiting for you ",
+    notify_me: "Notify me of new asks",
+    history: "History",
+    show: "Show ",
+    everything: "everything",
+    answered: "Answered",
+    declined: "Declined",
+    withdrawn: "Withdrawn",
+    expired: "Expired",
+    waiting: "Waiting",
+    nothing_yet: "Nothing here yet.",
+    asked: " · asked ",
+    ago: |span| format!("{span} ago"),
+    expires_in: |span| format!(" · expires in {span}"),
+    span: span_en,
+    empty_title: "No questions are waiting.",
+    empty_text: "When an agent asks through MCP or the HTTP API, its questions appear here at once. Each ask also has its own link, which the agent is given.",
+    empty_try: "To try it, ask yourself something from a terminal:",
+    new_ask_notification: "New questions from your agent",
+    something_wrong: "Something went wrong",
+    no_such_ask: "No ask at this address",
+    no_such_ask_text: "The link may be mistyped or cut short. Ask links are long on purpose: they are the only key to the questions.",
+    asked_by: |agent| format!("Asked by {agent}"),
+    asked_at: |at| format!("at {at}"),
+    expires_at: |at| format!("· expires at {at}"),
+    invalid_questions: "This ask's questions are invalid.",
+    ended_before: "This ask ended before your answers arrived, so they were not sent. Here is how it ended.",
+    unsent_heading: "What you typed (not sent)",
+    copy: "Copy",
+    refused: "The answers were not accepted. The problems are shown next to their questions.",
+    blockers_intro: "Submit becomes available once every question is answered:",
+    question_n: |n| format!("Question {n}"),
+    submit: "Submit answers",
+    decline_to_answer: "Decline to answer",
+    decline_reason: "Reason for the agent (optional)",
+    decline: "Decline",
+    answered_line: |at| format!("The answers reached the agent at {at}."),
+    declined_line: |at| format!("You declined to answer at {at}."),
+    withdrawn_line: |at| format!("The agent withdrew these questions at {at}; they need no answer."),
+    expired_line: |at| format!("These questions expired unanswered at {at}."),
+    your_reason: "Your reason: ",
+    your_answer: "Your answer",
+    other: "Other",
+    overrides: "Your Other text replaces the chosen option.",
+    unanswered: "unanswered",
+    blank_custom: "Other text is blank",
+    custom_too_long: |n| format!("Other text is too long ({n} of at most 10,000 characters)"),
+    sign_in_title: "Sign in to askdesk",
+    sign_in_text: "This desk is protected by a token. Enter the token the server was started with.",
+    wrong_token: "That token is not right. Check it and try again.",
+    token: "Token",
+    sign_in: "Sign in",
+    language: "Language",
+};
+
+/// Simplified Chinese.
+pub static ZH: Words = Words {
+    tagline: "智能体的提问，在这里回答。",
+    page_not_found: "找不到页面",
+    to_waiting: "查看等待中的提问",
+    back_to_waiting: "返回等待中的提问",
+    loading: "加载中…",
+    untitled: "来自智能体的问题",
+    an_agent: "某个智能体",
+    questions: |n| format!("{n} 个问题"),
+    waiting_for_you: "等待你回答 ",
+    notify_me: "有新提问时通知我",
+    history: "历史",
+    show: "显示 ",
+    everything: "全部",
+    answered: "已回答",
+    declined: "已拒绝",
+    withdrawn: "已撤回",
+    expired: "已过期",
+    waiting: "等待中",
+    nothing_yet: "这里还没有内容。",
+    asked: " · 提问于 ",
+    ago: |span| format!("{span}前"),
+    expires_in: |span| format!(" · {span}后过期"),
+    span: span_zh,
+    empty_title: "没有等待中的问题。",
+    empty_text: "智能体通过 MCP 或 HTTP API 提问时，问题会立即出现在这里。每个提问也有自己的链接，智能体会拿到它。",
+    empty_try: "想试一试，可以在终端里给自己提个问题：",
+    new_ask_notification: "智能体有新的问题",
+    something_wrong: "出错了",
+    no_such_ask: "这个地址没有提问",
+    no_such_ask_text: "链接可能输错了或不完整。提问链接故意很长：它是打开这些问题的唯一钥匙。",
+    asked_by: |agent| format!("提问者：{agent}"),
+    asked_at: |at| format!("时间：{at}"),
+    expires_at: |at| format!("· {at} 过期"),
+    invalid_questions: "这个提问的问题无效。",
+    ended_before: "你的回答送达之前，这个提问已经结束，所以没有发送。下面是它的结果。",
+    unsent_heading: "你输入的内容（未发送）",
+    copy: "复制",
+    refused: "回答未被接受。问题显示在对应的题目旁边。",
+    blockers_intro: "回答完所有问题后才能提交：",
+    question_n: |n| format!("第 {n} 题"),
+    submit: "提交回答",
+    decline_to_answer: "拒绝回答",
+    decline_reason: "给智能体的理由（可选）",
+    decline: "拒绝",
+    answered_line: |at| format!("回答已于 {at} 送达智能体。"),
+    declined_line: |at| format!("你已于 {at} 拒绝回答。"),
+    withdrawn_line: |at| format!("智能体已于 {at} 撤回这些问题，无需回答。"),
+    expired_line: |at| format!("这些问题已于 {at} 过期，未被回答。"),
+    your_reason: "你的理由：",
+    your_answer: "你的回答",
+    other: "其他",
+    overrides: "你填写的“其他”会取代所选的选项。",
+    unanswered: "未回答",
+    blank_custom: "“其他”内容为空",
+    custom_too_long: |n| format!("“其他”内容太长（{n} 个字符，最多 10,000 个）"),
+    sign_in_title: "登录 askdesk",
+    sign_in_text: "这个服务台受令牌保护。请输入启动服务器时设置的令牌。",
+    wrong_token: "令牌不正确。请检查后重试。",
+    token: "令牌",
+    sign_in: "登录",
+    language: "语言",
+};
+
+/// The language of the page being rendered (English when none was set).
+pub fn use_lang() -> Lang {
+    leptos::prelude::use_context::<Lang>().unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Lang;
+
+    #[test]
+    fn accept_language_picks_by_quality() {
+        assert_eq!(
+            Lang::from_accept_language("zh-CN,zh;q=0.9,en;q=0.8"),
+            Lang::Zh
+        );
+        assert_eq!(
+            Lang::from_accept_language("en-US,en;q=0.9,zh;q=0.8"),
+            Lang::En
+        );
+        assert_eq!(Lang::from_accept_language("fr-FR, zh-TW;q=0.5"), Lang::Zh);
+        assert_eq!(Lang::from_accept_language("de"), Lang::En);
+        assert_eq!(Lang::from_accept_language(""), Lang::En);
+    }
+}
