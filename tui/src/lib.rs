@@ -7,6 +7,7 @@
 //! answers go to stdout).
 
 pub mod client;
+pub mod i18n;
 pub mod model;
 pub mod text;
 pub mod view;

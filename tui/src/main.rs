@@ -43,6 +43,10 @@ struct Cli {
     /// The server's token, when it has one.
     #[arg(long, env = "ASKDESK_TOKEN", hide_env_values = true, global = true)]
     token: Option<String>,
+    /// The language of askdesk-tui's own words: en or zh. Default: from the
+    /// locale (LC_ALL, LC_MESSAGES, LANG).
+    #[arg(long, env = "ASKDESK_LANG", global = true)]
+    lang: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -79,6 +83,12 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
+    let lang = match cli.lang.as_deref() {
+        Some(code) => {
+            tui::i18n::Lang::parse(code).ok_or_else(|| format!("--lang {code:?}: use en or zh"))?
+        }
+        None => tui::i18n::Lang::from_env(|name| std::env::var(name).ok()),
+    };
     let (model, client) = match cli.command {
         Some(Mode::Answer { file }) => {
             let json = if file == "-" {
@@ -95,6 +105,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         None => (Model::connected(), Some(Client::new(&cli.url, cli.token)?)),
     };
+    let model = model.with_lang(lang);
     let exit = with_terminal(|terminal| event_loop(terminal, model, client.as_ref()))
         .map_err(|e| format!("terminal error: {e}"))?;
     if let Some(elapsed) = FIRST_FRAME.get() {

@@ -2,7 +2,10 @@
 //! shape: [`Model`], [`Message`], [`update`]). All rules about answers come
 //! from the `interaction` crate's drafts; nothing here restates one.
 
-use crate::text::Editor;
+use crate::{
+    i18n::{Lang, Words},
+    text::Editor,
+};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use interaction::{
     Answers, Ask, AskList, AskStatus, AskSummary, BatchDraft, Mode, Problem, QuestionDraft,
@@ -213,6 +216,8 @@ pub struct Model {
     pub busy: bool,
     /// A line for the status bar: an error, or what just happened.
     pub notice: Option<String>,
+    /// The language of askdesk's own words.
+    pub lang: Lang,
 }
 
 impl Model {
@@ -228,7 +233,14 @@ impl Model {
             outcome: None,
             busy: false,
             notice: None,
+            lang: Lang::default(),
         }
+    }
+
+    /// The same model speaking `lang`.
+    pub fn with_lang(mut self, lang: Lang) -> Self {
+        self.lang = lang;
+        self
     }
 
     /// Connected mode: start at the (not yet loaded) queue.
@@ -243,6 +255,7 @@ impl Model {
             outcome: None,
             busy: true,
             notice: None,
+            lang: Lang::default(),
         }
     }
 }
@@ -313,7 +326,7 @@ fn open(model: &mut Model, ask: Ask) {
             model.notice = None;
         }
         Err(problems) => {
-            model.notice = Some(format!("this ask's questions are invalid: {problems}"))
+            model.notice = Some(format!("{}: {problems}", model.lang.t().invalid_questions))
         }
     }
 }
@@ -327,19 +340,14 @@ fn sent(model: &mut Model, result: Result<Ask, Refusal>) {
             model.screen = Screen::Outcome;
         }
         Err(Refusal::Finished(ask)) => {
-            model.notice = Some(format!(
-                "this ask had already ended ({}); your answers were not sent",
-                ask.status.as_str()
-            ));
+            let t = model.lang.t();
+            model.notice = Some((t.ended_not_sent)(status_word(t, ask.status)));
             model.outcome = Some(*ask);
             model.session = None;
             model.screen = Screen::Outcome;
         }
         Err(Refusal::Invalid(problems)) => {
-            model.notice = Some(format!(
-                "the server refused the answers: {} problem(s)",
-                problems.len()
-            ));
+            model.notice = Some((model.lang.t().server_refused)(problems.len()));
             if let Some(session) = &mut model.session {
                 session.problems = problems;
             }
@@ -491,10 +499,7 @@ fn review_key(model: &mut Model, key: KeyEvent) -> Option<Command> {
         KeyCode::Enter | KeyCode::Char('s') => {
             let blockers = session.batch.blockers();
             if let Some(first) = blockers.first() {
-                model.notice = Some(format!(
-                    "{} question(s) still need an answer; Esc goes back to them",
-                    blockers.len()
-                ));
+                model.notice = Some((model.lang.t().go_back_to_them)(blockers.len()));
                 let index = first.index;
                 session.go_to(index);
                 return None;
@@ -505,8 +510,7 @@ fn review_key(model: &mut Model, key: KeyEvent) -> Option<Command> {
                     Ok(valid) => return Some(Command::Exit(Exit::Answered(valid.to_answers()))),
                     Err(problems) => {
                         session.problems = problems.0;
-                        model.notice =
-                            Some("the answers were refused; see the problems below".to_owned());
+                        model.notice = Some(model.lang.t().refused_locally.to_owned());
                     }
                 },
                 Some(id) => {
@@ -573,12 +577,12 @@ fn outcome_key(model: &mut Model, key: KeyEvent) -> Option<Command> {
 }
 
 /// The status of an ask as a word for people.
-pub fn status_word(status: AskStatus) -> &'static str {
+pub fn status_word(t: &Words, status: AskStatus) -> &'static str {
     match status {
-        AskStatus::Pending => "waiting",
-        AskStatus::Answered => "answered",
-        AskStatus::Declined => "declined",
-        AskStatus::Cancelled => "withdrawn by the agent",
-        AskStatus::Expired => "expired",
+        AskStatus::Pending => t.status_waiting,
+        AskStatus::Answered => t.status_answered,
+        AskStatus::Declined => t.status_declined,
+        AskStatus::Cancelled => t.status_cancelled,
+        AskStatus::Expired => t.status_expired,
     }
 }

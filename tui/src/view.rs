@@ -2,6 +2,7 @@
 //! the frame's size.
 
 use crate::{
+    i18n::Words,
     model::{status_word, Model, Screen, Session},
     text::{char_width, width, wrap},
 };
@@ -18,46 +19,45 @@ const INDENT: &str = "      ";
 
 /// Draws the model.
 pub fn view(model: &Model, frame: &mut Frame) {
+    let t = model.lang.t();
     let hints = match (model.screen, &model.session) {
-        (Screen::Queue, _) => "↑↓ choose · Enter open · r refresh · q quit",
+        (Screen::Queue, _) => t.hints_queue,
         (Screen::Answer, Some(s)) if s.draft().is_some_and(|d| d.mode() == Mode::Custom) => {
             if s.option_count() == 0 {
-                "type your answer · Enter new line · Tab next · Shift+Tab back · Ctrl+S review · Esc decline"
+                t.hints_typing_free
             } else {
-                "type · Enter new line · Esc back to options (text kept) · Tab next · Ctrl+S review"
+                t.hints_typing_other
             }
         }
-        (Screen::Answer, _) => {
-            "↑↓ move · Space choose · 1-9 jump · o/Enter on Other: type · Enter next · ←→ questions · Ctrl+S review · Esc decline"
-        }
-        (Screen::Review, _) => "Enter submit · ↑↓ PgUp PgDn scroll · Esc back to the questions",
-        (Screen::Decline, _) => "type a reason (optional) · Enter decline · Esc back",
-        (Screen::Outcome, _) => "Enter back to the queue",
+        (Screen::Answer, _) => t.hints_options,
+        (Screen::Review, _) => t.hints_review,
+        (Screen::Decline, _) => t.hints_decline,
+        (Screen::Outcome, _) => t.hints_outcome,
     };
     let hint_lines = wrap(hints, usize::from(frame.area().width));
     let footer_height = u16::try_from(hint_lines.len() + 1).unwrap_or(u16::MAX);
     let [body, footer] = Layout::vertical([Constraint::Min(1), Constraint::Length(footer_height)])
         .areas(frame.area());
     match model.screen {
-        Screen::Queue => queue(model, frame, body),
+        Screen::Queue => queue(model, t, frame, body),
         Screen::Answer => {
             if let Some(session) = &model.session {
-                answer(session, frame, body);
+                answer(session, t, frame, body);
             }
         }
         Screen::Review => {
             if let Some(session) = &model.session {
-                review(session, frame, body);
+                review(session, t, frame, body);
             }
         }
         Screen::Decline => {
             if let Some(session) = &model.session {
-                decline(session, frame, body);
+                decline(session, t, frame, body);
             }
         }
         Screen::Outcome => {
             if let Some(ask) = &model.outcome {
-                outcome(ask, frame, body);
+                outcome(ask, t, frame, body);
             }
         }
     }
@@ -65,7 +65,7 @@ pub fn view(model: &Model, frame: &mut Frame) {
     if let Some(notice) = &model.notice {
         status.push(Line::from(notice.clone().yellow()));
     } else if model.busy {
-        status.push(Line::from("working…".dim()));
+        status.push(Line::from(t.working.dim()));
     } else {
         status.push(Line::from(""));
     }
@@ -98,11 +98,11 @@ fn scrolled(frame: &mut Frame, area: Rect, lines: Vec<Line<'static>>, focus: usi
     offset
 }
 
-fn title_line(session: &Session, right: String) -> Line<'static> {
+fn title_line(session: &Session, t: &Words, right: String) -> Line<'static> {
     let title = session
         .title
         .clone()
-        .unwrap_or_else(|| "Questions from your agent".to_owned());
+        .unwrap_or_else(|| t.untitled.to_owned());
     Line::from(vec![
         "askdesk ".bold(),
         Span::raw(title),
@@ -111,7 +111,7 @@ fn title_line(session: &Session, right: String) -> Line<'static> {
     ])
 }
 
-fn answer(session: &Session, frame: &mut Frame, area: Rect) {
+fn answer(session: &Session, t: &Words, frame: &mut Frame, area: Rect) {
     let Some(draft) = session.draft() else {
         return;
     };
@@ -134,7 +134,8 @@ fn answer(session: &Session, frame: &mut Frame, area: Rect) {
     let mut lines = vec![
         title_line(
             session,
-            format!("Question {} of {}", session.current + 1, session.len()),
+            t,
+            (t.question_of)(session.current + 1, session.len()),
         ),
         Line::from(""),
     ];
@@ -187,9 +188,9 @@ fn answer(session: &Session, frame: &mut Frame, area: Rect) {
     }
     // The Other line (or the answer box of an optionless question).
     let other_label = if question.options.is_empty() {
-        "Your answer: "
+        t.your_answer
     } else {
-        "Other: "
+        t.other
     };
     let other_focused = custom_mode || session.focus == question.options.len();
     if other_focused {
@@ -221,9 +222,7 @@ fn answer(session: &Session, frame: &mut Frame, area: Rect) {
         ]));
     }
     if draft.custom_overrides_choice() {
-        lines.push(Line::from(
-            format!("{INDENT}Your Other text replaces the chosen option.").italic(),
-        ));
+        lines.push(Line::from(format!("{INDENT}{}", t.overrides).italic()));
     }
     for problem in session
         .problems
@@ -242,7 +241,7 @@ fn answer(session: &Session, frame: &mut Frame, area: Rect) {
         if reason != Reason::Unanswered {
             push_wrapped(
                 &mut lines,
-                &format!("Not ready: {reason}"),
+                &format!("{}{}", t.not_ready, t.reason(&reason)),
                 columns,
                 "  ",
                 Style::new().yellow(),
@@ -277,7 +276,7 @@ fn answer(session: &Session, frame: &mut Frame, area: Rect) {
         );
         let block = Block::new()
             .borders(Borders::ALL)
-            .title(format!(" Preview: {} ", option.label));
+            .title(format!(" {}: {} ", t.preview, option.label));
         frame.render_widget(Paragraph::new(preview_lines).block(block), side);
     }
 }
@@ -318,16 +317,16 @@ fn cursor_at(before: &str, columns: usize) -> (usize, usize) {
     }
 }
 
-fn review(session: &Session, frame: &mut Frame, area: Rect) {
+fn review(session: &Session, t: &Words, frame: &mut Frame, area: Rect) {
     let columns = usize::from(area.width);
     let blockers = session.batch.blockers();
-    let mut lines = vec![title_line(session, "Review".to_owned()), Line::from("")];
+    let mut lines = vec![title_line(session, t, t.review.to_owned()), Line::from("")];
     for (i, draft) in session.batch.drafts().iter().enumerate() {
         let question = draft.question();
         let name = question
             .header
             .clone()
-            .unwrap_or_else(|| format!("Question {}", i + 1));
+            .unwrap_or_else(|| (t.question_n)(i + 1));
         push_wrapped(
             &mut lines,
             &format!("{}. {name}: {}", i + 1, question.question),
@@ -338,7 +337,7 @@ fn review(session: &Session, frame: &mut Frame, area: Rect) {
         match blockers.iter().find(|b| b.index == i) {
             Some(blocker) => push_wrapped(
                 &mut lines,
-                &format!("✗ {}", blocker.reason),
+                &format!("✗ {}", t.reason(&blocker.reason)),
                 columns,
                 INDENT,
                 Style::new().yellow(),
@@ -348,7 +347,7 @@ fn review(session: &Session, frame: &mut Frame, area: Rect) {
                 if !item.selected.is_empty() {
                     push_wrapped(
                         &mut lines,
-                        &format!("Selected: {}", item.selected.join(", ")),
+                        &format!("{}{}", t.selected, item.selected.join(", ")),
                         columns,
                         INDENT,
                         Style::new(),
@@ -357,7 +356,7 @@ fn review(session: &Session, frame: &mut Frame, area: Rect) {
                 if let Some(custom) = &item.custom {
                     push_wrapped(
                         &mut lines,
-                        &format!("Other: {custom}"),
+                        &format!("{}{custom}", t.other),
                         columns,
                         INDENT,
                         Style::new(),
@@ -381,11 +380,9 @@ fn review(session: &Session, frame: &mut Frame, area: Rect) {
     }
     lines.push(Line::from(""));
     if blockers.is_empty() {
-        lines.push(Line::from("Press Enter to submit these answers.".green()));
+        lines.push(Line::from(t.press_enter.green()));
     } else {
-        lines.push(Line::from(
-            format!("{} question(s) still need an answer.", blockers.len()).yellow(),
-        ));
+        lines.push(Line::from((t.still_needed)(blockers.len()).yellow()));
     }
     // Scrolling stops where the last line is at the bottom.
     let most = lines.len().saturating_sub(usize::from(area.height));
@@ -394,18 +391,18 @@ fn review(session: &Session, frame: &mut Frame, area: Rect) {
     frame.render_widget(Paragraph::new(lines).scroll((offset, 0)), area);
 }
 
-fn decline(session: &Session, frame: &mut Frame, area: Rect) {
+fn decline(session: &Session, t: &Words, frame: &mut Frame, area: Rect) {
     let columns = usize::from(area.width);
-    let mut lines = vec![title_line(session, "Decline".to_owned()), Line::from("")];
+    let mut lines = vec![title_line(session, t, t.decline.to_owned()), Line::from("")];
     push_wrapped(
         &mut lines,
-        "Decline this ask? The agent is told that you chose not to answer.",
+        t.decline_question,
         columns,
         "",
         Style::new().bold(),
     );
     lines.push(Line::from(""));
-    let head = "Reason (optional): ";
+    let head = t.reason_optional;
     let text_columns = columns.saturating_sub(width(head)).max(1);
     let first = lines.len();
     for (n, piece) in wrap_chars(&session.reason, text_columns)
@@ -433,23 +430,17 @@ fn decline(session: &Session, frame: &mut Frame, area: Rect) {
     }
 }
 
-fn queue(model: &Model, frame: &mut Frame, area: Rect) {
+fn queue(model: &Model, t: &Words, frame: &mut Frame, area: Rect) {
     let columns = usize::from(area.width);
     let mut lines = vec![
         Line::from(vec![
             "askdesk ".bold(),
-            format!("{} waiting", model.queue.len()).into(),
+            (t.waiting)(model.queue.len()).into(),
         ]),
         Line::from(""),
     ];
     if model.queue.is_empty() && !model.busy {
-        push_wrapped(
-            &mut lines,
-            "No questions are waiting. New asks appear here as agents send them.",
-            columns,
-            "",
-            Style::new().dim(),
-        );
+        push_wrapped(&mut lines, t.empty_queue, columns, "", Style::new().dim());
     }
     let mut focus_line = 0;
     for (i, ask) in model.queue.iter().enumerate() {
@@ -457,10 +448,7 @@ fn queue(model: &Model, frame: &mut Frame, area: Rect) {
         if focused {
             focus_line = lines.len();
         }
-        let title = ask
-            .title
-            .clone()
-            .unwrap_or_else(|| "Questions from your agent".to_owned());
+        let title = ask.title.clone().unwrap_or_else(|| t.untitled.to_owned());
         let style = if focused {
             Style::new().reversed()
         } else {
@@ -477,13 +465,11 @@ fn queue(model: &Model, frame: &mut Frame, area: Rect) {
                 Span::styled(piece, style),
             ]));
         }
-        let count = match ask.question_count {
-            1 => "1 question".to_owned(),
-            n => format!("{n} questions"),
-        };
+        let count = (t.questions)(ask.question_count);
         let meta = format!(
-            "{} · {count} · asked {}",
-            ask.agent.clone().unwrap_or_else(|| "an agent".to_owned()),
+            "{} · {count} · {} {}",
+            ask.agent.clone().unwrap_or_else(|| t.an_agent.to_owned()),
+            t.asked,
             short_time(&ask.created_at)
         );
         push_wrapped(&mut lines, &meta, columns, "    ", Style::new().dim());
@@ -491,30 +477,24 @@ fn queue(model: &Model, frame: &mut Frame, area: Rect) {
     scrolled(frame, area, lines, focus_line);
 }
 
-fn outcome(ask: &Ask, frame: &mut Frame, area: Rect) {
+fn outcome(ask: &Ask, t: &Words, frame: &mut Frame, area: Rect) {
     let columns = usize::from(area.width);
-    let title = ask
-        .title
-        .clone()
-        .unwrap_or_else(|| "Questions from your agent".to_owned());
+    let title = ask.title.clone().unwrap_or_else(|| t.untitled.to_owned());
     let mut lines = vec![
         Line::from(vec!["askdesk ".bold(), Span::raw(title)]),
         Line::from(""),
     ];
-    let word = status_word(ask.status);
+    let word = status_word(t, ask.status);
     let style = if ask.status == AskStatus::Answered {
         Style::new().green().bold()
     } else {
         Style::new().bold()
     };
-    lines.push(Line::from(Span::styled(
-        format!("This ask is {word}."),
-        style,
-    )));
+    lines.push(Line::from(Span::styled((t.this_ask_is)(word), style)));
     if let Some(reason) = &ask.decline_reason {
         push_wrapped(
             &mut lines,
-            &format!("Reason: {reason}"),
+            &format!("{}{reason}", t.reason),
             columns,
             "",
             Style::new(),
@@ -525,7 +505,7 @@ fn outcome(ask: &Ask, frame: &mut Frame, area: Rect) {
             let name = question
                 .header
                 .clone()
-                .unwrap_or_else(|| format!("Question {}", i + 1));
+                .unwrap_or_else(|| (t.question_n)(i + 1));
             push_wrapped(
                 &mut lines,
                 &format!("{}. {name}", i + 1),
@@ -537,7 +517,7 @@ fn outcome(ask: &Ask, frame: &mut Frame, area: Rect) {
                 if !item.selected.is_empty() {
                     push_wrapped(
                         &mut lines,
-                        &format!("Selected: {}", item.selected.join(", ")),
+                        &format!("{}{}", t.selected, item.selected.join(", ")),
                         columns,
                         INDENT,
                         Style::new(),
@@ -546,7 +526,7 @@ fn outcome(ask: &Ask, frame: &mut Frame, area: Rect) {
                 if let Some(custom) = &item.custom {
                     push_wrapped(
                         &mut lines,
-                        &format!("Other: {custom}"),
+                        &format!("{}{custom}", t.other),
                         columns,
                         INDENT,
                         Style::new(),

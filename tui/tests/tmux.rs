@@ -37,6 +37,9 @@ impl Tmux {
                 "80",
                 "-y",
                 "24",
+                // The tests read English words.
+                "-e",
+                "ASKDESK_LANG=en",
                 command,
             ])
             .status()

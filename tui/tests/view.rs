@@ -209,3 +209,14 @@ fn a_long_review_scrolls_to_its_last_line_on_an_80_by_24_terminal() {
         screen(&lines)
     );
 }
+
+#[test]
+fn in_chinese_askdesk_words_change_and_agent_text_stays_as_given() {
+    let m = model(THREE).with_lang(tui::i18n::Lang::Zh);
+    let (lines, _) = draw(&m, 80, 24);
+    let text = screen(&lines);
+    assert!(text.contains("第 1 题，共 3 题"), "{text}");
+    assert!(text.contains("其他："), "{text}");
+    assert!(text.contains("Which features?"), "{text}");
+    assert!(text.contains("空格 选择"), "{text}");
+}
