@@ -156,3 +156,47 @@ test.describe("in Chinese", () => {
     await expect(page.getByRole("button", { name: "Submit answers" })).toBeVisible();
   });
 });
+
+test("a stream resumed with Last-Event-ID replays exactly the events missed", async ({ page, request }) => {
+  const api = new Api(request);
+  await page.goto("/signin");
+  // Connect and wait until the stream is open, hear one event, disconnect.
+  await page.evaluate(
+    () =>
+      new Promise<void>((opened) => {
+        const source = new EventSource("/api/v1/events");
+        (window as any).heard = new Promise<string>((heard) =>
+          source.addEventListener("ask", (e) => {
+            source.close();
+            heard((e as MessageEvent).lastEventId);
+          }),
+        );
+        source.onopen = () => opened();
+      }),
+  );
+  await api.createAsk();
+  const lastEventId: string = await page.evaluate(() => (window as any).heard);
+  // Missed while away.
+  const missed = [await api.createAsk(), await api.createAsk()];
+  const replayed = await page.evaluate(async (lastEventId) => {
+    const response = await fetch("/api/v1/events", { headers: { "Last-Event-ID": lastEventId } });
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    const ids: string[] = [];
+    while (ids.length < 2) {
+      const { value } = await reader.read();
+      text += decoder.decode(value, { stream: true });
+      let end;
+      while ((end = text.indexOf("\n\n")) >= 0) {
+        const block = text.slice(0, end);
+        text = text.slice(end + 2);
+        const data = block.split("\n").find((l) => l.startsWith("data:"));
+        if (block.includes("event: ask") && data) ids.push(JSON.parse(data.slice(5)).ask.id);
+      }
+    }
+    await reader.cancel();
+    return ids;
+  }, lastEventId);
+  expect(replayed).toEqual(missed);
+});
