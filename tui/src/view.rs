@@ -6,7 +6,7 @@ use crate::{
     model::{status_word, Model, Screen, Session},
     text::{char_width, width, wrap},
 };
-use interaction::{Ask, AskStatus, Mode, Reason};
+use interaction::{AnswerItem, Ask, AskStatus, Mode, Reason};
 use ratatui::{
     layout::{Constraint, Layout, Position, Rect},
     style::{Modifier, Style, Stylize},
@@ -86,6 +86,23 @@ fn push_wrapped(
             Span::raw(indent.to_owned()),
             Span::styled(piece, style),
         ]));
+    }
+}
+
+/// Pushes an answer item: its chosen labels and its Other text.
+fn push_item(lines: &mut Vec<Line<'static>>, item: &AnswerItem, t: &Words, columns: usize) {
+    if !item.selected.is_empty() {
+        let text = format!("{}{}", t.selected, item.selected.join(", "));
+        push_wrapped(lines, &text, columns, INDENT, Style::new());
+    }
+    if let Some(custom) = &item.custom {
+        push_wrapped(
+            lines,
+            &format!("{}{custom}", t.other),
+            columns,
+            INDENT,
+            Style::new(),
+        );
     }
 }
 
@@ -342,27 +359,7 @@ fn review(session: &Session, t: &Words, frame: &mut Frame, area: Rect) {
                 INDENT,
                 Style::new().yellow(),
             ),
-            None => {
-                let item = draft.item();
-                if !item.selected.is_empty() {
-                    push_wrapped(
-                        &mut lines,
-                        &format!("{}{}", t.selected, item.selected.join(", ")),
-                        columns,
-                        INDENT,
-                        Style::new(),
-                    );
-                }
-                if let Some(custom) = &item.custom {
-                    push_wrapped(
-                        &mut lines,
-                        &format!("{}{custom}", t.other),
-                        columns,
-                        INDENT,
-                        Style::new(),
-                    );
-                }
-            }
+            None => push_item(&mut lines, &draft.item(), t, columns),
         }
         for problem in session
             .problems
@@ -514,24 +511,7 @@ fn outcome(ask: &Ask, t: &Words, frame: &mut Frame, area: Rect) {
                 Style::new().bold(),
             );
             if let Some(item) = items.iter().find(|item| item.id == question.id) {
-                if !item.selected.is_empty() {
-                    push_wrapped(
-                        &mut lines,
-                        &format!("{}{}", t.selected, item.selected.join(", ")),
-                        columns,
-                        INDENT,
-                        Style::new(),
-                    );
-                }
-                if let Some(custom) = &item.custom {
-                    push_wrapped(
-                        &mut lines,
-                        &format!("{}{custom}", t.other),
-                        columns,
-                        INDENT,
-                        Style::new(),
-                    );
-                }
+                push_item(&mut lines, item, t, columns);
             }
         }
     }
