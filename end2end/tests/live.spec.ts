@@ -200,3 +200,13 @@ test("a stream resumed with Last-Event-ID replays exactly the events missed", as
   }, lastEventId);
   expect(replayed).toEqual(missed);
 });
+
+test("an ask that expires while open shows it at once and keeps the typed text", async ({ page, request }) => {
+  const id = await new Api(request).createAsk({ ...releaseAsk, timeoutSeconds: 2 });
+  const ask = new AskPage(page);
+  await ask.open(id);
+  await ask.freeText(/Anything else/).fill("Typed before the deadline");
+  // The server expires asks on time; the page hears of it from the stream.
+  await expect(ask.outcome).toContainText("expired", { timeout: 10_000 });
+  await expect(page.getByRole("region", { name: "What you typed (not sent)" })).toContainText("Typed before the deadline");
+});

@@ -271,6 +271,21 @@ pub struct AskSummary {
     pub question_count: usize,
 }
 
+impl From<&Ask> for AskSummary {
+    fn from(ask: &Ask) -> Self {
+        Self {
+            id: ask.id.clone(),
+            url: ask.url.clone(),
+            title: ask.title.clone(),
+            agent: ask.agent.clone(),
+            status: ask.status,
+            created_at: ask.created_at.clone(),
+            expires_at: ask.expires_at.clone(),
+            question_count: ask.request.questions.len(),
+        }
+    }
+}
+
 /// The reply to `GET /api/v1/asks`: newest first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AskList {

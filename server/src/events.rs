@@ -179,20 +179,22 @@ async fn all(
 }
 
 async fn one(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    // Follow first, then read: a change in between shows in the snapshot
+    // and again as an event, never in neither.
+    let wanted = id.clone();
+    let changes = event_stream(&state, Resume::Now, move |e| e.ask.id == wanted);
     let ask = state.desk.get(&id).await?;
     // The ask as it is now, then its changes.
     let now = SseEvent::default()
         .event("ask")
         .id(format!("{}-{}", state.desk.epoch(), state.desk.version()))
         .data(
-            serde_json::json!({"seq": state.desk.version(), "ask": {
-                "id": ask.id, "url": ask.url, "title": ask.title, "agent": ask.agent,
-                "status": ask.status, "createdAt": ask.created_at, "expiresAt": ask.expires_at,
-                "questionCount": ask.request.questions.len()
-            }})
+            serde_json::json!({
+                "seq": state.desk.version(),
+                "ask": interaction::AskSummary::from(&ask),
+            })
             .to_string(),
         );
-    let changes = event_stream(&state, Resume::Now, move |e| e.ask.id == id);
     let stream = stream::iter([Ok(now)]).chain(changes);
     Ok(Sse::new(stream)
         .keep_alive(KeepAlive::default())
