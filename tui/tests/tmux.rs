@@ -27,10 +27,25 @@ struct Tmux {
 impl Tmux {
     fn start(name: &str, command: &str) -> Self {
         let socket = format!("askdesk-test-{name}-{}", std::process::id());
+        // Options first, in the same server start: a program that exits
+        // keeps its pane (and its last screen) for the test to read, and
+        // Escape is not held back waiting for a sequence after it.
         let status = Command::new("tmux")
             .args([
                 "-L",
                 &socket,
+                "start-server",
+                ";",
+                "set-option",
+                "-g",
+                "remain-on-exit",
+                "on",
+                ";",
+                "set-option",
+                "-g",
+                "escape-time",
+                "0",
+                ";",
                 "new-session",
                 "-d",
                 "-x",
@@ -45,10 +60,6 @@ impl Tmux {
             .status()
             .expect("tmux runs");
         assert!(status.success(), "tmux could not start");
-        // Escape is sent on its own: wait only briefly for a sequence after it.
-        let _ = Command::new("tmux")
-            .args(["-L", &socket, "set", "-g", "escape-time", "50"])
-            .status();
         Self { socket }
     }
 
@@ -59,10 +70,6 @@ impl Tmux {
                 .status()
                 .expect("tmux send-keys");
             assert!(status.success());
-            // Escape followed at once by an arrow reads as one Alt sequence.
-            if *key == "Escape" {
-                thread::sleep(Duration::from_millis(150));
-            }
         }
     }
 
@@ -130,7 +137,7 @@ fn keyless(name: &str) -> (Tmux, PathBuf, tempfile_dir::Dir) {
     let out = dir.path.join("out");
     let request = root().join("tui/tests/five-questions.json");
     let command = format!(
-        "{} answer {} > {}; echo EXIT=$? >> {}; sleep 60",
+        "{} answer {} > {}; echo EXIT=$? >> {}",
         tui_binary().display(),
         request.display(),
         out.display(),
@@ -157,7 +164,10 @@ fn keyless_custom_text_first_then_labels_submitted_from_option_mode() {
     let (tmux, out, _dir) = keyless("first");
     tmux.keys(&["o"]);
     tmux.type_text("Rate limiting");
-    tmux.keys(&["Escape", "Up", "Up", "Up"]);
+    tmux.keys(&["Escape"]);
+    // Back in option mode; keys sent with Escape would read as Alt+key.
+    tmux.wait_for("↑↓ move");
+    tmux.keys(&["Up", "Up", "Up"]);
     tmux.wait_for("› [ ] 1. Auth");
     tmux.keys(&["Space", "Down", "Space"]);
     tmux.wait_for("[x] 2. Logging");
@@ -293,7 +303,7 @@ fn connected_mode_shows_new_asks_live_and_answers_through_the_api() {
     let server = Server::start();
     let tmux = Tmux::start(
         "connected",
-        &format!("{} --url {}; sleep 60", tui_binary().display(), server.url),
+        &format!("{} --url {}", tui_binary().display(), server.url),
     );
     tmux.wait_for("No questions are waiting");
     // The file is in the lenient shape; the API takes the strict one.
@@ -308,7 +318,9 @@ fn connected_mode_shows_new_asks_live_and_answers_through_the_api() {
     tmux.wait_for("Question 1 of 5");
     tmux.keys(&["o"]);
     tmux.type_text("Rate limiting");
-    tmux.keys(&["Escape", "1", "2"]);
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("↑↓ move");
+    tmux.keys(&["1", "2"]);
     tmux.wait_for("[x] 2. Logging");
     answer_the_rest(&tmux);
     tmux.keys(&["C-s"]);
