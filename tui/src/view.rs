@@ -89,6 +89,29 @@ fn push_wrapped(
     }
 }
 
+/// Pushes the problems the server reported for question `id`.
+fn push_problems(
+    lines: &mut Vec<Line<'static>>,
+    session: &Session,
+    id: &str,
+    columns: usize,
+    indent: &str,
+) {
+    for problem in session
+        .problems
+        .iter()
+        .filter(|p| p.question_id.as_deref() == Some(id))
+    {
+        push_wrapped(
+            lines,
+            &format!("✗ {}", problem.message),
+            columns,
+            indent,
+            Style::new().red(),
+        );
+    }
+}
+
 /// Pushes an answer item: its chosen labels and its Other text.
 fn push_item(lines: &mut Vec<Line<'static>>, item: &AnswerItem, t: &Words, columns: usize) {
     if !item.selected.is_empty() {
@@ -241,19 +264,7 @@ fn answer(session: &Session, t: &Words, frame: &mut Frame, area: Rect) {
     if draft.custom_overrides_choice() {
         lines.push(Line::from(format!("{INDENT}{}", t.overrides).italic()));
     }
-    for problem in session
-        .problems
-        .iter()
-        .filter(|p| p.question_id.as_deref() == Some(question.id.as_str()))
-    {
-        push_wrapped(
-            &mut lines,
-            &format!("✗ {}", problem.message),
-            columns,
-            "  ",
-            Style::new().red(),
-        );
-    }
+    push_problems(&mut lines, session, &question.id, columns, "  ");
     if let Err(reason) = draft.status() {
         if reason != Reason::Unanswered {
             push_wrapped(
@@ -361,19 +372,7 @@ fn review(session: &Session, t: &Words, frame: &mut Frame, area: Rect) {
             ),
             None => push_item(&mut lines, &draft.item(), t, columns),
         }
-        for problem in session
-            .problems
-            .iter()
-            .filter(|p| p.question_id.as_deref() == Some(question.id.as_str()))
-        {
-            push_wrapped(
-                &mut lines,
-                &format!("✗ {}", problem.message),
-                columns,
-                INDENT,
-                Style::new().red(),
-            );
-        }
+        push_problems(&mut lines, session, &question.id, columns, INDENT);
     }
     lines.push(Line::from(""));
     if blockers.is_empty() {
