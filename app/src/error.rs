@@ -17,8 +17,6 @@ pub enum ServerError {
     NotFound,
     /// The ask has already ended, as shown; nothing was changed.
     Finished(Box<Ask>),
-    /// Signing in is needed first.
-    Unauthorized,
     /// The server failed; its log has the details.
     Internal,
     /// The call did not reach the server, or its reply did not come back.
@@ -31,7 +29,6 @@ impl fmt::Display for ServerError {
             Self::Invalid(problems) => write!(f, "the answer was refused:\n{problems}"),
             Self::NotFound => f.write_str("there is no ask at this address"),
             Self::Finished(ask) => write!(f, "this ask was already {}", ask.status.as_str()),
-            Self::Unauthorized => f.write_str("sign in first"),
             Self::Internal => f.write_str("the server failed; its log says why"),
             Self::Transport(e) => write!(f, "could not reach the server: {e}"),
         }

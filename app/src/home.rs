@@ -33,13 +33,22 @@ pub async fn list_desk() -> Result<DeskData, ServerError> {
     let desk = crate::ask::desk()?;
     // Read the version first: anything after it comes through the stream.
     let version = desk.version();
-    let all = desk.list(None).await.map_err(ServerError::from_desk)?;
-    let (pending, finished): (Vec<_>, Vec<_>) = all
+    let pending = desk
+        .list(Some(AskStatus::Pending))
+        .await
+        .map_err(ServerError::from_desk)?;
+    // The newest asks of any status, finished ones kept for the history.
+    let history = desk
+        .list(None)
+        .await
+        .map_err(ServerError::from_desk)?
         .into_iter()
-        .partition(|a| a.status == AskStatus::Pending);
+        .filter(|a| a.status != AskStatus::Pending)
+        .take(HISTORY)
+        .collect();
     Ok(DeskData {
         pending,
-        history: finished.into_iter().take(HISTORY).collect(),
+        history,
         version,
         public_url: desk.public_url().to_owned(),
     })
