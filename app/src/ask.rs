@@ -6,7 +6,7 @@
 use crate::{
     error::ServerError,
     form::{Posted, INTENT_FIELD, REASON_FIELD},
-    i18n::{use_lang, Lang},
+    i18n::{use_lang, Lang, Speak},
     question::QuestionField,
     short_time,
 };

@@ -3,7 +3,7 @@
 
 use crate::{
     error::ServerError,
-    i18n::{use_lang, Lang},
+    i18n::{use_lang, Lang, Speak},
     short_time,
 };
 use interaction::{AskStatus, AskSummary};
@@ -301,6 +301,7 @@ fn EmptyDesk(
 #[cfg(feature = "hydrate")]
 mod live {
     use super::apply;
+    use crate::i18n::Speak;
     use interaction::{AskStatus, AskSummary};
     use leptos::{
         prelude::*,

@@ -6,81 +6,30 @@
 //! provides it as context; islands get it as a prop.
 
 use interaction::Reason;
-use serde::{Deserialize, Serialize};
 
-/// A language of the pages.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Lang {
-    /// English.
-    #[default]
-    En,
-    /// Simplified Chinese.
-    Zh,
-}
+pub use interaction::Lang;
 
 /// The cookie that remembers the chosen language.
 pub const LANG_COOKIE: &str = "askdesk_lang";
 
-impl Lang {
-    /// The BCP 47 tag, for `<html lang>`.
-    pub fn tag(self) -> &'static str {
-        match self {
-            Self::En => "en",
-            Self::Zh => "zh-CN",
-        }
-    }
-
-    /// The short code used in the switch's links and the cookie.
-    pub fn code(self) -> &'static str {
-        match self {
-            Self::En => "en",
-            Self::Zh => "zh",
-        }
-    }
-
-    /// Reads a code from the switch or the cookie.
-    pub fn from_code(code: &str) -> Option<Self> {
-        match code {
-            "en" => Some(Self::En),
-            "zh" => Some(Self::Zh),
-            _ => None,
-        }
-    }
-
-    /// The best of ours for an `Accept-Language` header, by its q-values.
-    pub fn from_accept_language(header: &str) -> Self {
-        let mut best = (Self::En, -1.0_f32);
-        for part in header.split(',') {
-            let mut pieces = part.split(';');
-            let tag = pieces.next().unwrap_or("").trim().to_ascii_lowercase();
-            let q = pieces
-                .find_map(|p| p.trim().strip_prefix("q=").and_then(|q| q.parse().ok()))
-                .unwrap_or(1.0);
-            let lang = if tag.starts_with("zh") {
-                Some(Self::Zh)
-            } else if tag.starts_with("en") {
-                Some(Self::En)
-            } else {
-                None
-            };
-            if let Some(lang) = lang.filter(|_| q > best.1) {
-                best = (lang, q);
-            }
-        }
-        best.0
-    }
-
+/// A language's words for the pages.
+pub trait Speak {
     /// The words in this language.
-    pub fn t(self) -> &'static Words {
+    fn t(self) -> &'static Words;
+}
+
+impl Speak for Lang {
+    fn t(self) -> &'static Words {
         match self {
-            Self::En => &EN,
-            Self::Zh => &ZH,
+            Lang::En => &EN,
+            Lang::Zh => &ZH,
         }
     }
 }
 
 /// Every word of the pages, for one language.
 pub struct Words {
+    pub lang: Lang,
     pub tagline: &'static str,
     pub page_not_found: &'static str,
     pub to_waiting: &'static str,
@@ -133,9 +82,6 @@ pub struct Words {
     pub your_answer: &'static str,
     pub other: &'static str,
     pub overrides: &'static str,
-    pub unanswered: &'static str,
-    pub blank_custom: &'static str,
-    pub custom_too_long: fn(usize) -> String,
     pub sign_in_title: &'static str,
     pub sign_in_text: &'static str,
     pub wrong_token: &'static str,
@@ -147,13 +93,7 @@ pub struct Words {
 impl Words {
     /// Why a question cannot be submitted yet, in these words.
     pub fn reason(&self, reason: &Reason) -> String {
-        match reason {
-            Reason::Unanswered => self.unanswered.to_owned(),
-            Reason::BlankCustom => self.blank_custom.to_owned(),
-            Reason::CustomTooLong { chars } => (self.custom_too_long)(*chars),
-            // The validator's own message.
-            Reason::Invalid { message } => message.clone(),
-        }
+        reason.text(self.lang)
     }
 }
 
@@ -179,6 +119,7 @@ fn span_zh(ms: i64) -> String {
 
 /// English.
 pub static EN: Words = Words {
+    lang: Lang::En,
     tagline: "Questions from your agents, answered here.",
     page_not_found: "Page not found",
     to_waiting: "Go to the waiting asks",
@@ -231,9 +172,6 @@ pub static EN: Words = Words {
     your_answer: "Your answer",
     other: "Other",
     overrides: "Your Other text replaces the chosen option.",
-    unanswered: "unanswered",
-    blank_custom: "Other text is blank",
-    custom_too_long: |n| format!("Other text is too long ({n} of at most 10,000 characters)"),
     sign_in_title: "Sign in to askdesk",
     sign_in_text: "This desk is protected by a token. Enter the token the server was started with.",
     wrong_token: "That token is not right. Check it and try again.",
@@ -244,6 +182,7 @@ pub static EN: Words = Words {
 
 /// Simplified Chinese.
 pub static ZH: Words = Words {
+    lang: Lang::Zh,
     tagline: "智能体的提问，在这里回答。",
     page_not_found: "找不到页面",
     to_waiting: "查看等待中的提问",
@@ -296,9 +235,6 @@ pub static ZH: Words = Words {
     your_answer: "你的回答",
     other: "其他",
     overrides: "你填写的“其他”会取代所选的选项。",
-    unanswered: "未回答",
-    blank_custom: "“其他”内容为空",
-    custom_too_long: |n| format!("“其他”内容太长（{n} 个字符，最多 10,000 个）"),
     sign_in_title: "登录 askdesk",
     sign_in_text: "这个服务台受令牌保护。请输入启动服务器时设置的令牌。",
     wrong_token: "令牌不正确。请检查后重试。",
@@ -310,24 +246,4 @@ pub static ZH: Words = Words {
 /// The language of the page being rendered (English when none was set).
 pub fn use_lang() -> Lang {
     leptos::prelude::use_context::<Lang>().unwrap_or_default()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Lang;
-
-    #[test]
-    fn accept_language_picks_by_quality() {
-        assert_eq!(
-            Lang::from_accept_language("zh-CN,zh;q=0.9,en;q=0.8"),
-            Lang::Zh
-        );
-        assert_eq!(
-            Lang::from_accept_language("en-US,en;q=0.9,zh;q=0.8"),
-            Lang::En
-        );
-        assert_eq!(Lang::from_accept_language("fr-FR, zh-TW;q=0.5"), Lang::Zh);
-        assert_eq!(Lang::from_accept_language("de"), Lang::En);
-        assert_eq!(Lang::from_accept_language(""), Lang::En);
-    }
 }

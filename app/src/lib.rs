@@ -13,6 +13,7 @@ pub mod i18n;
 pub mod question;
 pub mod signin;
 
+use i18n::Speak;
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, Link, MetaTags, Stylesheet, Title};
 use leptos_router::{
@@ -59,7 +60,7 @@ fn request_lang() -> i18n::Lang {
         .flat_map(|v| v.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
         .find(|(name, _)| *name == i18n::LANG_COOKIE)
-        .and_then(|(_, value)| i18n::Lang::from_code(value));
+        .and_then(|(_, value)| i18n::Lang::parse(value));
     chosen.unwrap_or_else(|| {
         parts
             .headers

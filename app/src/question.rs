@@ -1,6 +1,7 @@
 //! One question rendered as a form group, backed by an `interaction` draft.
 
 use crate::form::{other_field, selected_field};
+use crate::i18n::Speak;
 use interaction::{BatchDraft, Problem, Question, QuestionDraft};
 use leptos::prelude::*;
 

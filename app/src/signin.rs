@@ -1,6 +1,7 @@
 //! `/signin`: when the server has a token, the desk's pages ask for it once
 //! and remember the browser with an HttpOnly cookie.
 
+use crate::i18n::Speak;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;

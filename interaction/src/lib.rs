@@ -59,6 +59,7 @@
 
 mod ask;
 mod draft;
+mod lang;
 mod lenient;
 mod model;
 mod problem;
@@ -70,6 +71,7 @@ pub use ask::{
     ValidNewAsk, MAX_AGENT_CHARS, MAX_TIMEOUT_SECONDS, MAX_TITLE_CHARS,
 };
 pub use draft::{BatchDraft, Blocker, Mode, QuestionDraft, Reason};
+pub use lang::Lang;
 pub use lenient::{LenientOption, LenientQuestion, LenientRequest};
 pub use model::{AnswerItem, Answers, Question, QuestionOption, Request};
 pub use problem::{Problem, ProblemCode, Problems};

@@ -123,7 +123,7 @@ pub async fn switch_language(
         .filter(|b| b.starts_with('/') && !b.starts_with("//") && !b.contains('\\'))
         .unwrap_or_else(|| "/".to_owned());
     let mut response = see_other(&back);
-    if let Some(lang) = app::i18n::Lang::from_code(&code) {
+    if let Some(lang) = app::i18n::Lang::parse(&code) {
         let cookie = format!(
             "{}={}; Path=/; Max-Age=31536000; SameSite=Lax",
             app::i18n::LANG_COOKIE,

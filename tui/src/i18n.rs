@@ -3,51 +3,26 @@
 
 use interaction::Reason;
 
-/// A language of the terminal UI.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Lang {
-    /// English.
-    #[default]
-    En,
-    /// Simplified Chinese.
-    Zh,
+pub use interaction::Lang;
+
+/// A language's words for the terminal UI.
+pub trait Speak {
+    /// The words in this language.
+    fn t(self) -> &'static Words;
 }
 
-impl Lang {
-    /// `en` or `zh` (also `zh-CN`, `zh_CN.UTF-8`, …); `None` otherwise.
-    pub fn parse(code: &str) -> Option<Self> {
-        let code = code.to_ascii_lowercase();
-        if code.starts_with("zh") {
-            Some(Self::Zh)
-        } else if code.starts_with("en") || code == "c" || code.starts_with("c.") || code == "posix"
-        {
-            Some(Self::En)
-        } else {
-            None
-        }
-    }
-
-    /// The language of the environment's locale (`LC_ALL`, `LC_MESSAGES`,
-    /// `LANG`, in POSIX order); English when none says otherwise.
-    pub fn from_env(get: impl Fn(&str) -> Option<String>) -> Self {
-        ["LC_ALL", "LC_MESSAGES", "LANG"]
-            .iter()
-            .filter_map(|name| get(name).filter(|v| !v.is_empty()))
-            .find_map(|v| Self::parse(&v))
-            .unwrap_or_default()
-    }
-
-    /// The words in this language.
-    pub fn t(self) -> &'static Words {
+impl Speak for Lang {
+    fn t(self) -> &'static Words {
         match self {
-            Self::En => &EN,
-            Self::Zh => &ZH,
+            Lang::En => &EN,
+            Lang::Zh => &ZH,
         }
     }
 }
 
 /// Every word of the terminal UI, for one language.
 pub struct Words {
+    pub lang: Lang,
     pub hints_queue: &'static str,
     pub hints_typing_free: &'static str,
     pub hints_typing_other: &'static str,
@@ -88,25 +63,18 @@ pub struct Words {
     pub go_back_to_them: fn(usize) -> String,
     pub refused_locally: &'static str,
     pub invalid_questions: &'static str,
-    pub unanswered: &'static str,
-    pub blank_custom: &'static str,
-    pub custom_too_long: fn(usize) -> String,
 }
 
 impl Words {
     /// Why a question cannot be submitted yet, in these words.
     pub fn reason(&self, reason: &Reason) -> String {
-        match reason {
-            Reason::Unanswered => self.unanswered.to_owned(),
-            Reason::BlankCustom => self.blank_custom.to_owned(),
-            Reason::CustomTooLong { chars } => (self.custom_too_long)(*chars),
-            Reason::Invalid { message } => message.clone(),
-        }
+        reason.text(self.lang)
     }
 }
 
 /// English.
 pub static EN: Words = Words {
+    lang: Lang::En,
     hints_queue: "↑↓ choose · Enter open · r refresh · q quit",
     hints_typing_free: "type your answer · Enter new line · Tab next · Shift+Tab back · Ctrl+S review · Esc decline",
     hints_typing_other: "type · Enter new line · Esc back to options (text kept) · Tab next · Ctrl+S review",
@@ -147,13 +115,11 @@ pub static EN: Words = Words {
     go_back_to_them: |n| format!("{n} question(s) still need an answer; Esc goes back to them"),
     refused_locally: "the answers were refused; see the problems below",
     invalid_questions: "this ask's questions are invalid",
-    unanswered: "unanswered",
-    blank_custom: "Other text is blank",
-    custom_too_long: |n| format!("Other text is too long ({n} of at most 10,000 characters)"),
 };
 
 /// Simplified Chinese.
 pub static ZH: Words = Words {
+    lang: Lang::Zh,
     hints_queue: "↑↓ 选择 · Enter 打开 · r 刷新 · q 退出",
     hints_typing_free: "输入回答 · Enter 换行 · Tab 下一题 · Shift+Tab 上一题 · Ctrl+S 检查 · Esc 拒绝",
     hints_typing_other: "输入 · Enter 换行 · Esc 返回选项（保留文字）· Tab 下一题 · Ctrl+S 检查",
@@ -194,31 +160,4 @@ pub static ZH: Words = Words {
     go_back_to_them: |n| format!("还有 {n} 个问题需要回答；按 Esc 返回"),
     refused_locally: "回答未被接受；问题见下方",
     invalid_questions: "这个提问的问题无效",
-    unanswered: "未回答",
-    blank_custom: "“其他”内容为空",
-    custom_too_long: |n| format!("“其他”内容太长（{n} 个字符，最多 10,000 个）"),
 };
-
-#[cfg(test)]
-mod tests {
-    use super::Lang;
-
-    #[test]
-    fn the_locale_picks_the_language() {
-        let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |name: &str| {
-                pairs
-                    .iter()
-                    .find(|(k, _)| *k == name)
-                    .map(|(_, v)| (*v).to_owned())
-            }
-        };
-        assert_eq!(Lang::from_env(env(&[("LANG", "zh_CN.UTF-8")])), Lang::Zh);
-        assert_eq!(
-            Lang::from_env(env(&[("LC_ALL", "en_US.UTF-8"), ("LANG", "zh_CN.UTF-8")])),
-            Lang::En
-        );
-        assert_eq!(Lang::from_env(env(&[("LANG", "C.UTF-8")])), Lang::En);
-        assert_eq!(Lang::from_env(env(&[])), Lang::En);
-    }
-}

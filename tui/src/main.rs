@@ -87,7 +87,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Some(code) => {
             tui::i18n::Lang::parse(code).ok_or_else(|| format!("--lang {code:?}: use en or zh"))?
         }
-        None => tui::i18n::Lang::from_env(|name| std::env::var(name).ok()),
+        None => tui::i18n::Lang::from_locale(|name| std::env::var(name).ok()),
     };
     let (model, client) = match cli.command {
         Some(Mode::Answer { file }) => {

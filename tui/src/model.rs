@@ -3,7 +3,7 @@
 //! from the `interaction` crate's drafts; nothing here restates one.
 
 use crate::{
-    i18n::{Lang, Words},
+    i18n::{Lang, Speak, Words},
     text::Editor,
 };
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};

@@ -2,7 +2,7 @@
 //! the frame's size.
 
 use crate::{
-    i18n::Words,
+    i18n::{Speak, Words},
     model::{status_word, Model, Screen, Session},
     text::{char_width, width, wrap},
 };

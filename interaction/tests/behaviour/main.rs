@@ -3,6 +3,7 @@
 mod answers;
 mod asks;
 mod drafts;
+mod lang;
 mod lenient;
 mod projection;
 mod properties;
