@@ -99,6 +99,20 @@ pub enum DeskError {
     Store(#[from] StoreError),
 }
 
+impl DeskError {
+    /// The HTTP status that stands for this error, the one mapping used by
+    /// the API and the pages' server functions alike.
+    pub fn http_status(&self) -> u16 {
+        match self {
+            Self::Invalid(_) => 422,
+            Self::NotFound => 404,
+            Self::Finished(_) => 409,
+            Self::Gone(_) => 410,
+            Self::System(_) | Self::Store(_) => 500,
+        }
+    }
+}
+
 /// How long a long poll may wait at most.
 pub const MAX_WAIT: Duration = Duration::from_secs(300);
 

@@ -171,7 +171,7 @@ async fn cancelled_and_expired_asks_are_gone() {
     assert_eq!(ask.finished_at, ask.expires_at);
     assert_eq!(
         ask.projection.expect("projection").structured.status,
-        interaction::Status::Expired
+        interaction::AskStatus::Expired
     );
 }
 

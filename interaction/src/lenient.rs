@@ -3,22 +3,34 @@
 //!
 //! It accepts questions without ids (they become `q1`, `q2`, … by position),
 //! options given as plain strings, and `multiple` as another name of
-//! `multiSelect`. The result is a plain [`Request`], which then goes through
-//! the same validation as any other ([`LenientRequest::validate`]).
+//! `multiSelect`. The result is a plain [`NewAsk`], which then goes through
+//! the same validation as any other ([`LenientAsk::validate`]).
 
 use crate::{
-    model::{Question, QuestionOption, Request},
+    ask::{NewAsk, ValidNewAsk},
+    model::{Question, QuestionOption},
     problem::Problems,
-    validate::ValidRequest,
 };
 use serde::Deserialize;
 
-/// A request as an agent may write it.
+/// An ask as an agent may write it: the input of the MCP tool `ask_user`
+/// and the request file of `askdesk answer`. Besides the questions it
+/// takes the fields of `POST /api/v1/asks`; what they mean is up to the
+/// caller (a file answered without a server has no timeout).
 #[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LenientRequest {
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LenientAsk {
     /// The questions.
     pub questions: Vec<LenientQuestion>,
+    /// A line saying what the ask is about.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// Who asks.
+    #[serde(default)]
+    pub agent: Option<String>,
+    /// After how many seconds a pending ask expires.
+    #[serde(default)]
+    pub timeout_seconds: Option<u64>,
 }
 
 /// A question as an agent may write it.
@@ -51,37 +63,49 @@ pub enum LenientOption {
     Full(QuestionOption),
 }
 
-impl LenientRequest {
-    /// The strict request this stands for.
-    pub fn into_request(self) -> Request {
-        let questions = self
-            .questions
-            .into_iter()
-            .enumerate()
-            .map(|(i, q)| Question {
-                id: q.id.unwrap_or_else(|| format!("q{}", i + 1)),
-                question: q.question,
-                header: q.header,
-                options: q
-                    .options
-                    .into_iter()
-                    .map(|o| match o {
-                        LenientOption::Label(label) => QuestionOption {
-                            label,
-                            description: None,
-                            preview: None,
-                        },
-                        LenientOption::Full(option) => option,
-                    })
-                    .collect(),
-                multi_select: q.multi_select.unwrap_or(false),
-            })
-            .collect();
-        Request { questions }
+impl LenientQuestion {
+    /// The strict question this stands for, `position` (from 0) naming it
+    /// when it has no id.
+    fn into_question(self, position: usize) -> Question {
+        Question {
+            id: self.id.unwrap_or_else(|| format!("q{}", position + 1)),
+            question: self.question,
+            header: self.header,
+            options: self
+                .options
+                .into_iter()
+                .map(|o| match o {
+                    LenientOption::Label(label) => QuestionOption {
+                        label,
+                        description: None,
+                        preview: None,
+                    },
+                    LenientOption::Full(option) => option,
+                })
+                .collect(),
+            multi_select: self.multi_select.unwrap_or(false),
+        }
+    }
+}
+
+impl LenientAsk {
+    /// The strict ask this stands for.
+    pub fn into_new_ask(self) -> NewAsk {
+        NewAsk {
+            questions: self
+                .questions
+                .into_iter()
+                .enumerate()
+                .map(|(i, q)| q.into_question(i))
+                .collect(),
+            title: self.title,
+            agent: self.agent,
+            timeout_seconds: self.timeout_seconds,
+        }
     }
 
-    /// Converts and validates, reporting every problem at once.
-    pub fn validate(self) -> Result<ValidRequest, Problems> {
-        ValidRequest::new(self.into_request())
+    /// Converts and validates the ask, reporting every problem at once.
+    pub fn validate(self) -> Result<ValidNewAsk, Problems> {
+        self.into_new_ask().validate()
     }
 }

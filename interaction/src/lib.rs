@@ -5,7 +5,7 @@
 //! web page (compiled to wasm), the server, the terminal UI and the agent tool
 //! all call it, so no rule about answers is written twice.
 //!
-//! - [`ValidRequest::new`] validates a request; [`LenientRequest`] decodes the
+//! - [`ValidRequest::new`] validates a request; [`LenientAsk`] decodes the
 //!   looser shape agents often send and validates it the same way.
 //! - [`ValidRequest::validate_answers`] checks answers against their request.
 //! - [`QuestionDraft`] and [`BatchDraft`] hold answers in progress for a UI.
@@ -59,6 +59,7 @@
 
 mod ask;
 mod draft;
+mod event;
 mod lang;
 mod lenient;
 mod model;
@@ -70,12 +71,13 @@ pub use ask::{
     Ask, AskCreated, AskList, AskStatus, AskSummary, Decline, ErrorBody, NewAsk, ValidDecline,
     ValidNewAsk, MAX_AGENT_CHARS, MAX_TIMEOUT_SECONDS, MAX_TITLE_CHARS,
 };
+pub use event::{AskEvent, ResetEvent, ASK_EVENT, RESET_EVENT};
 pub use draft::{BatchDraft, Blocker, Mode, QuestionDraft, Reason};
 pub use lang::Lang;
-pub use lenient::{LenientOption, LenientQuestion, LenientRequest};
+pub use lenient::{LenientAsk, LenientOption, LenientQuestion};
 pub use model::{AnswerItem, Answers, Question, QuestionOption, Request};
 pub use problem::{Problem, ProblemCode, Problems};
-pub use projection::{json_quote, project, Outcome, Status, Structured, ToolOutput};
+pub use projection::{json_quote, project, Outcome, Structured, ToolOutput};
 pub use validate::{
     ValidAnswers, ValidRequest, MAX_CUSTOM_CHARS, MAX_DESCRIPTION_CHARS, MAX_HEADER_CHARS,
     MAX_ID_CHARS, MAX_LABEL_CHARS, MAX_OPTIONS, MAX_PREVIEW_CHARS, MAX_QUESTIONS,

@@ -6,7 +6,7 @@
 //! newline or a quote typed by the human cannot start a line of its own or
 //! pass for an option label.
 
-use crate::{model::AnswerItem, validate::ValidAnswers, ValidRequest};
+use crate::{model::AnswerItem, validate::ValidAnswers, AskStatus, ValidRequest};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
@@ -26,26 +26,40 @@ pub enum Outcome {
     Expired,
 }
 
-/// The final status of an ask, as the structured output names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    /// See [`Outcome::Answered`].
-    Answered,
-    /// See [`Outcome::Declined`].
-    Declined,
-    /// See [`Outcome::Cancelled`].
-    Cancelled,
-    /// See [`Outcome::Expired`].
-    Expired,
+impl Outcome {
+    /// The status an ask that ended this way has; never `pending`.
+    pub fn status(&self) -> AskStatus {
+        match self {
+            Self::Answered(_) => AskStatus::Answered,
+            Self::Declined { .. } => AskStatus::Declined,
+            Self::Cancelled => AskStatus::Cancelled,
+            Self::Expired => AskStatus::Expired,
+        }
+    }
+
+    /// The answers, when the ask was answered.
+    pub fn answers(&self) -> Option<&ValidAnswers> {
+        match self {
+            Self::Answered(answers) => Some(answers),
+            _ => None,
+        }
+    }
+
+    /// The human's reason, when the ask was declined with one.
+    pub fn reason(&self) -> Option<&str> {
+        match self {
+            Self::Declined { reason } => reason.as_deref(),
+            _ => None,
+        }
+    }
 }
 
 /// The structured value: `{"status": "answered", "answers": [...]}`, with
 /// `reason` on a declined ask that has one. `answers` is empty unless answered.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Structured {
-    /// How the ask ended.
-    pub status: Status,
+    /// How the ask ended; never `pending`.
+    pub status: AskStatus,
     /// The answers, one per question in request order.
     pub answers: Vec<AnswerItem>,
     /// The human's reason for declining.
@@ -68,7 +82,7 @@ pub fn project(request: &ValidRequest, outcome: &Outcome) -> ToolOutput {
         Outcome::Answered(answers) => (
             answered_text(request, answers),
             Structured {
-                status: Status::Answered,
+                status: AskStatus::Answered,
                 answers: answers.items().to_vec(),
                 reason: None,
             },
@@ -81,7 +95,7 @@ pub fn project(request: &ValidRequest, outcome: &Outcome) -> ToolOutput {
             (
                 text,
                 Structured {
-                    status: Status::Declined,
+                    status: AskStatus::Declined,
                     answers: Vec::new(),
                     reason: reason.clone(),
                 },
@@ -90,7 +104,7 @@ pub fn project(request: &ValidRequest, outcome: &Outcome) -> ToolOutput {
         Outcome::Cancelled => (
             "The question was cancelled before the user answered; there are no answers.".to_owned(),
             Structured {
-                status: Status::Cancelled,
+                status: AskStatus::Cancelled,
                 answers: Vec::new(),
                 reason: None,
             },
@@ -98,7 +112,7 @@ pub fn project(request: &ValidRequest, outcome: &Outcome) -> ToolOutput {
         Outcome::Expired => (
             "The question expired before the user answered; there are no answers.".to_owned(),
             Structured {
-                status: Status::Expired,
+                status: AskStatus::Expired,
                 answers: Vec::new(),
                 reason: None,
             },

@@ -1,12 +1,16 @@
-use interaction::{LenientRequest, ProblemCode};
+use interaction::{LenientAsk, ProblemCode, ValidRequest};
 
-fn decode(json: &str) -> LenientRequest {
-    serde_json::from_str(json).expect("lenient request parses")
+fn decode(json: &str) -> LenientAsk {
+    serde_json::from_str(json).expect("lenient ask parses")
+}
+
+fn valid(ask: LenientAsk) -> Result<ValidRequest, interaction::Problems> {
+    ask.validate().map(|valid| valid.request)
 }
 
 #[test]
 fn claude_code_shaped_input_gets_ids_by_position() {
-    let valid = decode(
+    let valid = valid(decode(
         r#"{"questions": [
             {"question": "Which database?", "header": "DB",
              "options": [{"label": "PostgreSQL", "description": "ACID"}, {"label": "SQLite"}],
@@ -14,8 +18,7 @@ fn claude_code_shaped_input_gets_ids_by_position() {
             {"question": "Which features?", "header": "Features",
              "options": [{"label": "Auth", "description": "Sign-in"}], "multiSelect": true}
         ]}"#,
-    )
-    .validate()
+    ))
     .expect("valid");
     let ids: Vec<&str> = valid.questions().iter().map(|q| q.id.as_str()).collect();
     assert_eq!(ids, ["q1", "q2"]);
@@ -28,10 +31,9 @@ fn claude_code_shaped_input_gets_ids_by_position() {
 
 #[test]
 fn plain_string_options_and_the_multiple_alias_are_accepted() {
-    let valid = decode(
+    let valid = valid(decode(
         r#"{"questions": [{"id": "f", "question": "Pick", "options": ["A", {"label": "B"}], "multiple": true}]}"#,
-    )
-    .validate()
+    ))
     .expect("valid");
     let q = &valid.questions()[0];
     assert!(q.multi_select);
@@ -41,10 +43,9 @@ fn plain_string_options_and_the_multiple_alias_are_accepted() {
 
 #[test]
 fn lenient_input_still_goes_through_request_validation() {
-    let problems = decode(
+    let problems = valid(decode(
         r#"{"questions": [{"question": " ", "options": ["A", "A"]}, {"id": "q1", "question": "Again?"}]}"#,
-    )
-    .validate()
+    ))
     .expect_err("refused");
     assert!(problems.has(ProblemCode::EmptyQuestion));
     assert!(problems.has(ProblemCode::DuplicateOption));
@@ -52,4 +53,18 @@ fn lenient_input_still_goes_through_request_validation() {
         problems.has(ProblemCode::DuplicateId),
         "an explicit id may collide with a given one"
     );
+}
+
+#[test]
+fn the_fields_of_a_new_ask_come_along_and_others_are_refused() {
+    let ask = decode(
+        r#"{"questions": [{"question": "Go?"}], "title": " Deploy ", "agent": "me", "timeoutSeconds": 60}"#,
+    )
+    .validate()
+    .expect("valid");
+    assert_eq!(ask.title.as_deref(), Some("Deploy"));
+    assert_eq!(ask.agent.as_deref(), Some("me"));
+    assert_eq!(ask.timeout_seconds, Some(60));
+    let unknown = serde_json::from_str::<LenientAsk>(r#"{"questions": [], "colour": "red"}"#);
+    assert!(unknown.is_err(), "unknown fields are refused, not ignored");
 }
