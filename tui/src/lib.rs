@@ -12,25 +12,7 @@ pub mod model;
 pub mod text;
 pub mod view;
 
-use interaction::{LenientQuestion, LenientRequest, Problems, ValidRequest};
-use serde::Deserialize;
-
-/// A request file of keyless mode: the questions (ids optional, options as
-/// strings or objects, as agents write them) and optionally a title. The
-/// fields of `POST /api/v1/asks` that mean nothing here are accepted too.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct RequestFile {
-    questions: Vec<LenientQuestion>,
-    #[serde(default)]
-    title: Option<String>,
-    #[serde(default)]
-    #[allow(dead_code)]
-    agent: Option<String>,
-    #[serde(default)]
-    #[allow(dead_code)]
-    timeout_seconds: Option<u64>,
-}
+use interaction::{LenientAsk, Problems, ValidRequest};
 
 /// Why a request file cannot be answered.
 #[derive(Debug)]
@@ -52,11 +34,9 @@ impl std::fmt::Display for FileError {
 
 /// Reads and validates a request file.
 pub fn read_request(json: &str) -> Result<(ValidRequest, Option<String>), FileError> {
-    let file: RequestFile = serde_json::from_str(json).map_err(FileError::Json)?;
-    let request = LenientRequest {
-        questions: file.questions,
-    }
-    .validate()
-    .map_err(FileError::Invalid)?;
-    Ok((request, file.title))
+    // The fields of `POST /api/v1/asks` that mean nothing without a server
+    // (agent, timeout) are accepted and checked, then left unused.
+    let file: LenientAsk = serde_json::from_str(json).map_err(FileError::Json)?;
+    let ask = file.validate().map_err(FileError::Invalid)?;
+    Ok((ask.request, ask.title))
 }

@@ -2,7 +2,7 @@
 //! HTTP at `/mcp` and over stdio (`askdesk mcp`, in [`stdio`]).
 //!
 //! A call decodes the agent's input leniently (the `interaction` crate's
-//! [`LenientQuestion`]), creates an ask through the same [`Desk`] code path
+//! [`LenientAsk`]), creates an ask through the same [`Desk`] code path
 //! as `POST /api/v1/asks`, tells the human where to answer, and waits until
 //! the ask ends, sending progress notifications meanwhile. If the client
 //! cancels the call, the ask is cancelled.
@@ -14,7 +14,7 @@ pub mod stdio;
 pub use backend::{Backend, Refusal};
 
 use crate::AppState;
-use interaction::{Ask, LenientQuestion, LenientRequest, NewAsk, Problem};
+use interaction::{Ask, LenientAsk, Problem};
 use rmcp::{
     model::{
         CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
@@ -27,7 +27,6 @@ use rmcp::{
     },
     RoleServer, ServerHandler,
 };
-use serde::Deserialize;
 use std::{sync::Arc, time::Duration};
 
 /// The tool's name.
@@ -35,18 +34,6 @@ pub const TOOL: &str = "ask_user";
 
 /// How often a waiting call tells the client it is still alive.
 pub const PROGRESS_EVERY: Duration = Duration::from_secs(10);
-
-/// What `ask_user` takes: Claude Code's AskUserQuestion input, plus an
-/// optional `id` per question, `title` and `timeoutSeconds`.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct AskUserInput {
-    questions: Vec<LenientQuestion>,
-    #[serde(default)]
-    title: Option<String>,
-    #[serde(default)]
-    timeout_seconds: Option<u64>,
-}
 
 /// The MCP server: the `ask_user` tool over a [`Backend`].
 #[derive(Clone)]
@@ -83,7 +70,9 @@ impl AskDesk {
         arguments: JsonObject,
         context: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let input: AskUserInput = match serde_json::from_value(serde_json::Value::Object(arguments)) {
+        // Claude Code's AskUserQuestion input, plus an optional `id` per
+        // question, `title`, `agent` and `timeoutSeconds`.
+        let input: LenientAsk = match serde_json::from_value(serde_json::Value::Object(arguments)) {
             Ok(input) => input,
             Err(e) => {
                 return tool_error(format!(
@@ -93,22 +82,16 @@ impl AskDesk {
                 ))
             }
         };
-        let request = LenientRequest {
-            questions: input.questions,
+        let mut new = input.into_new_ask();
+        if new.agent.is_none() {
+            new.agent = context.peer.peer_info().map(|info| {
+                let client = &info.client_info;
+                format!("{} {}", client.name, client.version)
+                    .trim()
+                    .to_owned()
+            });
         }
-        .into_request();
-        let agent = context.peer.peer_info().map(|info| {
-            let client = &info.client_info;
-            format!("{} {}", client.name, client.version)
-                .trim()
-                .to_owned()
-        });
-        let new = NewAsk {
-            questions: request.questions,
-            title: input.title,
-            agent,
-            timeout_seconds: input.timeout_seconds.or(self.default_timeout),
-        };
+        new.timeout_seconds = new.timeout_seconds.or(self.default_timeout);
         let created = match self.backend.create(new).await {
             Ok(created) => created,
             Err(Refusal::Invalid(problems)) => return tool_error(problem_list(&problems)),

@@ -72,7 +72,8 @@ pub fn input() -> JsonObject {
                     "required": ["question"]
                 }
             },
-            "title": {"type": "string", "description": "What the questions are about, shown to the human."},
+            "title": {"type": "string", "maxLength": interaction::MAX_TITLE_CHARS, "description": "What the questions are about, shown to the human."},
+            "agent": {"type": "string", "maxLength": interaction::MAX_AGENT_CHARS, "description": "Who asks, shown to the human. Default: the MCP client's name and version."},
             "timeoutSeconds": {
                 "type": "integer",
                 "minimum": 1,
