@@ -1,58 +1,30 @@
 //! The storage interface: what the desk needs from a database, and nothing
 //! about which database it is.
 
-use crate::AskId;
+use crate::{
+    id::AskId,
+    record::{End, Record},
+};
 use async_trait::async_trait;
-use interaction::{AnswerItem, AskStatus, Request};
+use interaction::AskStatus;
 
-/// An ask as stored.
+/// One line of a list: what a summary needs, without the questions.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Record {
+pub struct Entry {
     /// The ask's id.
     pub id: AskId,
-    /// Where it is in its life.
-    pub status: AskStatus,
     /// What it is about.
     pub title: Option<String>,
     /// Who asked.
     pub agent: Option<String>,
-    /// The questions; valid when stored.
-    pub request: Request,
+    /// Where it is in its life.
+    pub status: AskStatus,
     /// When it was made, in milliseconds since the Unix epoch.
     pub created_at: i64,
     /// When it expires, if it has a timeout.
     pub expires_at: Option<i64>,
-    /// When it left `pending`.
-    pub finished_at: Option<i64>,
-    /// The canonical answers, once answered.
-    pub answers: Option<Vec<AnswerItem>>,
-    /// The human's reason, once declined with one.
-    pub decline_reason: Option<String>,
-}
-
-/// How a pending ask ends.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Finish {
-    /// With these canonical answers.
-    Answered(Vec<AnswerItem>),
-    /// Declined, with the human's reason if any.
-    Declined(Option<String>),
-    /// Withdrawn by the agent.
-    Cancelled,
-    /// Out of time.
-    Expired,
-}
-
-impl Finish {
-    /// The status the ask ends in.
-    pub fn status(&self) -> AskStatus {
-        match self {
-            Self::Answered(_) => AskStatus::Answered,
-            Self::Declined(_) => AskStatus::Declined,
-            Self::Cancelled => AskStatus::Cancelled,
-            Self::Expired => AskStatus::Expired,
-        }
-    }
+    /// How many questions it has.
+    pub question_count: usize,
 }
 
 /// A failure of the database itself (not of the caller's input).
@@ -64,8 +36,8 @@ pub enum StoreError {
     /// The schema could not be brought up to date.
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
-    /// A stored value does not decode; the database was changed by hand or
-    /// by a newer askdesk.
+    /// A stored ask does not decode, or no longer passes validation: the
+    /// database was changed by hand or by a newer askdesk.
     #[error("stored ask {id} is unreadable: {detail}")]
     Corrupt {
         /// The ask.
@@ -77,23 +49,26 @@ pub enum StoreError {
 
 /// Where asks live. Every method is one atomic step; [`Store::finish`] is
 /// the only way out of `pending`, and it succeeds at most once per ask.
+///
+/// Every implementation passes the same conformance suite
+/// (`desk/tests/conformance.rs`).
 #[async_trait]
 pub trait Store: Send + Sync + 'static {
     /// Stores a new pending ask.
     async fn insert(&self, record: &Record) -> Result<(), StoreError>;
 
-    /// The ask with this id, if there is one.
+    /// The ask with this id, if there is one, decoded and validated; an ask
+    /// that fails either is [`StoreError::Corrupt`].
     async fn get(&self, id: &AskId) -> Result<Option<Record>, StoreError>;
 
     /// Asks with this status (all asks when `None`), newest first, at most
     /// `limit` of them.
-    async fn list(&self, status: Option<AskStatus>, limit: u32) -> Result<Vec<Record>, StoreError>;
+    async fn list(&self, status: Option<AskStatus>, limit: u32) -> Result<Vec<Entry>, StoreError>;
 
-    /// Ends a pending ask at time `at`. Returns `false`, changing nothing,
-    /// when the ask is unknown or has already ended.
-    async fn finish(&self, id: &AskId, finish: &Finish, at: i64) -> Result<bool, StoreError>;
+    /// Ends a pending ask. Returns `false`, changing nothing, when the ask
+    /// is unknown or has already ended.
+    async fn finish(&self, id: &AskId, end: &End) -> Result<bool, StoreError>;
 
-    /// Ends every pending ask whose expiry is at or before `now`, and
-    /// returns their ids.
-    async fn expire_due(&self, now: i64) -> Result<Vec<AskId>, StoreError>;
+    /// The pending asks whose expiry is at or before `now`.
+    async fn due(&self, now: i64) -> Result<Vec<AskId>, StoreError>;
 }

@@ -7,7 +7,7 @@ use crate::{
     config::{Database, ServeArgs},
     AppState,
 };
-use desk::{Desk, SqliteStore};
+use desk::{Desk, SqliteStore, Store};
 use std::{error::Error, net::SocketAddr, sync::Arc};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
@@ -26,10 +26,10 @@ pub struct Started {
 }
 
 /// Opens the store the settings name.
-pub async fn open_store(args: &ServeArgs) -> Result<(SqliteStore, Database), StartError> {
+pub async fn open_store(args: &ServeArgs) -> Result<(Arc<dyn Store>, Database), StartError> {
     let database = args.database()?;
-    let store = match &database {
-        Database::Memory => SqliteStore::in_memory().await?,
+    let store: Arc<dyn Store> = match &database {
+        Database::Memory => Arc::new(SqliteStore::in_memory().await?),
         Database::File(path) => {
             if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
                 std::fs::create_dir_all(parent).map_err(|e| {
@@ -39,9 +39,11 @@ pub async fn open_store(args: &ServeArgs) -> Result<(SqliteStore, Database), Sta
                     )
                 })?;
             }
-            SqliteStore::open(path)
-                .await
-                .map_err(|e| format!("cannot open the database {}: {e}", path.display()))?
+            Arc::new(
+                SqliteStore::open(path)
+                    .await
+                    .map_err(|e| format!("cannot open the database {}: {e}", path.display()))?,
+            )
         }
     };
     Ok((store, database))

@@ -329,7 +329,8 @@ async fn concurrent_submissions_yield_exactly_one_success() {
     let store = desk::SqliteStore::open(&dir.path().join("asks.db"))
         .await
         .expect("store");
-    let server = std::sync::Arc::new(TestServer::with_store(store, None).await);
+    let server =
+        std::sync::Arc::new(TestServer::with_store(std::sync::Arc::new(store), None).await);
     let id = server.create(release_ask()).await;
     let calls: Vec<_> = (0..12)
         .map(|_| {

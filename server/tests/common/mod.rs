@@ -8,7 +8,7 @@ use axum::{
     response::Response,
     Router,
 };
-use desk::{Desk, SqliteStore};
+use desk::{Desk, SqliteStore, Store};
 use http_body_util::BodyExt;
 use serde_json::Value;
 use server::{app, config::ServeArgs, AppState};
@@ -39,14 +39,22 @@ pub struct TestServer {
 
 impl TestServer {
     pub async fn new() -> Self {
-        Self::with_store(SqliteStore::in_memory().await.expect("store"), None).await
+        Self::with_store(
+            Arc::new(SqliteStore::in_memory().await.expect("store")),
+            None,
+        )
+        .await
     }
 
     pub async fn with_token() -> Self {
-        Self::with_store(SqliteStore::in_memory().await.expect("store"), Some(TOKEN)).await
+        Self::with_store(
+            Arc::new(SqliteStore::in_memory().await.expect("store")),
+            Some(TOKEN),
+        )
+        .await
     }
 
-    pub async fn with_store(store: SqliteStore, token: Option<&str>) -> Self {
+    pub async fn with_store(store: Arc<dyn Store>, token: Option<&str>) -> Self {
         let args = args(token);
         let addr = args.addr;
         let security = args.security(addr).expect("security settings");

@@ -1,7 +1,9 @@
-//! The life of an ask through the desk, on real SQLite databases.
+//! The store conformance suite: the life of an ask through the desk, the
+//! same tests on every store askdesk has.
 
-use desk::{Desk, DeskError, SqliteStore};
-use interaction::{Answers, AskStatus, Decline, NewAsk};
+use crate::common::{answers, combined, desk_on, new_ask, Kind};
+use desk::DeskError;
+use interaction::{AskStatus, Decline, NewAsk};
 use std::{
     sync::{
         atomic::{AtomicI64, Ordering},
@@ -10,44 +12,45 @@ use std::{
     time::Duration,
 };
 
-fn new_ask(timeout: Option<u64>) -> NewAsk {
-    let mut json = serde_json::json!({
-        "title": "Release plan",
-        "agent": "test-agent",
-        "questions": [
-            {"id": "features", "question": "Which features?", "multiSelect": true,
-             "options": [{"label": "Auth"}, {"label": "Logging"}, {"label": "Metrics"}]},
-            {"id": "db", "question": "Which database?",
-             "options": [{"label": "SQLite"}, {"label": "PostgreSQL"}]}
-        ]
-    });
-    if let Some(t) = timeout {
-        json["timeoutSeconds"] = t.into();
-    }
-    serde_json::from_value(json).expect("new ask")
+/// Runs every test of the suite on each kind of store.
+macro_rules! suite {
+    ($($test:ident),* $(,)?) => {
+        mod memory {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $test() {
+                    super::$test(crate::common::Kind::Memory).await;
+                }
+            )*
+        }
+        mod file {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $test() {
+                    super::$test(crate::common::Kind::File).await;
+                }
+            )*
+        }
+    };
 }
 
-fn answers(json: serde_json::Value) -> Answers {
-    serde_json::from_value(serde_json::json!({ "answers": json })).expect("answers")
-}
+suite!(
+    a_new_ask_is_pending_with_an_unguessable_id_and_its_url,
+    an_invalid_new_ask_is_refused_and_nothing_is_stored,
+    a_combined_multi_select_answer_is_stored_canonically_with_its_projection,
+    refused_answers_leave_the_ask_pending,
+    a_second_answer_is_refused_and_the_first_stays,
+    cancelled_and_expired_asks_are_gone,
+    listing_expires_due_asks_and_shows_the_newest_first,
+    unknown_and_malformed_ids_are_not_found,
+    a_long_poll_wakes_when_the_ask_is_answered,
+    a_long_poll_returns_the_pending_ask_when_its_wait_is_over,
+    a_long_poll_ends_when_the_ask_expires,
+    concurrent_submissions_yield_exactly_one_success,
+);
 
-fn combined() -> Answers {
-    answers(serde_json::json!([
-        {"id": "db", "selected": ["SQLite"]},
-        {"id": "features", "selected": ["Metrics", "Auth"], "custom": "  Rate limiting "}
-    ]))
-}
-
-async fn memory_desk() -> Desk {
-    Desk::new(
-        SqliteStore::in_memory().await.expect("store"),
-        "http://127.0.0.1:3000/",
-    )
-}
-
-#[tokio::test]
-async fn a_new_ask_is_pending_with_an_unguessable_id_and_its_url() {
-    let desk = memory_desk().await;
+pub async fn a_new_ask_is_pending_with_an_unguessable_id_and_its_url(kind: Kind) {
+    let (desk, _db) = desk_on(kind).await;
     let created = desk.create(new_ask(None)).await.expect("created");
     assert_eq!(created.status, AskStatus::Pending);
     assert_eq!(created.id.len(), 32);
@@ -66,9 +69,8 @@ async fn a_new_ask_is_pending_with_an_unguessable_id_and_its_url() {
     assert_ne!(other.id, created.id);
 }
 
-#[tokio::test]
-async fn an_invalid_new_ask_is_refused_and_nothing_is_stored() {
-    let desk = memory_desk().await;
+pub async fn an_invalid_new_ask_is_refused_and_nothing_is_stored(kind: Kind) {
+    let (desk, _db) = desk_on(kind).await;
     let bad: NewAsk = serde_json::from_value(serde_json::json!({"questions": []})).expect("shape");
     let Err(DeskError::Invalid(problems)) = desk.create(bad).await else {
         panic!("must be refused");
@@ -77,9 +79,8 @@ async fn an_invalid_new_ask_is_refused_and_nothing_is_stored() {
     assert!(desk.list(None).await.expect("list").is_empty());
 }
 
-#[tokio::test]
-async fn a_combined_multi_select_answer_is_stored_canonically_with_its_projection() {
-    let desk = memory_desk().await;
+pub async fn a_combined_multi_select_answer_is_stored_canonically_with_its_projection(kind: Kind) {
+    let (desk, _db) = desk_on(kind).await;
     let id = desk.create(new_ask(None)).await.expect("created").id;
     let ask = desk.answer(&id, &combined()).await.expect("answered");
     assert_eq!(ask.status, AskStatus::Answered);
@@ -101,9 +102,8 @@ async fn a_combined_multi_select_answer_is_stored_canonically_with_its_projectio
     assert_eq!(desk.get(&id).await.expect("read back").answers, ask.answers);
 }
 
-#[tokio::test]
-async fn refused_answers_leave_the_ask_pending() {
-    let desk = memory_desk().await;
+pub async fn refused_answers_leave_the_ask_pending(kind: Kind) {
+    let (desk, _db) = desk_on(kind).await;
     let id = desk.create(new_ask(None)).await.expect("created").id;
     let both = answers(serde_json::json!([
         {"id": "db", "selected": ["SQLite"], "custom": "DuckDB"},
@@ -117,9 +117,8 @@ async fn refused_answers_leave_the_ask_pending() {
     assert_eq!(desk.get(&id).await.expect("ask").status, AskStatus::Pending);
 }
 
-#[tokio::test]
-async fn a_second_answer_is_refused_and_the_first_stays() {
-    let desk = memory_desk().await;
+pub async fn a_second_answer_is_refused_and_the_first_stays(kind: Kind) {
+    let (desk, _db) = desk_on(kind).await;
     let id = desk.create(new_ask(None)).await.expect("created").id;
     let first = desk.answer(&id, &combined()).await.expect("first");
     let other = answers(serde_json::json!([
@@ -136,13 +135,11 @@ async fn a_second_answer_is_refused_and_the_first_stays() {
     assert_eq!(desk.get(&id).await.expect("ask").answers, first.answers);
 }
 
-#[tokio::test]
-async fn cancelled_and_expired_asks_are_gone() {
+pub async fn cancelled_and_expired_asks_are_gone(kind: Kind) {
     let now = Arc::new(AtomicI64::new(1_000_000));
     let clock = now.clone();
-    let desk = memory_desk()
-        .await
-        .with_clock(Arc::new(move || clock.load(Ordering::SeqCst)));
+    let (desk, _db) = desk_on(kind).await;
+    let desk = desk.with_clock(Arc::new(move || clock.load(Ordering::SeqCst)));
     let cancelled = desk.create(new_ask(None)).await.expect("created").id;
     assert_eq!(
         desk.cancel(&cancelled).await.expect("cancel").status,
@@ -175,13 +172,11 @@ async fn cancelled_and_expired_asks_are_gone() {
     );
 }
 
-#[tokio::test]
-async fn listing_expires_due_asks_and_shows_the_newest_first() {
+pub async fn listing_expires_due_asks_and_shows_the_newest_first(kind: Kind) {
     let now = Arc::new(AtomicI64::new(5_000));
     let clock = now.clone();
-    let desk = memory_desk()
-        .await
-        .with_clock(Arc::new(move || clock.load(Ordering::SeqCst)));
+    let (desk, _db) = desk_on(kind).await;
+    let desk = desk.with_clock(Arc::new(move || clock.load(Ordering::SeqCst)));
     let old = desk.create(new_ask(Some(1))).await.expect("created").id;
     now.fetch_add(10, Ordering::SeqCst);
     let newer = desk.create(new_ask(None)).await.expect("created").id;
@@ -198,9 +193,8 @@ async fn listing_expires_due_asks_and_shows_the_newest_first() {
     assert_eq!(expired[0].id, old);
 }
 
-#[tokio::test]
-async fn unknown_and_malformed_ids_are_not_found() {
-    let desk = memory_desk().await;
+pub async fn unknown_and_malformed_ids_are_not_found(kind: Kind) {
+    let (desk, _db) = desk_on(kind).await;
     for id in [
         "0123456789abcdef0123456789abcdef",
         "nope",
@@ -217,9 +211,8 @@ async fn unknown_and_malformed_ids_are_not_found() {
     }
 }
 
-#[tokio::test]
-async fn a_long_poll_wakes_when_the_ask_is_answered() {
-    let desk = memory_desk().await;
+pub async fn a_long_poll_wakes_when_the_ask_is_answered(kind: Kind) {
+    let (desk, _db) = desk_on(kind).await;
     let id = desk.create(new_ask(None)).await.expect("created").id;
     let waiter = tokio::spawn({
         let desk = desk.clone();
@@ -237,9 +230,8 @@ async fn a_long_poll_wakes_when_the_ask_is_answered() {
     assert_eq!(ask.status, AskStatus::Answered);
 }
 
-#[tokio::test]
-async fn a_long_poll_returns_the_pending_ask_when_its_wait_is_over() {
-    let desk = memory_desk().await;
+pub async fn a_long_poll_returns_the_pending_ask_when_its_wait_is_over(kind: Kind) {
+    let (desk, _db) = desk_on(kind).await;
     let id = desk.create(new_ask(None)).await.expect("created").id;
     let ask = desk
         .wait(&id, Duration::from_millis(50))
@@ -248,21 +240,15 @@ async fn a_long_poll_returns_the_pending_ask_when_its_wait_is_over() {
     assert_eq!(ask.status, AskStatus::Pending);
 }
 
-#[tokio::test]
-async fn a_long_poll_ends_when_the_ask_expires() {
-    let desk = memory_desk().await;
+pub async fn a_long_poll_ends_when_the_ask_expires(kind: Kind) {
+    let (desk, _db) = desk_on(kind).await;
     let id = desk.create(new_ask(Some(1))).await.expect("created").id;
     let ask = desk.wait(&id, Duration::from_secs(60)).await.expect("ask");
     assert_eq!(ask.status, AskStatus::Expired);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn concurrent_submissions_yield_exactly_one_success() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let store = SqliteStore::open(&dir.path().join("asks.db"))
-        .await
-        .expect("store");
-    let desk = Desk::new(store, "http://127.0.0.1:3000");
+pub async fn concurrent_submissions_yield_exactly_one_success(kind: Kind) {
+    let (desk, _db) = desk_on(kind).await;
     let id = desk.create(new_ask(None)).await.expect("created").id;
     let tasks: Vec<_> = (0..16)
         .map(|i| {
@@ -292,23 +278,4 @@ async fn concurrent_submissions_yield_exactly_one_success() {
         }
     }
     assert_eq!(successes, 1);
-}
-
-#[tokio::test]
-async fn an_answer_survives_reopening_the_database() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path().join("asks.db");
-    let id = {
-        let desk = Desk::new(SqliteStore::open(&path).await.expect("store"), "http://x");
-        let id = desk.create(new_ask(None)).await.expect("created").id;
-        desk.answer(&id, &combined()).await.expect("answered");
-        id
-    };
-    let desk = Desk::new(SqliteStore::open(&path).await.expect("reopen"), "http://x");
-    let ask = desk.get(&id).await.expect("ask");
-    assert_eq!(ask.status, AskStatus::Answered);
-    assert_eq!(
-        ask.answers.expect("answers")[0].custom.as_deref(),
-        Some("Rate limiting")
-    );
 }

@@ -1,0 +1,115 @@
+//! An ask as the desk holds it: validated when it came in, and once ended,
+//! ended for good with what the agent will read.
+
+use crate::{id::AskId, time::rfc3339};
+use interaction::{project, Ask, AskStatus, AskSummary, Outcome, ToolOutput, ValidRequest};
+
+/// An ask as stored. Its request passed validation before it was stored
+/// and again when it was read back, so code holding a `Record` relies on it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    /// The ask's id.
+    pub id: AskId,
+    /// What it is about.
+    pub title: Option<String>,
+    /// Who asked.
+    pub agent: Option<String>,
+    /// The questions.
+    pub request: ValidRequest,
+    /// When it was made, in milliseconds since the Unix epoch.
+    pub created_at: i64,
+    /// When it expires, if it has a timeout.
+    pub expires_at: Option<i64>,
+    /// How it ended; `None` while it is pending.
+    pub end: Option<End>,
+}
+
+/// How and when an ask left `pending`, with the projection its agent reads,
+/// made once when it ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct End {
+    outcome: Outcome,
+    at: i64,
+    projection: ToolOutput,
+}
+
+impl End {
+    /// `request` ended with `outcome` at `at` (milliseconds since the epoch).
+    pub fn new(request: &ValidRequest, outcome: Outcome, at: i64) -> Self {
+        let projection = project(request, &outcome);
+        Self::stored(outcome, at, projection)
+    }
+
+    /// An end read back from a store, with the projection made when it ended.
+    pub fn stored(outcome: Outcome, at: i64, projection: ToolOutput) -> Self {
+        Self {
+            outcome,
+            at,
+            projection,
+        }
+    }
+
+    /// How the ask ended.
+    pub fn outcome(&self) -> &Outcome {
+        &self.outcome
+    }
+
+    /// When, in milliseconds since the Unix epoch.
+    pub fn at(&self) -> i64 {
+        self.at
+    }
+
+    /// What the agent's model reads.
+    pub fn projection(&self) -> &ToolOutput {
+        &self.projection
+    }
+}
+
+impl Record {
+    /// Where the ask is in its life.
+    pub fn status(&self) -> AskStatus {
+        self.end
+            .as_ref()
+            .map_or(AskStatus::Pending, |end| end.outcome.status())
+    }
+
+    /// Whether the ask is still pending and its time is up at `now`.
+    pub fn is_due(&self, now: i64) -> bool {
+        self.end.is_none() && self.expires_at.is_some_and(|at| at <= now)
+    }
+
+    /// The list entry of this ask; its page is at `url`.
+    pub fn summary(&self, url: String) -> AskSummary {
+        AskSummary {
+            url,
+            question_count: self.request.questions().len(),
+            id: self.id.to_string(),
+            title: self.title.clone(),
+            agent: self.agent.clone(),
+            status: self.status(),
+            created_at: rfc3339(self.created_at),
+            expires_at: self.expires_at.map(rfc3339),
+        }
+    }
+
+    /// The API's view of this ask; its page is at `url`.
+    pub fn view(&self, url: String) -> Ask {
+        let end = self.end.as_ref();
+        Ask {
+            url,
+            id: self.id.to_string(),
+            status: self.status(),
+            title: self.title.clone(),
+            agent: self.agent.clone(),
+            request: self.request.request().clone(),
+            created_at: rfc3339(self.created_at),
+            expires_at: self.expires_at.map(rfc3339),
+            finished_at: end.map(|e| rfc3339(e.at)),
+            answers: end
+                .and_then(|e| e.outcome.answers())
+                .map(|a| a.items().to_vec()),
+            decline_reason: end.and_then(|e| e.outcome.reason()).map(str::to_owned),
+            projection: end.map(|e| e.projection.clone()),
+        }
+    }
+}

@@ -1,0 +1,6 @@
+//! The desk's tests, one binary: the store conformance suite on every kind
+//! of store, and what only SQLite files do.
+
+mod common;
+mod conformance;
+mod sqlite;

@@ -1,0 +1,111 @@
+//! What only a SQLite file shows: asks survive reopening, stored rows are
+//! read back through one decoding path, and rows that no longer decode are
+//! one clear error naming the ask.
+
+use crate::common::{combined, new_ask};
+use desk::{Desk, DeskError, SqliteStore, StoreError};
+use interaction::AskStatus;
+use std::{path::Path, sync::Arc};
+
+async fn desk_at(path: &Path) -> Desk {
+    Desk::new(
+        Arc::new(SqliteStore::open(path).await.expect("store")),
+        "http://x",
+    )
+}
+
+/// Changes the database behind the desk's back, as a person with `sqlite3`
+/// (or an older or newer askdesk) might.
+async fn tamper(path: &Path, sql: &str) {
+    use sqlx::{ConnectOptions, Executor};
+    let mut conn = sqlx::sqlite::SqliteConnectOptions::new()
+        .filename(path)
+        .connect()
+        .await
+        .expect("connect");
+    conn.execute(sql).await.expect("tamper");
+}
+
+#[tokio::test]
+async fn an_answer_survives_reopening_the_database() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("asks.db");
+    let (id, answered) = {
+        let desk = desk_at(&path).await;
+        let id = desk.create(new_ask(None)).await.expect("created").id;
+        let answered = desk.answer(&id, &combined()).await.expect("answered");
+        (id, answered)
+    };
+    let ask = desk_at(&path).await.get(&id).await.expect("ask");
+    assert_eq!(ask.status, AskStatus::Answered);
+    assert_eq!(
+        ask.answers.as_ref().expect("answers")[0].custom.as_deref(),
+        Some("Rate limiting")
+    );
+    assert_eq!(ask, answered, "read back exactly as it was answered");
+}
+
+#[tokio::test]
+async fn the_projection_is_made_once_when_the_ask_ends_and_stored() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("asks.db");
+    let desk = desk_at(&path).await;
+    let id = desk.create(new_ask(None)).await.expect("created").id;
+    desk.answer(&id, &combined()).await.expect("answered");
+    // What is read back is the stored projection, not one made anew.
+    tamper(
+        &path,
+        &format!(
+            "UPDATE asks SET projection = json_set(projection, '$.text', 'as stored') \
+             WHERE id = '{id}'"
+        ),
+    )
+    .await;
+    let projection = desk.get(&id).await.expect("ask").projection;
+    assert_eq!(projection.expect("projection").text, "as stored");
+    // Asks that ended before projections were stored get theirs on reading.
+    tamper(
+        &path,
+        &format!("UPDATE asks SET projection = NULL WHERE id = '{id}'"),
+    )
+    .await;
+    let projection = desk.get(&id).await.expect("ask").projection;
+    assert!(projection
+        .expect("projection")
+        .text
+        .contains("Rate limiting"));
+}
+
+#[tokio::test]
+async fn a_stored_ask_that_no_longer_validates_is_one_clear_error_naming_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("asks.db");
+    let desk = desk_at(&path).await;
+    let pending = desk.create(new_ask(None)).await.expect("created").id;
+    let answered = desk.create(new_ask(None)).await.expect("created").id;
+    desk.answer(&answered, &combined()).await.expect("answered");
+    // A request that breaks the rules, and answers naming an unknown label.
+    tamper(
+        &path,
+        &format!(
+            "UPDATE asks SET request = '{{\"questions\": []}}' WHERE id = '{pending}'; \
+             UPDATE asks SET answers = '[{{\"id\": \"db\", \"selected\": [\"Oracle\"]}}]' \
+             WHERE id = '{answered}'"
+        ),
+    )
+    .await;
+    for id in [&pending, &answered] {
+        for result in [
+            desk.get(id).await,
+            desk.cancel(id).await,
+            desk.answer(id, &combined()).await,
+        ] {
+            match result {
+                Err(DeskError::Store(StoreError::Corrupt { id: named, .. })) => {
+                    assert_eq!(&named, id)
+                }
+                other => panic!("{id}: expected a corrupt-ask error, got {other:?}"),
+            }
+        }
+    }
+}
