@@ -1,0 +1,343 @@
+//! The typed client of askdesk's HTTP API v1, the one way programs talk to
+//! an askdesk server: the terminal UI, `askdesk mcp` and hooks. The wire
+//! types are the `interaction` crate's, so the client decodes exactly what
+//! the server encodes; every failure is one [`Error`], which keeps what the
+//! server said.
+//!
+//! ```no_run
+//! # async fn demo(new: interaction::NewAsk) -> Result<(), client::Error> {
+//! let askdesk = client::Client::builder("https://desk.example.com")
+//!     .token(Some("secret-token-of-the-server".to_owned()))
+//!     .ca_cert(Some("ca.pem".into()))
+//!     .build()?;
+//! let created = askdesk.create(&new).await?;
+//! let ask = askdesk.wait(&created.id, std::time::Duration::from_secs(30)).await?;
+//! # Ok(()) }
+//! ```
+
+mod error;
+mod events;
+
+pub use error::Error;
+pub use events::{Event, EventStream};
+pub use reqwest::StatusCode;
+
+use interaction::{Answers, Ask, AskCreated, AskList, AskStatus, Decline, ErrorBody, NewAsk};
+use reqwest::{Method, RequestBuilder, Response};
+use serde::de::DeserializeOwned;
+use std::{path::PathBuf, time::Duration};
+
+/// How long a connection may take to open.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a call that does not wait may take.
+const CALL_TIMEOUT: Duration = Duration::from_secs(60);
+/// How much longer than its `wait` a long poll may take before the client
+/// gives up on the server.
+const WAIT_MARGIN: Duration = Duration::from_secs(30);
+/// How long [`Client::is_up`] waits for an answer.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// Settings for a [`Client`].
+#[derive(Debug, Clone)]
+pub struct Builder {
+    base: String,
+    token: Option<String>,
+    ca_cert: Option<PathBuf>,
+}
+
+impl Builder {
+    /// The server's token, sent as `Authorization: Bearer <token>`.
+    pub fn token(mut self, token: Option<String>) -> Self {
+        self.token = token;
+        self
+    }
+
+    /// A PEM file with one more CA certificate to trust, for a server whose
+    /// certificate a private CA (or the server itself) signed.
+    pub fn ca_cert(mut self, path: Option<PathBuf>) -> Self {
+        self.ca_cert = path;
+        self
+    }
+
+    /// The client, or why these settings cannot make one.
+    pub fn build(self) -> Result<Client, Error> {
+        let base = self.base.trim_end_matches('/').to_owned();
+        let url = reqwest::Url::parse(&base)
+            .map_err(|e| Error::Setup(format!("{base:?} is not a URL: {e}")))?;
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(Error::Setup(format!(
+                "{base:?} is not an http:// or https:// URL"
+            )));
+        }
+        let mut http = reqwest::Client::builder().connect_timeout(CONNECT_TIMEOUT);
+        if let Some(path) = &self.ca_cert {
+            let pem = std::fs::read(path).map_err(|e| {
+                Error::Setup(format!(
+                    "cannot read the CA certificate {}: {e}",
+                    path.display()
+                ))
+            })?;
+            let certificates = reqwest::Certificate::from_pem_bundle(&pem).map_err(|e| {
+                Error::Setup(format!(
+                    "{} is not a PEM certificate file: {e}",
+                    path.display()
+                ))
+            })?;
+            if certificates.is_empty() {
+                return Err(Error::Setup(format!(
+                    "{} holds no PEM certificate (-----BEGIN CERTIFICATE-----)",
+                    path.display()
+                )));
+            }
+            for certificate in certificates {
+                http = http.add_root_certificate(certificate);
+            }
+        }
+        let http = http
+            .build()
+            .map_err(|e| Error::Setup(format!("cannot make an HTTP client: {e}")))?;
+        Ok(Client {
+            http,
+            base,
+            token: self.token,
+        })
+    }
+}
+
+/// Which asks [`Client::list`] returns, and whether it waits for a change.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ListQuery {
+    /// Only asks with this status; all when `None`.
+    pub status: Option<AskStatus>,
+    /// With [`wait`](Self::wait): reply once the list's version has grown
+    /// past this one.
+    pub after: Option<u64>,
+    /// With [`after`](Self::after): how long to wait for a change.
+    pub wait: Option<Duration>,
+}
+
+impl ListQuery {
+    /// The pending asks, now.
+    pub fn pending() -> Self {
+        Self {
+            status: Some(AskStatus::Pending),
+            ..Self::default()
+        }
+    }
+
+    /// The same query, waiting up to `wait` for the list to change after
+    /// version `after`.
+    pub fn changed_after(self, after: u64, wait: Duration) -> Self {
+        Self {
+            after: Some(after),
+            wait: Some(wait),
+            ..self
+        }
+    }
+
+    fn query_string(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(status) = self.status {
+            parts.push(format!("status={}", status.as_str()));
+        }
+        if let Some(after) = self.after {
+            parts.push(format!("after={after}"));
+        }
+        if let Some(wait) = self.wait {
+            parts.push(format!("wait={}", wait.as_secs()));
+        }
+        if parts.is_empty() {
+            String::new()
+        } else {
+            format!("?{}", parts.join("&"))
+        }
+    }
+}
+
+/// A connection to one askdesk server. Cloning is cheap and shares the
+/// connection pool.
+#[derive(Debug, Clone)]
+pub struct Client {
+    http: reqwest::Client,
+    base: String,
+    token: Option<String>,
+}
+
+impl Client {
+    /// Settings for a client of the server at `base`, e.g.
+    /// `http://127.0.0.1:3000`.
+    pub fn builder(base: impl Into<String>) -> Builder {
+        Builder {
+            base: base.into(),
+            token: None,
+            ca_cert: None,
+        }
+    }
+
+    /// The server's URL, without a trailing slash.
+    pub fn base(&self) -> &str {
+        &self.base
+    }
+
+    fn request(&self, method: Method, path: &str) -> RequestBuilder {
+        let request = self.http.request(method, format!("{}{path}", self.base));
+        match &self.token {
+            Some(token) => request.bearer_auth(token),
+            None => request,
+        }
+    }
+
+    /// Sends `request`, returning the reply when its status is a success
+    /// and the server's error otherwise.
+    async fn reply(&self, request: RequestBuilder) -> Result<Response, Error> {
+        let response = request
+            .send()
+            .await
+            .map_err(|e| Error::transport(&self.base, e))?;
+        let status = response.status();
+        if status.is_success() {
+            return Ok(response);
+        }
+        let body = response.bytes().await.ok();
+        let body = body.and_then(|b| serde_json::from_slice::<ErrorBody>(&b).ok());
+        Err(Error::from_reply(status, body))
+    }
+
+    async fn call<T: DeserializeOwned>(&self, request: RequestBuilder) -> Result<T, Error> {
+        let response = self.reply(request).await?;
+        let status = response.status();
+        let bytes = response
+            .bytes()
+            .await
+            .map_err(|e| Error::transport(&self.base, e))?;
+        serde_json::from_slice(&bytes).map_err(|e| Error::Unreadable {
+            status,
+            detail: e.to_string(),
+        })
+    }
+
+    /// Whether an askdesk server answers at the base URL.
+    pub async fn is_up(&self) -> bool {
+        let probe = self
+            .http
+            .get(format!("{}/api/v1/openapi.json", self.base))
+            .timeout(PROBE_TIMEOUT)
+            .send()
+            .await;
+        probe.is_ok_and(|r| r.status().is_success())
+    }
+
+    /// Puts an ask to the human: `POST /api/v1/asks`.
+    pub async fn create(&self, new: &NewAsk) -> Result<AskCreated, Error> {
+        let request = self.request(Method::POST, "/api/v1/asks");
+        self.call(request.json(new).timeout(CALL_TIMEOUT)).await
+    }
+
+    /// The ask with this id: `GET /api/v1/asks/{id}`.
+    pub async fn get(&self, id: &str) -> Result<Ask, Error> {
+        let request = self.request(Method::GET, &ask_path(id, ""));
+        self.call(request.timeout(CALL_TIMEOUT)).await
+    }
+
+    /// The ask once it has ended, or after `wait` with it still pending:
+    /// `GET /api/v1/asks/{id}?wait=N` (whole seconds; the server caps it).
+    pub async fn wait(&self, id: &str, wait: Duration) -> Result<Ask, Error> {
+        let path = format!("{}?wait={}", ask_path(id, ""), wait.as_secs());
+        let request = self.request(Method::GET, &path);
+        self.call(request.timeout(wait + WAIT_MARGIN)).await
+    }
+
+    /// Answers the ask: `POST /api/v1/asks/{id}/answers`.
+    pub async fn answer(&self, id: &str, answers: &Answers) -> Result<Ask, Error> {
+        let request = self.request(Method::POST, &ask_path(id, "/answers"));
+        self.call(request.json(answers).timeout(CALL_TIMEOUT)).await
+    }
+
+    /// Declines the ask: `POST /api/v1/asks/{id}/decline`.
+    pub async fn decline(&self, id: &str, decline: &Decline) -> Result<Ask, Error> {
+        let request = self.request(Method::POST, &ask_path(id, "/decline"));
+        self.call(request.json(decline).timeout(CALL_TIMEOUT)).await
+    }
+
+    /// Withdraws the ask: `DELETE /api/v1/asks/{id}`. An ask that had
+    /// already ended is an [`Error::Finished`].
+    pub async fn cancel(&self, id: &str) -> Result<Ask, Error> {
+        let request = self.request(Method::DELETE, &ask_path(id, ""));
+        self.call(request.timeout(CALL_TIMEOUT)).await
+    }
+
+    /// The asks, newest first: `GET /api/v1/asks?status=&after=&wait=`.
+    pub async fn list(&self, query: ListQuery) -> Result<AskList, Error> {
+        let path = format!("/api/v1/asks{}", query.query_string());
+        let timeout = query.wait.unwrap_or_default() + WAIT_MARGIN;
+        self.call(self.request(Method::GET, &path).timeout(timeout))
+            .await
+    }
+
+    /// Every ask created or finished from now on: `GET /api/v1/events`.
+    /// With `last_event_id` (an [`EventStream::last_event_id`] of an
+    /// earlier stream), the events missed since then come first, or an
+    /// [`Event::Reset`] when the server no longer knows them.
+    pub async fn events(&self, last_event_id: Option<&str>) -> Result<EventStream, Error> {
+        let mut request = self
+            .request(Method::GET, "/api/v1/events")
+            .header(reqwest::header::ACCEPT, "text/event-stream");
+        if let Some(id) = last_event_id {
+            request = request.header("last-event-id", id);
+        }
+        let response = self.reply(request).await?;
+        Ok(EventStream::new(response, self.base.clone(), last_event_id))
+    }
+}
+
+/// The path of an ask (and of one of its calls), the id percent-encoded so
+/// no id can reach another endpoint.
+fn ask_path(id: &str, call: &str) -> String {
+    let mut encoded = String::with_capacity(id.len());
+    for byte in id.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'~') {
+            encoded.push(char::from(byte));
+        } else {
+            encoded.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    format!("/api/v1/asks/{encoded}{call}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn list_queries_name_only_what_is_set() {
+        assert_eq!(ListQuery::default().query_string(), "");
+        assert_eq!(ListQuery::pending().query_string(), "?status=pending");
+        assert_eq!(
+            ListQuery::pending()
+                .changed_after(7, Duration::from_secs(25))
+                .query_string(),
+            "?status=pending&after=7&wait=25"
+        );
+    }
+
+    #[test]
+    fn ask_ids_cannot_leave_their_path() {
+        assert_eq!(ask_path("abc-1", "/answers"), "/api/v1/asks/abc-1/answers");
+        assert_eq!(ask_path("../events", ""), "/api/v1/asks/%2E%2E%2Fevents");
+    }
+
+    #[test]
+    fn a_bad_url_or_ca_file_is_refused_when_building() {
+        let e = Client::builder("not a url").build().expect_err("refused");
+        assert!(e.to_string().contains("is not a URL"), "{e}");
+        let e = Client::builder("http://127.0.0.1:3000")
+            .ca_cert(Some("/nonexistent/ca.pem".into()))
+            .build()
+            .expect_err("refused");
+        assert!(
+            e.to_string()
+                .contains("cannot read the CA certificate /nonexistent/ca.pem"),
+            "{e}"
+        );
+    }
+}
