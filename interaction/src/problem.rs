@@ -112,6 +112,38 @@ pub enum ProblemCode {
 }
 
 impl ProblemCode {
+    /// Every code, in the order of the crate documentation's table.
+    pub const ALL: [Self; 28] = [
+        Self::NoQuestions,
+        Self::TooManyQuestions,
+        Self::InvalidId,
+        Self::DuplicateId,
+        Self::EmptyQuestion,
+        Self::QuestionTooLong,
+        Self::HeaderTooLong,
+        Self::TooManyOptions,
+        Self::EmptyLabel,
+        Self::LabelTooLong,
+        Self::DuplicateOption,
+        Self::DescriptionTooLong,
+        Self::PreviewTooLong,
+        Self::MultiSelectWithoutOptions,
+        Self::UnknownQuestion,
+        Self::DuplicateAnswer,
+        Self::MissingAnswer,
+        Self::UnknownLabel,
+        Self::DuplicateLabel,
+        Self::TooManySelected,
+        Self::EmptyCustom,
+        Self::CustomTooLong,
+        Self::EmptyAnswer,
+        Self::ExclusiveCustom,
+        Self::TitleTooLong,
+        Self::AgentTooLong,
+        Self::TimeoutOutOfRange,
+        Self::ReasonTooLong,
+    ];
+
     /// The code as it appears in JSON, e.g. `unknown_label`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -197,12 +229,20 @@ mod tests {
 
     #[test]
     fn codes_serialize_as_their_documented_strings() {
-        for code in [
-            ProblemCode::UnknownLabel,
-            ProblemCode::MultiSelectWithoutOptions,
-        ] {
+        for code in ProblemCode::ALL {
             let json = serde_json::to_string(&code).expect("serializes");
             assert_eq!(json, format!("\"{}\"", code.as_str()));
         }
+    }
+
+    #[test]
+    fn the_documentation_tables_exactly_the_codes() {
+        let documented: Vec<&str> = include_str!("lib.rs")
+            .lines()
+            .filter_map(|line| line.strip_prefix("//! | `"))
+            .filter_map(|rest| rest.split_once('`').map(|(code, _)| code))
+            .collect();
+        let all: Vec<&str> = ProblemCode::ALL.iter().map(|c| c.as_str()).collect();
+        assert_eq!(documented, all);
     }
 }

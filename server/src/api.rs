@@ -14,7 +14,7 @@ use axum::{
     routing::{get, post},
     Router,
 };
-use desk::{Desk, DeskError, MAX_WAIT};
+use desk::{Desk, DeskError, StoreError, MAX_WAIT};
 use interaction::{Answers, AskList, AskStatus, Decline, ErrorBody, NewAsk};
 use serde::{de::DeserializeOwned, Deserialize};
 use std::time::Duration;
@@ -70,7 +70,7 @@ impl From<DeskError> for ApiError {
     }
 }
 
-fn body(message: String) -> ErrorBody {
+fn message(message: String) -> ErrorBody {
     ErrorBody {
         message,
         problems: Vec::new(),
@@ -78,64 +78,70 @@ fn body(message: String) -> ErrorBody {
     }
 }
 
+/// What the API says of a desk error: the status the desk names and a
+/// body the client may see. Failures of the server are logged in full and
+/// told only as far as the client can act on them.
+pub fn desk_error_body(error: DeskError) -> (StatusCode, ErrorBody) {
+    let status =
+        StatusCode::from_u16(error.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let body = match error {
+        DeskError::Invalid(problems) => ErrorBody {
+            message: format!(
+                "the input was refused with {} problem(s); each names its path and rule",
+                problems.0.len()
+            ),
+            problems: problems.0,
+            ask: None,
+        },
+        DeskError::NotFound => {
+            message("there is no ask with this id; check the id or URL".to_owned())
+        }
+        DeskError::Finished(ask) => ErrorBody {
+            message: format!(
+                "this ask was already {}; it cannot change any more",
+                ask.status.as_str()
+            ),
+            problems: Vec::new(),
+            ask: Some(ask),
+        },
+        DeskError::Gone(ask) => ErrorBody {
+            message: format!(
+                "this ask was {} and can no longer be answered",
+                ask.status.as_str()
+            ),
+            problems: Vec::new(),
+            ask: Some(ask),
+        },
+        DeskError::Store(StoreError::Corrupt { id, detail }) => {
+            tracing::error!(id = %id, "stored ask is unreadable: {detail}");
+            message(format!(
+                "the stored ask {id} is unreadable (changed by hand or by another askdesk \
+                 version); the server's log says why, and nothing was changed"
+            ))
+        }
+        e @ (DeskError::Store(_) | DeskError::System(_)) => {
+            tracing::error!("{e}");
+            message("the server failed; its log says why, and nothing was changed".to_owned())
+        }
+    };
+    (status, body)
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, body) = match self {
-            Self::Desk(DeskError::Invalid(problems)) => (
-                StatusCode::UNPROCESSABLE_ENTITY,
-                ErrorBody {
-                    message: format!(
-                        "the input was refused with {} problem(s); each names its path and rule",
-                        problems.0.len()
-                    ),
-                    problems: problems.0,
-                    ask: None,
-                },
-            ),
-            Self::Desk(DeskError::NotFound) => (
-                StatusCode::NOT_FOUND,
-                body("there is no ask with this id; check the id or URL".to_owned()),
-            ),
-            Self::Desk(DeskError::Finished(ask)) => (
-                StatusCode::CONFLICT,
-                ErrorBody {
-                    message: format!(
-                        "this ask was already {}; it cannot change any more",
-                        ask.status.as_str()
-                    ),
-                    problems: Vec::new(),
-                    ask: Some(ask),
-                },
-            ),
-            Self::Desk(DeskError::Gone(ask)) => (
-                StatusCode::GONE,
-                ErrorBody {
-                    message: format!(
-                        "this ask was {} and can no longer be answered",
-                        ask.status.as_str()
-                    ),
-                    problems: Vec::new(),
-                    ask: Some(ask),
-                },
-            ),
-            Self::Desk(e @ (DeskError::Store(_) | DeskError::System(_))) => {
-                tracing::error!("{e}");
-                (
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    body("the server failed; its log says why, and nothing was changed".to_owned()),
-                )
-            }
-            Self::Body(status, message) => (status, body(message)),
-            Self::Query(message) => (StatusCode::BAD_REQUEST, body(message)),
+            Self::Desk(error) => desk_error_body(error),
+            Self::Body(status, text) => (status, message(text)),
+            Self::Query(text) => (StatusCode::BAD_REQUEST, message(text)),
             Self::WrongMethod(call) => (
                 StatusCode::METHOD_NOT_ALLOWED,
-                body(format!(
+                message(format!(
                     "{call} is not a call of this API; /api/v1/openapi.json lists the methods of each path"
                 )),
             ),
             Self::NoRoute(path) => (
                 StatusCode::NOT_FOUND,
-                body(format!(
+                message(format!(
                     "there is no API endpoint {path}; /api/v1/openapi.json lists them"
                 )),
             ),

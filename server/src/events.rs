@@ -22,6 +22,7 @@ use axum::{
 };
 use desk::{Desk, Event};
 use futures_util::{stream, Stream, StreamExt};
+use interaction::{AskEvent, AskSummary, ResetEvent, ASK_EVENT, RESET_EVENT};
 use serde::Deserialize;
 use std::convert::Infallible;
 use tokio::sync::broadcast::error::RecvError;
@@ -60,19 +61,36 @@ fn resume(desk: &Desk, headers: &HeaderMap, after: Option<u64>) -> Resume {
     after.map_or(Resume::Now, Resume::After)
 }
 
-fn ask_event(desk: &Desk, event: &Event) -> SseEvent {
-    let data = serde_json::json!({"seq": event.seq, "ask": &*event.ask});
-    SseEvent::default()
-        .event("ask")
-        .id(format!("{}-{}", desk.epoch(), event.seq))
-        .data(data.to_string())
+/// The one way an event of the stream is written: `event:`, `id:` and
+/// the JSON of its interaction type.
+fn sse(desk: &Desk, name: &str, seq: u64, data: &impl serde::Serialize) -> SseEvent {
+    let event = SseEvent::default()
+        .event(name)
+        .id(format!("{}-{seq}", desk.epoch()));
+    match event.clone().json_data(data) {
+        Ok(event) => event,
+        // Plain structs of strings and numbers always serialize; if one
+        // ever did not, the client re-reads rather than missing it.
+        Err(e) => {
+            tracing::error!("an event did not serialize: {e}");
+            event.event(RESET_EVENT).data("{}")
+        }
+    }
+}
+
+fn ask_event(desk: &Desk, seq: u64, ask: &AskSummary) -> SseEvent {
+    let event = AskEvent {
+        seq,
+        ask: ask.clone(),
+    };
+    sse(desk, ASK_EVENT, seq, &event)
 }
 
 fn reset_event(desk: &Desk, seq: u64, reason: &str) -> SseEvent {
-    SseEvent::default()
-        .event("reset")
-        .id(format!("{}-{seq}", desk.epoch()))
-        .data(serde_json::json!({ "reason": reason }).to_string())
+    let event = ResetEvent {
+        reason: reason.to_owned(),
+    };
+    sse(desk, RESET_EVENT, seq, &event)
 }
 
 /// The events after the client's place, then the live ones, for asks that
@@ -94,7 +112,7 @@ fn event_stream(
                 let events = missed
                     .iter()
                     .filter(|e| keep(e))
-                    .map(|e| ask_event(&desk, e))
+                    .map(|e| ask_event(&desk, e.seq, &e.ask))
                     .collect();
                 (events, last)
             }
@@ -144,7 +162,7 @@ fn event_stream(
     )
     .filter_map(move |item| {
         std::future::ready(match item {
-            Item::Ask(event) => keep(&event).then(|| ask_event(&desk, &event)),
+            Item::Ask(event) => keep(&event).then(|| ask_event(&desk, event.seq, &event.ask)),
             Item::Reset(seq) => Some(reset_event(&desk, seq, "the stream fell behind")),
         })
     });
@@ -185,16 +203,7 @@ async fn one(State(state): State<AppState>, Path(id): Path<String>) -> Result<Re
     let changes = event_stream(&state, Resume::Now, move |e| e.ask.id == wanted);
     let ask = state.desk.get(&id).await?;
     // The ask as it is now, then its changes.
-    let now = SseEvent::default()
-        .event("ask")
-        .id(format!("{}-{}", state.desk.epoch(), state.desk.version()))
-        .data(
-            serde_json::json!({
-                "seq": state.desk.version(),
-                "ask": interaction::AskSummary::from(&ask),
-            })
-            .to_string(),
-        );
+    let now = ask_event(&state.desk, state.desk.version(), &AskSummary::from(&ask));
     let stream = stream::iter([Ok(now)]).chain(changes);
     Ok(Sse::new(stream)
         .keep_alive(KeepAlive::default())

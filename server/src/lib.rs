@@ -50,6 +50,49 @@ impl FromRef<AppState> for Arc<Security> {
     }
 }
 
+/// A path, or every path under a prefix, that anyone may reach.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Public {
+    /// Exactly this path.
+    Exact(&'static str),
+    /// Every path starting with this prefix.
+    Under(&'static str),
+}
+
+/// What anyone may reach when the server has a token; every other path
+/// needs it (a bearer token, or the signed-in cookie for pages). Ask
+/// pages, their plain form post and their event stream are open because
+/// the unguessable id in the link is the capability to answer; the same
+/// holds for the ask page's server functions, which [`is_public`] adds by
+/// their types so that renaming one cannot open or close it by accident.
+pub const PUBLIC: &[Public] = &[
+    Public::Under("/asks/"),
+    Public::Under("/pkg/"),
+    Public::Exact("/favicon.svg"),
+    Public::Exact("/signin"),
+    Public::Under("/lang/"),
+    Public::Exact("/api/v1/openapi.json"),
+];
+
+/// Whether anyone may reach `path`, token or not.
+pub fn is_public(path: &str) -> bool {
+    PUBLIC.iter().any(|public| match public {
+        Public::Exact(exact) => path == *exact,
+        Public::Under(prefix) => path.starts_with(prefix),
+    }) || link_capability_paths().contains(&path)
+}
+
+/// The server functions of the ask page, which anyone holding its link
+/// may call, named by their types.
+fn link_capability_paths() -> [&'static str; 3] {
+    use leptos::server_fn::ServerFn;
+    [
+        <app::ask::LoadAsk as ServerFn>::PATH,
+        <app::ask::AnswerAsk as ServerFn>::PATH,
+        <app::ask::DeclineAsk as ServerFn>::PATH,
+    ]
+}
+
 /// The whole HTTP application: pages, API, server functions, static files,
 /// behind the security checks.
 pub fn app(state: AppState) -> Router {

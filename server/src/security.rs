@@ -146,16 +146,6 @@ impl Security {
     }
 }
 
-/// Paths anyone may reach: ask pages and their server functions (the
-/// unguessable id is the capability), the site's static files, sign-in and
-/// the API description.
-fn is_open(path: &str) -> bool {
-    ["/asks/", "/rpc/ask_", "/pkg/", "/lang/"]
-        .iter()
-        .any(|prefix| path.starts_with(prefix))
-        || matches!(path, "/favicon.svg" | "/signin" | "/api/v1/openapi.json")
-}
-
 fn error(status: StatusCode, message: String) -> Response {
     let body = ErrorBody {
         message,
@@ -219,7 +209,7 @@ async fn check(security: &Security, request: Request, next: Next) -> Response {
     }
     let path = request.uri().path();
     if security.has_token()
-        && !is_open(path)
+        && !crate::is_public(path)
         && !security.bearer_ok(headers)
         && !security.cookie_ok(headers)
     {

@@ -1,9 +1,7 @@
 //! HTTP API v1, end to end through the router and a real SQLite desk.
 
-mod common;
-
+use crate::common::{combined_answers, release_ask, TestServer};
 use axum::http::{Method, StatusCode};
-use common::{combined_answers, release_ask, TestServer};
 use interaction::{project, Answers, Outcome, Request, ValidRequest};
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -78,13 +76,14 @@ async fn an_invalid_ask_gets_422_with_every_problem_and_is_not_stored() {
 async fn malformed_bodies_get_json_errors_naming_the_fault() {
     let server = TestServer::new().await;
     let request = axum::http::Request::post("/api/v1/asks")
-        .header("host", common::HOST)
+        .header("host", crate::common::HOST)
         .header("content-type", "application/json")
         .body(axum::body::Body::from("{\"questions\": ["))
         .expect("request");
     let response = server.send(request).await;
     assert_eq!(response.status(), StatusCode::BAD_REQUEST);
-    let error: Value = serde_json::from_str(&common::body_text(response).await).expect("json");
+    let error: Value =
+        serde_json::from_str(&crate::common::body_text(response).await).expect("json");
     assert!(
         error["message"]
             .as_str()
@@ -557,7 +556,7 @@ async fn decline_bodies_are_optional_and_their_errors_are_json_too() {
     let path = format!("/api/v1/asks/{id}/decline");
     let send = |body: String| {
         axum::http::Request::post(&path)
-            .header("host", common::HOST)
+            .header("host", crate::common::HOST)
             .header("content-type", "application/json")
             .body(axum::body::Body::from(body))
             .expect("request")
@@ -574,7 +573,7 @@ async fn decline_bodies_are_optional_and_their_errors_are_json_too() {
         let response = server.send(send(body)).await;
         assert_eq!(response.status(), status);
         let error: Value =
-            serde_json::from_str(&common::body_text(response).await).expect("JSON error");
+            serde_json::from_str(&crate::common::body_text(response).await).expect("JSON error");
         assert!(error["message"].as_str().is_some_and(|m| !m.is_empty()));
     }
     let (_, ask) = server
@@ -624,10 +623,10 @@ async fn the_api_returns_the_projection_recorded_in_the_interaction_snapshots() 
         .await;
     assert_eq!(status, StatusCode::OK, "{ask}");
     let text = include_str!(
-        "../../interaction/tests/behaviour/snapshots/behaviour__projection__combined_labels_and_custom_text.snap"
+        "../../../interaction/tests/behaviour/snapshots/behaviour__projection__combined_labels_and_custom_text.snap"
     );
     let structured = include_str!(
-        "../../interaction/tests/behaviour/snapshots/behaviour__projection__combined_labels_and_custom_text-2.snap"
+        "../../../interaction/tests/behaviour/snapshots/behaviour__projection__combined_labels_and_custom_text-2.snap"
     );
     assert_eq!(ask["projection"]["text"], snapshot_body(text));
     let structured: Value = serde_json::from_str(snapshot_body(structured)).expect("snapshot JSON");

@@ -1,13 +1,11 @@
 //! The defaults that keep a local desk from being an open door: Host and
 //! Origin checks, the token, the headers, and refusing unsafe binds.
 
-mod common;
-
+use crate::common::{body_text, release_ask, TestServer, HOST, TOKEN};
 use axum::{
     body::Body,
     http::{header, Method, Request, StatusCode},
 };
-use common::{body_text, release_ask, TestServer, HOST, TOKEN};
 
 fn post_ask(host: &str, origin: Option<&str>) -> Request<Body> {
     let mut request = Request::post("/api/v1/asks")
@@ -258,7 +256,7 @@ async fn signing_in_with_the_token_sets_a_strict_http_only_cookie_that_opens_the
 
 #[test]
 fn settings_refuse_a_non_loopback_address_without_a_token() {
-    let mut args = common::args(None);
+    let mut args = crate::common::args(None);
     args.addr = "0.0.0.0:3000".parse().expect("address");
     let error = args.security(args.addr).err().expect("refused");
     assert!(error.to_string().contains("--token"), "{error}");
@@ -322,4 +320,74 @@ async fn mcp_over_http_checks_origin_on_every_method_and_needs_the_token() {
     assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
     let response = guarded.send(mcp(Method::POST, None, Some(TOKEN))).await;
     assert_eq!(response.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn every_route_is_on_the_public_list_or_needs_the_token() {
+    let server = TestServer::with_token().await;
+    let id = "0123456789abcdef0123456789abcdef";
+    // What the README promises anyone may reach: an ask by its link, the
+    // site's files, signing in, the language switch, the API description.
+    let open = |path: &str| {
+        path.starts_with("/asks/")
+            || path.starts_with("/pkg/")
+            || path.starts_with("/lang/")
+            || ["/rpc/ask_load", "/rpc/ask_answer", "/rpc/ask_decline"].contains(&path)
+            || ["/favicon.svg", "/signin", "/api/v1/openapi.json"].contains(&path)
+    };
+    let mut routes: Vec<(Method, String)> = [
+        (Method::GET, "/signin"),
+        (Method::POST, "/signin"),
+        (Method::GET, "/lang/zh"),
+        (Method::GET, "/api/v1/asks"),
+        (Method::POST, "/api/v1/asks"),
+        (Method::GET, "/api/v1/asks/{id}"),
+        (Method::DELETE, "/api/v1/asks/{id}"),
+        (Method::POST, "/api/v1/asks/{id}/answers"),
+        (Method::POST, "/api/v1/asks/{id}/decline"),
+        (Method::GET, "/api/v1/events"),
+        (Method::GET, "/api/v1/openapi.json"),
+        (Method::GET, "/api/v1/no-such-call"),
+        (Method::POST, "/asks/{id}"),
+        (Method::GET, "/asks/{id}/events"),
+        (Method::POST, "/mcp"),
+        (Method::GET, "/favicon.svg"),
+        (Method::GET, "/pkg/askdesk.js"),
+    ]
+    .into_iter()
+    .map(|(method, path)| (method, path.replace("{id}", id)))
+    .collect();
+    // Every page and server function the app registers, whatever its name.
+    routes.extend(
+        leptos_axum::generate_route_list(app::App)
+            .iter()
+            .map(|route| (Method::GET, route.path().replace(":id", id))),
+    );
+    routes.extend(
+        leptos::server_fn::axum::server_fn_paths().map(|(path, method)| (method, path.to_owned())),
+    );
+    assert!(routes.iter().any(|(_, path)| path.starts_with("/rpc/")));
+    for (method, path) in routes {
+        let request = Request::builder()
+            .method(method.clone())
+            .uri(&path)
+            .header(header::HOST, HOST)
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from("{}"))
+            .expect("request");
+        let response = server.send(request).await;
+        let status = response.status();
+        let refused = status == StatusCode::UNAUTHORIZED
+            || (status == StatusCode::SEE_OTHER
+                && response.headers()[header::LOCATION] == "/signin");
+        assert_eq!(
+            refused,
+            !open(&path),
+            "{method} {path} answered {status} without the token"
+        );
+        assert_eq!(server::is_public(&path), open(&path), "{path}");
+    }
+    // The desk's own server function is not the ask page's capability.
+    assert!(!server::is_public("/rpc/list_asks"));
+    assert!(server::is_public("/rpc/ask_answer"));
 }

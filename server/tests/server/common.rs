@@ -1,6 +1,5 @@
 //! A server in-process: the real router over an in-memory SQLite desk,
 //! driven with `tower::ServiceExt::oneshot` as a client would over HTTP.
-#![allow(dead_code)]
 
 use axum::{
     body::Body,

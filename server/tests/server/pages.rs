@@ -1,13 +1,11 @@
 //! The answering page as the server renders it, and the form it posts
 //! when the browser runs no JavaScript.
 
-mod common;
-
+use crate::common::{body_text, release_ask, TestServer, HOST};
 use axum::{
     body::Body,
     http::{header, Method, Request, StatusCode},
 };
-use common::{body_text, release_ask, TestServer, HOST};
 use serde_json::json;
 
 fn form_post(id: &str, fields: &[(&str, &str)]) -> Request<Body> {

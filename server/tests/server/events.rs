@@ -1,13 +1,11 @@
 //! The event stream: order, resuming with Last-Event-ID without loss or
 //! duplicates, resets, and one ask's own stream.
 
-mod common;
-
+use crate::common::{combined_answers, release_ask, TestServer, HOST};
 use axum::{
     body::Body,
     http::{header, Method, Request, StatusCode},
 };
-use common::{combined_answers, release_ask, TestServer, HOST};
 use http_body_util::BodyExt;
 use serde_json::Value;
 use std::time::Duration;
@@ -205,12 +203,16 @@ async fn with_a_token_the_desk_stream_needs_it_and_an_ask_stream_does_not() {
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     let request = Request::post("/api/v1/asks")
         .header(header::HOST, HOST)
-        .header(header::AUTHORIZATION, format!("Bearer {}", common::TOKEN))
+        .header(
+            header::AUTHORIZATION,
+            format!("Bearer {}", crate::common::TOKEN),
+        )
         .header(header::CONTENT_TYPE, "application/json")
         .body(Body::from(release_ask().to_string()))
         .expect("request");
     let created: Value =
-        serde_json::from_str(&common::body_text(server.send(request).await).await).expect("json");
+        serde_json::from_str(&crate::common::body_text(server.send(request).await).await)
+            .expect("json");
     let id = created["id"].as_str().expect("id");
     let mut events = Events::open(&server, &format!("/asks/{id}/events"), None).await;
     assert_eq!(events.next().await.data["ask"]["status"], "pending");

@@ -1,0 +1,100 @@
+//! `server/openapi.json` is written by hand; these tests hold every limit,
+//! pattern and code in it to the constants of `interaction` and `desk`, so
+//! the document cannot drift from the validator.
+
+use interaction::{
+    AskStatus, ProblemCode, MAX_AGENT_CHARS, MAX_CUSTOM_CHARS, MAX_DESCRIPTION_CHARS,
+    MAX_HEADER_CHARS, MAX_ID_CHARS, MAX_LABEL_CHARS, MAX_OPTIONS, MAX_PREVIEW_CHARS, MAX_QUESTIONS,
+    MAX_QUESTION_CHARS, MAX_TIMEOUT_SECONDS, MAX_TITLE_CHARS,
+};
+use serde_json::{json, Value};
+
+fn document() -> Value {
+    serde_json::from_str(server::api::OPENAPI).expect("openapi.json is JSON")
+}
+
+fn schema<'a>(doc: &'a Value, name: &str) -> &'a Value {
+    let schema = &doc["components"]["schemas"][name];
+    assert!(schema.is_object(), "no schema {name}");
+    schema
+}
+
+fn property<'a>(doc: &'a Value, name: &str, field: &str) -> &'a Value {
+    let property = &schema(doc, name)["properties"][field];
+    assert!(property.is_object(), "no property {name}.{field}");
+    property
+}
+
+fn number(n: usize) -> Value {
+    json!(n)
+}
+
+#[test]
+fn every_length_and_count_limit_is_the_validators() {
+    let doc = document();
+    let limits = [
+        ("NewAsk", "questions", "maxItems", MAX_QUESTIONS),
+        ("NewAsk", "questions", "minItems", 1),
+        ("Request", "questions", "maxItems", MAX_QUESTIONS),
+        ("Request", "questions", "minItems", 1),
+        ("NewAsk", "title", "maxLength", MAX_TITLE_CHARS),
+        ("NewAsk", "agent", "maxLength", MAX_AGENT_CHARS),
+        ("Question", "id", "maxLength", MAX_ID_CHARS),
+        ("Question", "question", "maxLength", MAX_QUESTION_CHARS),
+        ("Question", "header", "maxLength", MAX_HEADER_CHARS),
+        ("Question", "options", "maxItems", MAX_OPTIONS),
+        ("QuestionOption", "label", "maxLength", MAX_LABEL_CHARS),
+        (
+            "QuestionOption",
+            "description",
+            "maxLength",
+            MAX_DESCRIPTION_CHARS,
+        ),
+        ("QuestionOption", "preview", "maxLength", MAX_PREVIEW_CHARS),
+        ("AnswerItem", "custom", "maxLength", MAX_CUSTOM_CHARS),
+        ("Decline", "reason", "maxLength", MAX_CUSTOM_CHARS),
+        ("AskSummary", "questionCount", "maximum", MAX_QUESTIONS),
+        ("AskList", "asks", "maxItems", desk::LIST_LIMIT as usize),
+    ];
+    for (name, field, keyword, limit) in limits {
+        assert_eq!(
+            property(&doc, name, field)[keyword],
+            number(limit),
+            "{name}.{field}.{keyword}"
+        );
+    }
+    let timeout = property(&doc, "NewAsk", "timeoutSeconds");
+    assert_eq!(timeout["minimum"], json!(1));
+    assert_eq!(timeout["maximum"], json!(MAX_TIMEOUT_SECONDS));
+    assert_eq!(
+        property(&doc, "Question", "id")["pattern"],
+        json!(format!("^[A-Za-z0-9_-]{{1,{MAX_ID_CHARS}}}$"))
+    );
+}
+
+#[test]
+fn the_wait_limits_are_the_desks() {
+    let doc = document();
+    let max = desk::MAX_WAIT.as_secs().to_string();
+    let text = server::api::OPENAPI;
+    assert!(
+        text.contains(&format!("capped at {max}")),
+        "the document names the longest wait, {max} s"
+    );
+    assert!(doc["paths"]["/api/v1/asks/{id}"]["get"].is_object());
+}
+
+#[test]
+fn the_problem_codes_and_statuses_are_interactions() {
+    let doc = document();
+    let codes: Vec<String> = ProblemCode::ALL
+        .iter()
+        .map(|c| c.as_str().to_owned())
+        .collect();
+    assert_eq!(schema(&doc, "ProblemCode")["enum"], json!(codes));
+    let statuses: Vec<&str> = AskStatus::ALL.iter().map(|s| s.as_str()).collect();
+    assert_eq!(schema(&doc, "AskStatus")["enum"], json!(statuses));
+    // An outcome's status is any status but pending.
+    let ended: Vec<&str> = statuses[1..].to_vec();
+    assert_eq!(schema(&doc, "Status")["enum"], json!(ended));
+}

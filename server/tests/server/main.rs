@@ -1,0 +1,10 @@
+//! The server's tests, one binary: the router driven in-process with
+//! `tower::ServiceExt::oneshot`, and a few real sockets.
+
+mod api;
+mod common;
+mod contract;
+mod docs;
+mod events;
+mod pages;
+mod security;
