@@ -1,7 +1,12 @@
-//! The languages askdesk's own words come in, and how a request or an
-//! environment names one. Text from agents and people is never translated.
+//! The languages askdesk's own words come in, how a request or an
+//! environment names one, and the words of this crate's reasons and
+//! problems in each. Text from agents and people is never translated.
 
-use crate::draft::Reason;
+use crate::{
+    draft::Reason, Problem, ProblemCode, MAX_AGENT_CHARS, MAX_CUSTOM_CHARS, MAX_DESCRIPTION_CHARS,
+    MAX_HEADER_CHARS, MAX_ID_CHARS, MAX_LABEL_CHARS, MAX_OPTIONS, MAX_PREVIEW_CHARS, MAX_QUESTIONS,
+    MAX_QUESTION_CHARS, MAX_TIMEOUT_SECONDS, MAX_TITLE_CHARS,
+};
 use serde::{Deserialize, Serialize};
 
 /// A language of askdesk's words.
@@ -82,9 +87,83 @@ impl Reason {
             (Lang::Zh, Self::BlankCustom) => "“其他”内容为空".to_owned(),
             (Lang::Zh, Self::CustomTooLong { chars }) => format!(
                 "“其他”内容太长（{chars} 个字符，最多 {} 个）",
-                crate::MAX_CUSTOM_CHARS
+                MAX_CUSTOM_CHARS
             ),
             (Lang::Zh, Self::Invalid { message }) => message.clone(),
+        }
+    }
+}
+
+impl Problem {
+    /// What is wrong, for a person reading `lang`. English keeps the
+    /// validator's own [`Problem::message`] (the HTTP API sends it as is);
+    /// other languages get a sentence chosen by the stable
+    /// [`Problem::code`], naming the question and the place it concerns, so
+    /// a message written once in English never has to be parsed.
+    pub fn text(&self, lang: Lang) -> String {
+        match lang {
+            Lang::En => self.message.clone(),
+            Lang::Zh => {
+                let place = match &self.question_id {
+                    Some(id) => format!("问题“{id}”（{}）", self.path),
+                    None => self.path.clone(),
+                };
+                format!("{place}：{}", self.code.text_zh())
+            }
+        }
+    }
+}
+
+impl ProblemCode {
+    /// What a problem of this code means and what fixes it, in Chinese.
+    pub fn text_zh(self) -> String {
+        match self {
+            Self::NoQuestions => "这个请求没有问题；至少需要一个问题。".to_owned(),
+            Self::TooManyQuestions => {
+                format!("问题太多；一个请求最多 {MAX_QUESTIONS} 个问题。")
+            }
+            Self::InvalidId => format!(
+                "问题 id 必须是 1 到 {MAX_ID_CHARS} 个字符，只能使用 A-Z、a-z、0-9、_ 和 -。"
+            ),
+            Self::DuplicateId => "另一个问题已使用这个 id；每个问题的 id 必须不同。".to_owned(),
+            Self::EmptyQuestion => "问题内容为空；请写出问题。".to_owned(),
+            Self::QuestionTooLong => {
+                format!("问题内容太长；最多 {MAX_QUESTION_CHARS} 个字符。")
+            }
+            Self::HeaderTooLong => format!("小标题太长；最多 {MAX_HEADER_CHARS} 个字符。"),
+            Self::TooManyOptions => format!("选项太多；一个问题最多 {MAX_OPTIONS} 个选项。"),
+            Self::EmptyLabel => "选项名称为空；请填写名称。".to_owned(),
+            Self::LabelTooLong => format!("选项名称太长；最多 {MAX_LABEL_CHARS} 个字符。"),
+            Self::DuplicateOption => {
+                "这个问题的另一个选项已使用同样的名称；选项名称必须不同。".to_owned()
+            }
+            Self::DescriptionTooLong => {
+                format!("选项说明太长；最多 {MAX_DESCRIPTION_CHARS} 个字符。")
+            }
+            Self::PreviewTooLong => format!("选项预览太长；最多 {MAX_PREVIEW_CHARS} 个字符。"),
+            Self::MultiSelectWithoutOptions => "多选问题至少需要一个选项。".to_owned(),
+            Self::UnknownQuestion => {
+                "这个回答指向不存在的问题；请只回答这次提问中的问题。".to_owned()
+            }
+            Self::DuplicateAnswer => "这个问题被回答了两次；每个问题只回答一次。".to_owned(),
+            Self::MissingAnswer => "这个问题还没有回答；每个问题都需要回答。".to_owned(),
+            Self::UnknownLabel => "所选的不是这个问题的选项；请从列出的选项中选择。".to_owned(),
+            Self::DuplicateLabel => "同一个选项被选了两次；每个选项只选一次。".to_owned(),
+            Self::TooManySelected => "这个问题只能选一个选项；请只保留一个。".to_owned(),
+            Self::EmptyCustom => "“其他”内容为空；请填写内容，或清空它。".to_owned(),
+            Self::CustomTooLong => {
+                format!("“其他”内容太长；最多 {MAX_CUSTOM_CHARS} 个字符，请删减。")
+            }
+            Self::EmptyAnswer => "请选择一个选项，或写下回答。".to_owned(),
+            Self::ExclusiveCustom => {
+                "这个问题只接受一种回答：选择一个选项，或填写“其他”，不能两者都有。".to_owned()
+            }
+            Self::TitleTooLong => format!("提问标题太长；最多 {MAX_TITLE_CHARS} 个字符。"),
+            Self::AgentTooLong => format!("智能体名称太长；最多 {MAX_AGENT_CHARS} 个字符。"),
+            Self::TimeoutOutOfRange => format!(
+                "超时必须在 1 到 {MAX_TIMEOUT_SECONDS} 秒（7 天）之间；不填则一直等到有人处理。"
+            ),
+            Self::ReasonTooLong => format!("理由太长；最多 {MAX_CUSTOM_CHARS} 个字符，请删减。"),
         }
     }
 }

@@ -1,4 +1,5 @@
-use interaction::{Lang, Reason};
+use interaction::{Answers, Lang, ProblemCode, Reason, Request, ValidRequest};
+use std::collections::HashSet;
 
 #[test]
 fn accept_language_picks_by_quality() {
@@ -43,4 +44,107 @@ fn reasons_read_in_both_languages_and_validator_messages_stay_as_written() {
         message: "x is wrong".to_owned(),
     };
     assert_eq!(invalid.text(Lang::Zh), "x is wrong");
+}
+
+/// Every code, and a match that stops compiling when a code is added
+/// without being listed here (and so without its Chinese text being tested).
+fn every_problem_code() -> Vec<ProblemCode> {
+    use ProblemCode as C;
+    let all = vec![
+        C::NoQuestions,
+        C::TooManyQuestions,
+        C::InvalidId,
+        C::DuplicateId,
+        C::EmptyQuestion,
+        C::QuestionTooLong,
+        C::HeaderTooLong,
+        C::TooManyOptions,
+        C::EmptyLabel,
+        C::LabelTooLong,
+        C::DuplicateOption,
+        C::DescriptionTooLong,
+        C::PreviewTooLong,
+        C::MultiSelectWithoutOptions,
+        C::UnknownQuestion,
+        C::DuplicateAnswer,
+        C::MissingAnswer,
+        C::UnknownLabel,
+        C::DuplicateLabel,
+        C::TooManySelected,
+        C::EmptyCustom,
+        C::CustomTooLong,
+        C::EmptyAnswer,
+        C::ExclusiveCustom,
+        C::TitleTooLong,
+        C::AgentTooLong,
+        C::TimeoutOutOfRange,
+        C::ReasonTooLong,
+    ];
+    for code in &all {
+        match code {
+            C::NoQuestions
+            | C::TooManyQuestions
+            | C::InvalidId
+            | C::DuplicateId
+            | C::EmptyQuestion
+            | C::QuestionTooLong
+            | C::HeaderTooLong
+            | C::TooManyOptions
+            | C::EmptyLabel
+            | C::LabelTooLong
+            | C::DuplicateOption
+            | C::DescriptionTooLong
+            | C::PreviewTooLong
+            | C::MultiSelectWithoutOptions
+            | C::UnknownQuestion
+            | C::DuplicateAnswer
+            | C::MissingAnswer
+            | C::UnknownLabel
+            | C::DuplicateLabel
+            | C::TooManySelected
+            | C::EmptyCustom
+            | C::CustomTooLong
+            | C::EmptyAnswer
+            | C::ExclusiveCustom
+            | C::TitleTooLong
+            | C::AgentTooLong
+            | C::TimeoutOutOfRange
+            | C::ReasonTooLong => {}
+        }
+    }
+    all
+}
+
+#[test]
+fn every_problem_code_has_its_own_chinese_text() {
+    let codes = every_problem_code();
+    let texts: HashSet<String> = codes.iter().map(|c| c.text_zh()).collect();
+    for code in &codes {
+        let text = code.text_zh();
+        assert!(!text.trim().is_empty(), "{code} has no Chinese text");
+        assert!(!text.is_ascii(), "{code}: {text}");
+    }
+    assert_eq!(texts.len(), codes.len(), "two codes share a text");
+}
+
+#[test]
+fn problems_read_in_chinese_by_code_and_keep_their_english_message() {
+    let request: Request = serde_json::from_str(
+        r#"{"questions": [{"id": "db", "question": "Which?", "options": [{"label": "SQLite"}]}]}"#,
+    )
+    .expect("request");
+    let request = ValidRequest::new(request).expect("valid");
+    let answers: Answers =
+        serde_json::from_str(r#"{"answers": [{"id": "db", "selected": ["Oracle"]}]}"#)
+            .expect("answers");
+    let problems = request.validate_answers(&answers).expect_err("refused");
+    let problem = problems.iter().next().expect("a problem");
+    assert_eq!(problem.code, ProblemCode::UnknownLabel);
+    assert_eq!(problem.text(Lang::En), problem.message);
+    let zh = problem.text(Lang::Zh);
+    assert!(
+        zh.starts_with("问题“db”（answers[0].selected[0]）："),
+        "{zh}"
+    );
+    assert!(zh.contains("请从列出的选项中选择"), "{zh}");
 }
