@@ -13,6 +13,7 @@ mod id;
 mod record;
 mod sqlite;
 mod store;
+mod stored;
 mod time;
 
 pub use error::DeskError;
@@ -168,8 +169,9 @@ impl Desk {
         })
     }
 
-    /// The ask's record, expiring it first if its time is up.
-    async fn record(&self, id: &str) -> Result<Record, DeskError> {
+    /// The ask as the desk holds it, its request validated, expiring it
+    /// first if its time is up.
+    pub async fn read(&self, id: &str) -> Result<Record, DeskError> {
         let id = AskId::parse(id).ok_or(DeskError::NotFound)?;
         let record = self.store.get(&id).await?.ok_or(DeskError::NotFound)?;
         if !record.is_due(self.now()) {
@@ -203,7 +205,7 @@ impl Desk {
 
     /// The ask with this id.
     pub async fn get(&self, id: &str) -> Result<Ask, DeskError> {
-        Ok(self.view(&self.record(id).await?))
+        Ok(self.view(&self.read(id).await?))
     }
 
     /// The ask, once it has finished or `max` (capped at [`MAX_WAIT`]) has
@@ -211,7 +213,7 @@ impl Desk {
     pub async fn wait(&self, id: &str, max: Duration) -> Result<Ask, DeskError> {
         // Subscribe before reading, so a finish between the two is not missed.
         let mut events = self.subscribe();
-        let record = self.record(id).await?;
+        let record = self.read(id).await?;
         if record.end.is_some() || max.is_zero() {
             return Ok(self.view(&record));
         }
@@ -228,7 +230,7 @@ impl Desk {
                     Ok(event) if event.ask.id == record.id.as_str() && event.ask.status.is_finished() => break,
                     Ok(_) => {}
                     Err(broadcast::error::RecvError::Lagged(_)) => {
-                        if self.record(id).await?.end.is_some() {
+                        if self.read(id).await?.end.is_some() {
                             break;
                         }
                     }
@@ -247,7 +249,7 @@ impl Desk {
         id: &str,
         decide: impl FnOnce(&ValidRequest) -> Result<Outcome, DeskError>,
     ) -> Result<Ask, DeskError> {
-        let record = self.record(id).await?;
+        let record = self.read(id).await?;
         if record.end.is_some() {
             return Err(self.refusal(&record));
         }
@@ -256,7 +258,7 @@ impl Desk {
         match self.end(record, outcome, now).await? {
             Ok(ended) => Ok(self.view(&ended)),
             // Someone else finished it between our read and our write.
-            Err(_) => Err(self.refusal(&self.record(id).await?)),
+            Err(_) => Err(self.refusal(&self.read(id).await?)),
         }
     }
 
@@ -271,9 +273,20 @@ impl Desk {
     /// Validates the human's answers against the stored request and ends
     /// the ask with them, if it is still pending.
     pub async fn answer(&self, id: &str, answers: &Answers) -> Result<Ask, DeskError> {
+        self.answer_with(id, |_| answers.clone()).await
+    }
+
+    /// Like [`Desk::answer`], with answers made from the stored request by
+    /// `make` (a posted form reads its fields by the request's questions):
+    /// still one read and one write.
+    pub async fn answer_with(
+        &self,
+        id: &str,
+        make: impl FnOnce(&ValidRequest) -> Answers,
+    ) -> Result<Ask, DeskError> {
         self.finish(id, |request| {
             request
-                .validate_answers(answers)
+                .validate_answers(&make(request))
                 .map(Outcome::Answered)
                 .map_err(DeskError::Invalid)
         })
@@ -322,7 +335,7 @@ impl Desk {
         let mut expired = 0;
         for id in self.store.due(self.now()).await? {
             // Reading an ask whose time is up expires it, once.
-            if self.record(id.as_str()).await?.status() == AskStatus::Expired {
+            if self.read(id.as_str()).await?.status() == AskStatus::Expired {
                 expired += 1;
             }
         }

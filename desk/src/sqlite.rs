@@ -5,17 +5,14 @@ use crate::{
     id::AskId,
     record::{End, Record},
     store::{Entry, Store, StoreError},
+    stored::{entry, json, parse_id, record, ENTRY_COLUMNS, RECORD_COLUMNS},
 };
 use async_trait::async_trait;
-use interaction::{
-    project, AnswerItem, Answers, AskStatus, Outcome, Request, ToolOutput, ValidRequest,
-};
+use interaction::AskStatus;
 use sqlx::{
     error::BoxDynError,
     migrate::{Migration, MigrationSource, MigrationType, Migrator},
-    sqlite::{
-        SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
-    },
+    sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
     Row, SqlitePool,
 };
 use std::{future::Future, path::Path, pin::Pin, time::Duration};
@@ -96,101 +93,6 @@ impl SqliteStore {
     }
 }
 
-fn corrupt(id: &str, detail: impl ToString) -> StoreError {
-    StoreError::Corrupt {
-        id: id.to_owned(),
-        detail: detail.to_string(),
-    }
-}
-
-fn json<T: serde::Serialize>(id: &AskId, value: &T) -> Result<String, StoreError> {
-    serde_json::to_string(value).map_err(|e| corrupt(id.as_str(), e))
-}
-
-fn parse_id(id: &str) -> Result<AskId, StoreError> {
-    AskId::parse(id).ok_or_else(|| corrupt(id, "malformed id"))
-}
-
-fn parse_status(id: &str, status: &str) -> Result<AskStatus, StoreError> {
-    AskStatus::parse(status).ok_or_else(|| corrupt(id, format!("unknown status {status:?}")))
-}
-
-/// Decodes a row and validates what it holds: the one place stored data
-/// becomes a [`Record`] again.
-fn record(row: &SqliteRow) -> Result<Record, StoreError> {
-    let id: String = row.try_get("id")?;
-    let status = parse_status(&id, &row.try_get::<String, _>("status")?)?;
-    let request: Request = serde_json::from_str(&row.try_get::<String, _>("request")?)
-        .map_err(|e| corrupt(&id, format!("its request does not decode: {e}")))?;
-    let request = ValidRequest::new(request)
-        .map_err(|p| corrupt(&id, format!("its request is invalid: {p}")))?;
-    let end = match (
-        outcome(row, &id, status, &request)?,
-        row.try_get("finished_at")?,
-    ) {
-        (None, _) => None,
-        (Some(_), None) => return Err(corrupt(&id, "it ended but has no finish time")),
-        (Some(outcome), Some(at)) => {
-            let projection = match row.try_get::<Option<String>, _>("projection")? {
-                Some(text) => serde_json::from_str::<ToolOutput>(&text)
-                    .map_err(|e| corrupt(&id, format!("its projection does not decode: {e}")))?,
-                // Finished before projections were stored.
-                None => project(&request, &outcome),
-            };
-            Some(End::stored(outcome, at, projection))
-        }
-    };
-    Ok(Record {
-        id: parse_id(&id)?,
-        title: row.try_get("title")?,
-        agent: row.try_get("agent")?,
-        request,
-        created_at: row.try_get("created_at")?,
-        expires_at: row.try_get("expires_at")?,
-        end,
-    })
-}
-
-/// How a stored ask with this status ended; `None` while pending.
-fn outcome(
-    row: &SqliteRow,
-    id: &str,
-    status: AskStatus,
-    request: &ValidRequest,
-) -> Result<Option<Outcome>, StoreError> {
-    Ok(Some(match status {
-        AskStatus::Pending => return Ok(None),
-        AskStatus::Answered => {
-            let items: Vec<AnswerItem> =
-                serde_json::from_str(row.try_get::<Option<&str>, _>("answers")?.unwrap_or("null"))
-                    .map_err(|e| corrupt(id, format!("its answers do not decode: {e}")))?;
-            let valid = request
-                .validate_answers(&Answers { answers: items })
-                .map_err(|p| corrupt(id, format!("its answers are invalid: {p}")))?;
-            Outcome::Answered(valid)
-        }
-        AskStatus::Declined => Outcome::Declined {
-            reason: row.try_get("decline_reason")?,
-        },
-        AskStatus::Cancelled => Outcome::Cancelled,
-        AskStatus::Expired => Outcome::Expired,
-    }))
-}
-
-fn entry(row: &SqliteRow) -> Result<Entry, StoreError> {
-    let id: String = row.try_get("id")?;
-    Ok(Entry {
-        status: parse_status(&id, &row.try_get::<String, _>("status")?)?,
-        title: row.try_get("title")?,
-        agent: row.try_get("agent")?,
-        created_at: row.try_get("created_at")?,
-        expires_at: row.try_get("expires_at")?,
-        question_count: usize::try_from(row.try_get::<i64, _>("question_count")?)
-            .map_err(|e| corrupt(&id, e))?,
-        id: parse_id(&id)?,
-    })
-}
-
 #[async_trait]
 impl Store for SqliteStore {
     async fn insert(&self, record: &Record) -> Result<(), StoreError> {
@@ -211,22 +113,18 @@ impl Store for SqliteStore {
     }
 
     async fn get(&self, id: &AskId) -> Result<Option<Record>, StoreError> {
-        let row = sqlx::query(
-            "SELECT id, status, title, agent, request, created_at, expires_at, \
-             finished_at, answers, decline_reason, projection FROM asks WHERE id = ?",
-        )
-        .bind(id.as_str())
-        .fetch_optional(&self.pool)
-        .await?;
+        let row = sqlx::query(&format!("SELECT {RECORD_COLUMNS} FROM asks WHERE id = ?"))
+            .bind(id.as_str())
+            .fetch_optional(&self.pool)
+            .await?;
         row.as_ref().map(record).transpose()
     }
 
     async fn list(&self, status: Option<AskStatus>, limit: u32) -> Result<Vec<Entry>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT id, status, title, agent, created_at, expires_at, question_count \
-             FROM asks WHERE ?1 IS NULL OR status = ?1 \
-             ORDER BY created_at DESC, rowid DESC LIMIT ?2",
-        )
+        let rows = sqlx::query(&format!(
+            "SELECT {ENTRY_COLUMNS} FROM asks WHERE ?1 IS NULL OR status = ?1 \
+             ORDER BY created_at DESC, rowid DESC LIMIT ?2"
+        ))
         .bind(status.map(AskStatus::as_str))
         .bind(limit)
         .fetch_all(&self.pool)

@@ -1,0 +1,161 @@
+//! Rows as every SQL store keeps them, and the one way back from a row to
+//! a validated [`Record`]: the stores differ in SQL, not in what a row means.
+
+use crate::{
+    id::AskId,
+    record::{End, Record},
+    store::{Entry, StoreError},
+};
+use interaction::{
+    project, AnswerItem, Answers, AskStatus, Outcome, Request, ToolOutput, ValidRequest,
+};
+use sqlx::{ColumnIndex, Decode, Row, Type};
+
+/// The columns `get` selects, in every store.
+pub(crate) const RECORD_COLUMNS: &str = "id, status, title, agent, request, created_at, \
+    expires_at, finished_at, answers, decline_reason, projection";
+
+/// The columns `list` selects, in every store.
+pub(crate) const ENTRY_COLUMNS: &str =
+    "id, status, title, agent, created_at, expires_at, question_count";
+
+pub(crate) fn corrupt(id: &str, detail: impl ToString) -> StoreError {
+    StoreError::Corrupt {
+        id: id.to_owned(),
+        detail: detail.to_string(),
+    }
+}
+
+/// `value` as the JSON text a store keeps.
+pub(crate) fn json<T: serde::Serialize>(id: &AskId, value: &T) -> Result<String, StoreError> {
+    serde_json::to_string(value).map_err(|e| corrupt(id.as_str(), e))
+}
+
+pub(crate) fn parse_id(id: &str) -> Result<AskId, StoreError> {
+    AskId::parse(id).ok_or_else(|| corrupt(id, "malformed id"))
+}
+
+fn parse_status(id: &str, status: &str) -> Result<AskStatus, StoreError> {
+    AskStatus::parse(status).ok_or_else(|| corrupt(id, format!("unknown status {status:?}")))
+}
+
+/// The columns of one stored ask, as the database gives them.
+struct Columns {
+    id: String,
+    status: String,
+    title: Option<String>,
+    agent: Option<String>,
+    request: String,
+    created_at: i64,
+    expires_at: Option<i64>,
+    finished_at: Option<i64>,
+    answers: Option<String>,
+    decline_reason: Option<String>,
+    projection: Option<String>,
+}
+
+/// Decodes and validates a row of [`RECORD_COLUMNS`]: the one place stored
+/// data becomes a [`Record`] again. Whatever does not decode or no longer
+/// validates is [`StoreError::Corrupt`] naming the ask.
+pub(crate) fn record<'r, R>(row: &'r R) -> Result<Record, StoreError>
+where
+    R: Row,
+    &'static str: ColumnIndex<R>,
+    String: Decode<'r, R::Database> + Type<R::Database>,
+    i64: Decode<'r, R::Database> + Type<R::Database>,
+{
+    let columns = Columns {
+        id: row.try_get("id")?,
+        status: row.try_get("status")?,
+        title: row.try_get("title")?,
+        agent: row.try_get("agent")?,
+        request: row.try_get("request")?,
+        created_at: row.try_get("created_at")?,
+        expires_at: row.try_get("expires_at")?,
+        finished_at: row.try_get("finished_at")?,
+        answers: row.try_get("answers")?,
+        decline_reason: row.try_get("decline_reason")?,
+        projection: row.try_get("projection")?,
+    };
+    columns.into_record()
+}
+
+/// Decodes a row of [`ENTRY_COLUMNS`].
+pub(crate) fn entry<'r, R>(row: &'r R) -> Result<Entry, StoreError>
+where
+    R: Row,
+    &'static str: ColumnIndex<R>,
+    String: Decode<'r, R::Database> + Type<R::Database>,
+    i64: Decode<'r, R::Database> + Type<R::Database>,
+{
+    let id: String = row.try_get("id")?;
+    Ok(Entry {
+        status: parse_status(&id, &row.try_get::<String, _>("status")?)?,
+        title: row.try_get("title")?,
+        agent: row.try_get("agent")?,
+        created_at: row.try_get("created_at")?,
+        expires_at: row.try_get("expires_at")?,
+        question_count: usize::try_from(row.try_get::<i64, _>("question_count")?)
+            .map_err(|e| corrupt(&id, e))?,
+        id: parse_id(&id)?,
+    })
+}
+
+impl Columns {
+    fn into_record(self) -> Result<Record, StoreError> {
+        let id = &self.id;
+        let request: Request = serde_json::from_str(&self.request)
+            .map_err(|e| corrupt(id, format!("its request does not decode: {e}")))?;
+        let request = ValidRequest::new(request)
+            .map_err(|p| corrupt(id, format!("its request is invalid: {p}")))?;
+        let status = parse_status(id, &self.status)?;
+        let end = match (self.outcome(status, &request)?, self.finished_at) {
+            (None, _) => None,
+            (Some(_), None) => return Err(corrupt(id, "it ended but has no finish time")),
+            (Some(outcome), Some(at)) => {
+                let projection = match &self.projection {
+                    Some(text) => serde_json::from_str::<ToolOutput>(text)
+                        .map_err(|e| corrupt(id, format!("its projection does not decode: {e}")))?,
+                    // Finished before projections were stored.
+                    None => project(&request, &outcome),
+                };
+                Some(End::stored(outcome, at, projection))
+            }
+        };
+        Ok(Record {
+            id: parse_id(id)?,
+            title: self.title,
+            agent: self.agent,
+            request,
+            created_at: self.created_at,
+            expires_at: self.expires_at,
+            end,
+        })
+    }
+
+    /// How an ask with this status ended; `None` while pending.
+    fn outcome(
+        &self,
+        status: AskStatus,
+        request: &ValidRequest,
+    ) -> Result<Option<Outcome>, StoreError> {
+        let id = &self.id;
+        Ok(Some(match status {
+            AskStatus::Pending => return Ok(None),
+            AskStatus::Answered => {
+                let items: Vec<AnswerItem> =
+                    serde_json::from_str(self.answers.as_deref().unwrap_or("null"))
+                        .map_err(|e| corrupt(id, format!("its answers do not decode: {e}")))?;
+                let valid = request
+                    .validate_answers(&Answers { answers: items })
+                    .map_err(|p| corrupt(id, format!("its answers are invalid: {p}")))?;
+                Outcome::Answered(valid)
+            }
+            AskStatus::Declined => Outcome::Declined {
+                reason: self.decline_reason.clone(),
+            },
+            AskStatus::Cancelled => Outcome::Cancelled,
+            AskStatus::Expired => Outcome::Expired,
+        }))
+    }
+}
