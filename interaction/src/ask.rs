@@ -201,6 +201,34 @@ impl Decline {
     }
 }
 
+/// What `askdesk answer` prints when the human declines a request file:
+/// `{"reason": …, "status": "declined"}`, the reason `null` when none was
+/// given.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Declined {
+    /// Why the human does not answer.
+    pub reason: Option<String>,
+    status: DeclinedStatus,
+}
+
+/// The one status a [`Declined`] can have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum DeclinedStatus {
+    Declined,
+}
+
+impl Declined {
+    /// The human declined, for `reason`.
+    pub fn new(reason: Option<String>) -> Self {
+        Self {
+            reason,
+            status: DeclinedStatus::Declined,
+        }
+    }
+}
+
 /// The reply to `POST /api/v1/asks`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -9,9 +9,10 @@
 //! - single-select and optionless: the Other text when it is not blank
 //!   (it overrides the chosen option), otherwise the chosen option.
 //!
-//! Switching between option mode and custom mode (the terminal UI's two
-//! modes) never discards either. Why a draft cannot be submitted yet comes
-//! from the validator itself, so UIs never restate a rule.
+//! A draft keeps checked options and Other text side by side, so a UI that
+//! moves between them (the terminal UI's option and custom modes) never
+//! discards either. Why a draft cannot be submitted yet comes from the
+//! validator itself, so UIs never restate a rule.
 
 use crate::{
     model::{AnswerItem, Answers, Question},
@@ -20,38 +21,21 @@ use crate::{
 };
 use std::fmt;
 
-/// Where a UI's input goes: the option list, or the Other text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Mode {
-    /// Moving between options and checking them.
-    #[default]
-    Options,
-    /// Typing the Other text.
-    Custom,
-}
-
 /// The answer to one question while it is being given.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QuestionDraft {
     question: Question,
     checked: Vec<bool>,
     custom: String,
-    mode: Mode,
 }
 
 impl QuestionDraft {
-    /// An empty draft; optionless questions start in custom mode.
+    /// An empty draft.
     pub fn new(question: &Question) -> Self {
-        let mode = if question.options.is_empty() {
-            Mode::Custom
-        } else {
-            Mode::Options
-        };
         Self {
             question: question.clone(),
             checked: vec![false; question.options.len()],
             custom: String::new(),
-            mode,
         }
     }
 
@@ -118,19 +102,6 @@ impl QuestionDraft {
     /// Empties the Other text.
     pub fn clear_custom(&mut self) {
         self.custom.clear();
-    }
-
-    /// The current input mode.
-    pub fn mode(&self) -> Mode {
-        self.mode
-    }
-
-    /// Switches the input mode; an optionless question stays in custom mode.
-    /// Nothing entered is discarded.
-    pub fn set_mode(&mut self, mode: Mode) {
-        if !self.question.options.is_empty() {
-            self.mode = mode;
-        }
     }
 
     /// Whether the Other text replaces a chosen option in the answer (on

@@ -68,11 +68,11 @@ mod projection;
 mod validate;
 
 pub use ask::{
-    Ask, AskCreated, AskList, AskStatus, AskSummary, Decline, ErrorBody, NewAsk, ValidDecline,
-    ValidNewAsk, MAX_AGENT_CHARS, MAX_TIMEOUT_SECONDS, MAX_TITLE_CHARS,
+    Ask, AskCreated, AskList, AskStatus, AskSummary, Decline, Declined, ErrorBody, NewAsk,
+    ValidDecline, ValidNewAsk, MAX_AGENT_CHARS, MAX_TIMEOUT_SECONDS, MAX_TITLE_CHARS,
 };
+pub use draft::{BatchDraft, Blocker, QuestionDraft, Reason};
 pub use event::{AskEvent, ResetEvent, ASK_EVENT, RESET_EVENT};
-pub use draft::{BatchDraft, Blocker, Mode, QuestionDraft, Reason};
 pub use lang::Lang;
 pub use lenient::{LenientAsk, LenientOption, LenientQuestion};
 pub use model::{AnswerItem, Answers, Question, QuestionOption, Request};

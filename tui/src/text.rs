@@ -46,6 +46,43 @@ pub fn wrap(text: &str, columns: usize) -> Vec<String> {
     lines
 }
 
+/// Wraps editable text between characters only, so the wrapping of any
+/// prefix is a prefix of the wrapping and the cursor can be placed exactly.
+pub fn wrap_chars(text: &str, columns: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    let mut used = 0;
+    for c in text.chars() {
+        if c == '\n' {
+            lines.push(String::new());
+            used = 0;
+            continue;
+        }
+        let w = char_width(c);
+        if used + w > columns {
+            lines.push(String::new());
+            used = 0;
+        }
+        if let Some(line) = lines.last_mut() {
+            line.push(c);
+        }
+        used += w;
+    }
+    lines
+}
+
+/// The line and column where the cursor after `before` sits, in text
+/// wrapped by [`wrap_chars`] to `columns`.
+pub fn cursor_at(before: &str, columns: usize) -> (usize, usize) {
+    let lines = wrap_chars(before, columns);
+    let line = lines.len() - 1;
+    let column = lines.last().map_or(0, |l| width(l));
+    if column >= columns {
+        (line + 1, 0)
+    } else {
+        (line, column)
+    }
+}
+
 /// A text being typed, with a cursor (a byte offset on a char boundary).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Editor {
@@ -173,6 +210,19 @@ mod tests {
         assert_eq!(wrap("数据库选择", 4), ["数据", "库选", "择"]);
         assert_eq!(wrap("a\n\nb", 10), ["a", "", "b"]);
         assert_eq!(wrap("🎉🎉🎉", 5), ["🎉🎉", "🎉"]);
+    }
+
+    #[test]
+    fn editable_text_wraps_between_characters_and_the_cursor_follows() {
+        assert_eq!(wrap_chars("ab cd", 3), ["ab ", "cd"]);
+        assert_eq!(wrap_chars("日本語", 4), ["日本", "語"]);
+        assert_eq!(cursor_at("ab", 3), (0, 2));
+        assert_eq!(
+            cursor_at("abc", 3),
+            (1, 0),
+            "a full line puts the cursor on the next"
+        );
+        assert_eq!(cursor_at("a\nb", 3), (1, 1));
     }
 
     #[test]

@@ -1,5 +1,5 @@
 use crate::codes;
-use interaction::{AskStatus, Decline, NewAsk, MAX_TIMEOUT_SECONDS};
+use interaction::{AskStatus, Decline, Declined, NewAsk, MAX_TIMEOUT_SECONDS};
 
 fn new_ask(json: &str) -> NewAsk {
     serde_json::from_str(json).expect("new ask parses")
@@ -88,4 +88,18 @@ fn statuses_read_back_from_their_names() {
     assert_eq!(AskStatus::parse("done"), None);
     assert!(!AskStatus::Pending.is_finished());
     assert!(AskStatus::Expired.is_finished());
+}
+
+#[test]
+fn a_declined_request_file_prints_its_reason_then_its_status() {
+    let printed = |reason: Option<&str>| {
+        serde_json::to_string(&Declined::new(reason.map(str::to_owned))).expect("JSON")
+    };
+    assert_eq!(
+        printed(Some("Not now")),
+        r#"{"reason":"Not now","status":"declined"}"#
+    );
+    assert_eq!(printed(None), r#"{"reason":null,"status":"declined"}"#);
+    let other: Result<Declined, _> = serde_json::from_str(r#"{"reason":null,"status":"answered"}"#);
+    assert!(other.is_err(), "only declined is a Declined");
 }

@@ -1,5 +1,5 @@
 use crate::sample_request;
-use interaction::{AnswerItem, BatchDraft, Mode, QuestionDraft, Reason};
+use interaction::{AnswerItem, BatchDraft, QuestionDraft, Reason};
 
 fn draft(id: &str) -> QuestionDraft {
     let request = sample_request();
@@ -51,27 +51,14 @@ fn unchecking_a_label_keeps_the_custom_text() {
 }
 
 #[test]
-fn switching_modes_discards_nothing() {
+fn text_typed_before_checking_labels_is_kept_beside_them() {
     let mut d = draft("features");
-    d.set_mode(Mode::Custom);
-    d.set_custom("typed in custom mode");
-    d.set_mode(Mode::Options);
+    d.set_custom("typed first");
     d.toggle(0);
     d.toggle(1);
-    let from_options = d.status();
-    d.set_mode(Mode::Custom);
     assert_eq!(
         d.status(),
-        from_options,
-        "submitting from either mode projects the same"
-    );
-    assert_eq!(
-        from_options,
-        Ok(item(
-            "features",
-            &["Auth", "Logging"],
-            Some("typed in custom mode")
-        ))
+        Ok(item("features", &["Auth", "Logging"], Some("typed first")))
     );
 }
 
@@ -116,11 +103,8 @@ fn single_select_picking_replaces_the_previous_choice() {
 }
 
 #[test]
-fn optionless_questions_stay_in_custom_mode() {
+fn optionless_questions_take_only_text() {
     let mut d = draft("notes");
-    assert_eq!(d.mode(), Mode::Custom);
-    d.set_mode(Mode::Options);
-    assert_eq!(d.mode(), Mode::Custom);
     d.toggle(0);
     assert_eq!(d.status(), Err(Reason::Unanswered));
     d.set_custom("\n");

@@ -1,5 +1,5 @@
 use interaction::{
-    AnswerItem, Answers, BatchDraft, Mode, Question, QuestionOption, Request, ValidRequest,
+    AnswerItem, Answers, BatchDraft, Question, QuestionOption, Request, ValidRequest,
 };
 use proptest::prelude::*;
 
@@ -42,7 +42,6 @@ enum Op {
     SetChecked(usize, usize, bool),
     SetCustom(usize, String),
     ClearCustom(usize),
-    SetMode(usize, Mode),
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -53,9 +52,7 @@ fn op() -> impl Strategy<Value = Op> {
         (q.clone(), o.clone()).prop_map(|(q, o)| Op::Pick(q, o)),
         (q.clone(), o, any::<bool>()).prop_map(|(q, o, on)| Op::SetChecked(q, o, on)),
         (q.clone(), "[ \\na-z]{0,8}").prop_map(|(q, s)| Op::SetCustom(q, s)),
-        q.clone().prop_map(Op::ClearCustom),
-        (q, any::<bool>())
-            .prop_map(|(q, c)| Op::SetMode(q, if c { Mode::Custom } else { Mode::Options })),
+        q.prop_map(Op::ClearCustom),
     ]
 }
 
@@ -66,8 +63,7 @@ fn apply(batch: &mut BatchDraft, op: &Op) {
         | Op::Pick(q, _)
         | Op::SetChecked(q, _, _)
         | Op::SetCustom(q, _)
-        | Op::ClearCustom(q)
-        | Op::SetMode(q, _) => *q % n,
+        | Op::ClearCustom(q) => *q % n,
     };
     let Some(d) = batch.draft_mut(q) else { return };
     match op {
@@ -76,7 +72,6 @@ fn apply(batch: &mut BatchDraft, op: &Op) {
         Op::SetChecked(_, o, on) => d.set_checked(*o, *on),
         Op::SetCustom(_, s) => d.set_custom(s.clone()),
         Op::ClearCustom(_) => d.clear_custom(),
-        Op::SetMode(_, m) => d.set_mode(*m),
     }
 }
 

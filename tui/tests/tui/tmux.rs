@@ -1,7 +1,8 @@
-//! The built binaries in a real terminal: tmux runs askdesk-tui, sends keys
-//! and reads the screen. Needs tmux and the debug builds of askdesk-tui and
-//! askdesk, which `scripts/dev.sh test tui` provides:
-//!   cargo test -p tui --test tmux -- --ignored
+//! The built binary in a real terminal: tmux runs `askdesk tui` and
+//! `askdesk answer`, sends keys and reads the screen. Needs tmux and the
+//! debug build of askdesk (or `ASKDESK_BIN`), which `scripts/dev.sh test
+//! tui` provides:
+//!   cargo build -p server && cargo test -p tui --test tui -- --ignored
 
 use std::{
     io::{BufRead, BufReader},
@@ -15,8 +16,11 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-fn tui_binary() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_askdesk-tui"))
+/// The `askdesk` binary: `ASKDESK_BIN`, or the debug build.
+fn askdesk() -> PathBuf {
+    std::env::var("ASKDESK_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| root().join("target/debug/askdesk"))
 }
 
 /// A tmux session of its own (its own socket), killed when dropped.
@@ -138,7 +142,7 @@ fn keyless(name: &str) -> (Tmux, PathBuf, tempfile_dir::Dir) {
     let request = root().join("tui/tests/five-questions.json");
     let command = format!(
         "{} answer {} > {}; echo EXIT=$? >> {}",
-        tui_binary().display(),
+        askdesk().display(),
         request.display(),
         out.display(),
         out.display()
@@ -251,10 +255,7 @@ struct Server {
 impl Server {
     fn start() -> Self {
         let dir = tempfile_dir::Dir::new("server");
-        let binary = std::env::var("ASKDESK_BIN")
-            .map(PathBuf::from)
-            .unwrap_or_else(|_| root().join("target/debug/askdesk"));
-        let mut child = Command::new(binary)
+        let mut child = Command::new(askdesk())
             .args([
                 "--addr",
                 "127.0.0.1:0",
@@ -303,7 +304,7 @@ fn connected_mode_shows_new_asks_live_and_answers_through_the_api() {
     let server = Server::start();
     let tmux = Tmux::start(
         "connected",
-        &format!("{} --url {}", tui_binary().display(), server.url),
+        &format!("{} tui --url {}", askdesk().display(), server.url),
     );
     tmux.wait_for("No questions are waiting");
     // The file is in the lenient shape; the API takes the strict one.

@@ -4,7 +4,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use interaction::{Request, ValidRequest};
 use ratatui::{backend::TestBackend, Terminal};
 use tui::{
-    model::{update, Message, Model},
+    model::{Message, Model},
+    update::update,
     view::view,
 };
 

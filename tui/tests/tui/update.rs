@@ -3,9 +3,13 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use interaction::{
-    AnswerItem, Answers, Ask, AskList, AskStatus, AskSummary, Mode, Request, ValidRequest,
+    AnswerItem, Answers, Ask, AskList, AskStatus, AskSummary, Request, ValidRequest,
 };
-use tui::model::{update, Command, Exit, Message, Model, Refusal, Screen};
+use tui::{
+    model::{Command, Exit, Message, Model, Screen},
+    session::Mode,
+    update::update,
+};
 
 fn request() -> ValidRequest {
     let request: Request = serde_json::from_str(
@@ -44,23 +48,11 @@ fn typed(model: &mut Model, text: &str) {
 }
 
 fn item(model: &Model, index: usize) -> AnswerItem {
-    model
-        .session
-        .as_ref()
-        .expect("session")
-        .batch
-        .answers()
-        .answers[index]
-        .clone()
+    model.session().expect("session").batch.answers().answers[index].clone()
 }
 
 fn mode(model: &Model) -> Mode {
-    model
-        .session
-        .as_ref()
-        .and_then(|s| s.draft())
-        .map(|d| d.mode())
-        .expect("draft")
+    model.session().map(|s| s.mode()).expect("session")
 }
 
 fn expected(id: &str, selected: &[&str], custom: Option<&str>) -> AnswerItem {
@@ -94,10 +86,10 @@ fn custom_text_typed_first_survives_switching_to_options_and_checking_two_labels
     typed(&mut model, "Rate limiting");
     press(&mut model, KeyCode::Esc);
     assert_eq!(mode(&model), Mode::Options);
-    assert_eq!(
-        model.screen,
-        Screen::Answer,
-        "Esc in custom mode only leaves it"
+    assert!(
+        matches!(model.screen, Screen::Answer(_)),
+        "Esc in custom mode only leaves it: {:?}",
+        model.screen
     );
     press(&mut model, KeyCode::Up);
     press(&mut model, KeyCode::Up);
@@ -115,7 +107,11 @@ fn custom_text_typed_first_survives_switching_to_options_and_checking_two_labels
     press(&mut model, KeyCode::BackTab);
     assert_eq!(mode(&model), Mode::Options);
     ctrl(&mut model, 's');
-    assert_eq!(model.screen, Screen::Review);
+    assert!(
+        matches!(model.screen, Screen::Review(_)),
+        "{:?}",
+        model.screen
+    );
     let answers = answered(press(&mut model, KeyCode::Enter));
     assert_eq!(
         answers.answers[0],
@@ -203,7 +199,7 @@ fn space_toggles_on_multi_select_and_moving_stops_at_the_ends() {
         press(&mut model, KeyCode::Char('j'));
     }
     assert_eq!(
-        model.session.as_ref().map(|s| s.focus),
+        model.session().map(|s| s.focus),
         Some(3),
         "the Other line is last"
     );
@@ -225,9 +221,9 @@ fn space_toggles_on_multi_select_and_moving_stops_at_the_ends() {
 fn enter_moves_to_the_next_question_and_from_the_last_to_the_review() {
     let mut model = Model::keyless(request(), None);
     press(&mut model, KeyCode::Enter);
-    assert_eq!(model.session.as_ref().map(|s| s.current), Some(1));
+    assert_eq!(model.session().map(|s| s.current), Some(1));
     press(&mut model, KeyCode::Right);
-    assert_eq!(model.session.as_ref().map(|s| s.current), Some(2));
+    assert_eq!(model.session().map(|s| s.current), Some(2));
     assert_eq!(
         mode(&model),
         Mode::Custom,
@@ -241,18 +237,18 @@ fn enter_moves_to_the_next_question_and_from_the_last_to_the_review() {
     press(&mut model, KeyCode::BackTab);
     press(&mut model, KeyCode::Left);
     press(&mut model, KeyCode::Left);
-    assert_eq!(model.session.as_ref().map(|s| s.current), Some(0));
+    assert_eq!(model.session().map(|s| s.current), Some(0));
     press(&mut model, KeyCode::Tab);
     press(&mut model, KeyCode::Enter);
     press(&mut model, KeyCode::Enter);
-    assert_eq!(
-        model.screen,
-        Screen::Answer,
-        "Enter in custom mode is a new line"
+    assert!(
+        matches!(model.screen, Screen::Answer(_)),
+        "Enter in custom mode is a new line: {:?}",
+        model.screen
     );
     press(&mut model, KeyCode::BackTab);
     press(&mut model, KeyCode::Enter);
-    assert_eq!(model.session.as_ref().map(|s| s.current), Some(2));
+    assert_eq!(model.session().map(|s| s.current), Some(2));
 
     // When the last question has options, Enter on it opens the review.
     let mut two = request().into_inner();
@@ -260,7 +256,11 @@ fn enter_moves_to_the_next_question_and_from_the_last_to_the_review() {
     let mut model = Model::keyless(ValidRequest::new(two).expect("valid"), None);
     press(&mut model, KeyCode::Enter);
     press(&mut model, KeyCode::Enter);
-    assert_eq!(model.screen, Screen::Review);
+    assert!(
+        matches!(model.screen, Screen::Review(_)),
+        "{:?}",
+        model.screen
+    );
 }
 
 #[test]
@@ -268,7 +268,11 @@ fn the_review_refuses_an_incomplete_batch_and_goes_back_to_the_first_gap() {
     let mut model = Model::keyless(request(), None);
     press(&mut model, KeyCode::Char('1'));
     ctrl(&mut model, 's');
-    assert_eq!(model.screen, Screen::Review);
+    assert!(
+        matches!(model.screen, Screen::Review(_)),
+        "{:?}",
+        model.screen
+    );
     assert_eq!(press(&mut model, KeyCode::Enter), None);
     assert!(
         model
@@ -279,8 +283,12 @@ fn the_review_refuses_an_incomplete_batch_and_goes_back_to_the_first_gap() {
         model.notice
     );
     press(&mut model, KeyCode::Esc);
-    assert_eq!(model.screen, Screen::Answer);
-    assert_eq!(model.session.as_ref().map(|s| s.current), Some(1));
+    assert!(
+        matches!(model.screen, Screen::Answer(_)),
+        "{:?}",
+        model.screen
+    );
+    assert_eq!(model.session().map(|s| s.current), Some(1));
 }
 
 #[test]
@@ -301,12 +309,16 @@ fn the_editor_edits_at_the_cursor() {
 fn esc_asks_before_declining_and_the_reason_is_kept() {
     let mut model = Model::keyless(request(), None);
     press(&mut model, KeyCode::Esc);
-    assert_eq!(model.screen, Screen::Decline);
+    assert!(
+        matches!(model.screen, Screen::Decline(_)),
+        "{:?}",
+        model.screen
+    );
     press(&mut model, KeyCode::Esc);
-    assert_eq!(
-        model.screen,
-        Screen::Answer,
-        "Esc on the question takes you back"
+    assert!(
+        matches!(model.screen, Screen::Answer(_)),
+        "Esc on the question takes you back: {:?}",
+        model.screen
     );
     press(&mut model, KeyCode::Esc);
     typed(&mut model, "Not now");
@@ -376,7 +388,7 @@ fn connected_mode_opens_an_ask_from_the_queue_submits_it_and_returns_to_the_queu
             version: 7,
         })),
     );
-    assert_eq!(model.queue_version, 7);
+    assert_eq!(model.queue().map(|q| q.version), Some(7));
     press(&mut model, KeyCode::Down);
     assert_eq!(
         press(&mut model, KeyCode::Enter),
@@ -386,7 +398,11 @@ fn connected_mode_opens_an_ask_from_the_queue_submits_it_and_returns_to_the_queu
         &mut model,
         Message::Opened(Ok(ask("b", AskStatus::Pending))),
     );
-    assert_eq!(model.screen, Screen::Answer);
+    assert!(
+        matches!(model.screen, Screen::Answer(_)),
+        "{:?}",
+        model.screen
+    );
     press(&mut model, KeyCode::Char('2'));
     finish_the_rest(&mut model);
     ctrl(&mut model, 's');
@@ -398,9 +414,13 @@ fn connected_mode_opens_an_ask_from_the_queue_submits_it_and_returns_to_the_queu
     let mut done = ask("b", AskStatus::Answered);
     done.answers = Some(answers.answers);
     update(&mut model, Message::Sent(Ok(done)));
-    assert_eq!(model.screen, Screen::Outcome);
+    assert!(
+        matches!(model.screen, Screen::Outcome(_)),
+        "{:?}",
+        model.screen
+    );
     assert_eq!(press(&mut model, KeyCode::Enter), Some(Command::Refresh));
-    assert_eq!(model.screen, Screen::Queue);
+    assert!(matches!(model.screen, Screen::Queue), "{:?}", model.screen);
     assert_eq!(
         press(&mut model, KeyCode::Char('q')),
         Some(Command::Exit(Exit::Quit))
@@ -423,18 +443,30 @@ fn connected_mode_shows_refusals_and_asks_that_ended_meanwhile() {
     .expect("problem");
     update(
         &mut model,
-        Message::Sent(Err(Refusal::Invalid(vec![problem]))),
+        Message::Sent(Err(client::Error::Invalid {
+            message: "the input was refused with 1 problem(s)".to_owned(),
+            problems: vec![problem],
+        })),
     );
-    assert_eq!(model.screen, Screen::Review);
-    assert_eq!(model.session.as_ref().map(|s| s.problems.len()), Some(1));
+    assert!(
+        matches!(model.screen, Screen::Review(_)),
+        "{:?}",
+        model.screen
+    );
+    assert_eq!(model.session().map(|s| s.problems.len()), Some(1));
     update(
         &mut model,
-        Message::Sent(Err(Refusal::Finished(Box::new(ask(
-            "b",
-            AskStatus::Cancelled,
-        ))))),
+        Message::Sent(Err(client::Error::Finished {
+            status: client::StatusCode::GONE,
+            message: "this ask was cancelled and can no longer be answered".to_owned(),
+            ask: Box::new(ask("b", AskStatus::Cancelled)),
+        })),
     );
-    assert_eq!(model.screen, Screen::Outcome);
+    assert!(
+        matches!(model.screen, Screen::Outcome(_)),
+        "{:?}",
+        model.screen
+    );
     assert!(model
         .notice
         .as_deref()
@@ -452,4 +484,22 @@ fn connected_mode_shows_refusals_and_asks_that_ended_meanwhile() {
             reason: None
         })
     );
+}
+
+#[test]
+fn connected_mode_says_how_to_give_a_missing_token() {
+    let mut model = Model::connected();
+    update(
+        &mut model,
+        Message::Queue(Err(client::Error::from_reply(
+            client::StatusCode::UNAUTHORIZED,
+            None,
+        ))),
+    );
+    assert!(!model.busy);
+    assert_eq!(
+        model.notice.as_deref(),
+        Some("askdesk wants its token: pass --token or set ASKDESK_TOKEN")
+    );
+    assert!(matches!(model.screen, Screen::Queue), "{:?}", model.screen);
 }
