@@ -10,6 +10,8 @@
 mod error;
 mod events;
 mod id;
+mod migrate;
+mod postgres;
 mod record;
 mod sqlite;
 mod store;
@@ -19,6 +21,7 @@ mod time;
 pub use error::DeskError;
 pub use events::{Event, MAX_WAIT, REPLAY_EVENTS};
 pub use id::AskId;
+pub use postgres::{PoolSettings, PostgresStore};
 pub use record::{End, Record};
 pub use sqlite::SqliteStore;
 pub use store::{Entry, Store, StoreError};

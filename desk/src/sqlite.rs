@@ -3,6 +3,7 @@
 
 use crate::{
     id::AskId,
+    migrate,
     record::{End, Record},
     store::{Entry, Store, StoreError},
     stored::{entry, json, parse_id, record, ENTRY_COLUMNS, RECORD_COLUMNS},
@@ -10,42 +11,11 @@ use crate::{
 use async_trait::async_trait;
 use interaction::AskStatus;
 use sqlx::{
-    error::BoxDynError,
-    migrate::{Migration, MigrationSource, MigrationType, Migrator},
+    migrate::Migrator,
     sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
     Row, SqlitePool,
 };
-use std::{future::Future, path::Path, pin::Pin, time::Duration};
-
-/// The schema, compiled in so the binary needs no files beside it.
-#[derive(Debug)]
-struct Migrations;
-
-impl MigrationSource<'static> for Migrations {
-    fn resolve(
-        self,
-    ) -> Pin<Box<dyn Future<Output = Result<Vec<Migration>, BoxDynError>> + Send + 'static>> {
-        let migration = |version, name: &str, sql: &'static str| {
-            Migration::new(
-                version,
-                name.to_owned().into(),
-                MigrationType::Simple,
-                sql.into(),
-                false,
-            )
-        };
-        Box::pin(async move {
-            Ok(vec![
-                migration(1, "asks", include_str!("../migrations/0001_asks.sql")),
-                migration(
-                    2,
-                    "projection",
-                    include_str!("../migrations/0002_projection.sql"),
-                ),
-            ])
-        })
-    }
-}
+use std::{path::Path, time::Duration};
 
 /// Asks stored in SQLite.
 #[derive(Debug, Clone)]
@@ -88,7 +58,12 @@ impl SqliteStore {
     }
 
     async fn migrate(pool: SqlitePool) -> Result<Self, StoreError> {
-        Migrator::new(Migrations).await?.run(&pool).await?;
+        let applied: Option<i64> = sqlx::query_scalar(migrate::APPLIED)
+            .fetch_one(&pool)
+            .await
+            .unwrap_or(None);
+        migrate::SQLITE.check(applied)?;
+        Migrator::new(migrate::SQLITE).await?.run(&pool).await?;
         Ok(Self { pool })
     }
 }

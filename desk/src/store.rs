@@ -36,6 +36,17 @@ pub enum StoreError {
     /// The schema could not be brought up to date.
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// The database's schema is newer than this askdesk knows.
+    #[error(
+        "the database's schema is version {found}, newer than this askdesk knows ({known}); \
+         a newer askdesk has used it, so run that one (or a copy of the data)"
+    )]
+    TooNew {
+        /// The version the database has.
+        found: i64,
+        /// The newest version this binary knows.
+        known: i64,
+    },
     /// A stored ask does not decode, or no longer passes validation: the
     /// database was changed by hand or by a newer askdesk.
     #[error("stored ask {id} is unreadable: {detail}")]

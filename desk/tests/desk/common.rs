@@ -1,6 +1,6 @@
 //! What the desk's tests share: stores to run on, and asks and answers.
 
-use desk::{Desk, SqliteStore, Store};
+use desk::{Desk, PoolSettings, PostgresStore, SqliteStore, Store};
 use interaction::{Answers, NewAsk};
 use std::sync::Arc;
 use tempfile::TempDir;
@@ -12,6 +12,35 @@ pub enum Kind {
     Memory,
     /// A SQLite file in a fresh folder.
     File,
+    /// PostgreSQL at `ASKDESK_TEST_POSTGRES`, in a fresh schema.
+    Postgres,
+}
+
+/// The PostgreSQL the tests use: `scripts/dev.sh` starts a throwaway
+/// cluster and sets this (or passes on the one you set).
+fn postgres_url() -> String {
+    std::env::var("ASKDESK_TEST_POSTGRES").unwrap_or_else(|_| {
+        panic!(
+            "ASKDESK_TEST_POSTGRES is not set: run `scripts/dev.sh test unit`, which starts a \
+             throwaway PostgreSQL, or set it to a database these tests may write to"
+        )
+    })
+}
+
+/// A fresh, empty schema in the test database, and the URL that uses it.
+pub async fn postgres_schema() -> String {
+    use sqlx::Connection;
+    let url = postgres_url();
+    let schema = format!("test_{}", desk::AskId::random().expect("random"));
+    let mut admin = sqlx::PgConnection::connect(&url)
+        .await
+        .unwrap_or_else(|e| panic!("cannot reach PostgreSQL at ASKDESK_TEST_POSTGRES: {e}"));
+    sqlx::query(&format!("CREATE SCHEMA {schema}"))
+        .execute(&mut admin)
+        .await
+        .expect("create schema");
+    let separator = if url.contains('?') { '&' } else { '?' };
+    format!("{url}{separator}options=-c%20search_path%3D{schema}")
 }
 
 /// Keeps a store's files while a test runs.
@@ -30,6 +59,12 @@ pub async fn store_on(kind: Kind) -> (Arc<dyn Store>, Db) {
                 .await
                 .expect("store");
             (Arc::new(store), Db(Some(dir)))
+        }
+        Kind::Postgres => {
+            let store = PostgresStore::connect(&postgres_schema().await, PoolSettings::default())
+                .await
+                .expect("store");
+            (Arc::new(store), Db(None))
         }
     }
 }

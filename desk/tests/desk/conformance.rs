@@ -1,5 +1,6 @@
 //! The store conformance suite: the life of an ask through the desk, the
-//! same tests on every store askdesk has.
+//! same tests on every store askdesk has: SQLite in memory, a SQLite file
+//! and PostgreSQL.
 
 use crate::common::{answers, combined, desk_on, new_ask, Kind};
 use desk::DeskError;
@@ -28,6 +29,14 @@ macro_rules! suite {
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $test() {
                     super::$test(crate::common::Kind::File).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $test() {
+                    super::$test(crate::common::Kind::Postgres).await;
                 }
             )*
         }

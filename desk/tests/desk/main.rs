@@ -3,4 +3,5 @@
 
 mod common;
 mod conformance;
+mod postgres;
 mod sqlite;

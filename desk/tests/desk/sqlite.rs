@@ -109,3 +109,23 @@ async fn a_stored_ask_that_no_longer_validates_is_one_clear_error_naming_it() {
         }
     }
 }
+
+#[tokio::test]
+async fn a_database_a_newer_askdesk_migrated_is_refused_naming_both_versions() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("asks.db");
+    drop(desk_at(&path).await);
+    tamper(
+        &path,
+        "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+         VALUES (99, 'from the future', TRUE, x'00', 0)",
+    )
+    .await;
+    let error = SqliteStore::open(&path).await.expect_err("refused");
+    assert!(
+        matches!(error, StoreError::TooNew { found: 99, known } if known < 99),
+        "{error}"
+    );
+    let message = error.to_string();
+    assert!(message.contains("99") && message.contains("(2)"), "{message}");
+}

@@ -1,0 +1,79 @@
+//! Schemas, compiled in per database so the binary needs no files beside
+//! it, and the check that refuses a database a newer askdesk has changed.
+
+use crate::store::StoreError;
+use sqlx::{
+    error::BoxDynError,
+    migrate::{Migration, MigrationSource, MigrationType},
+};
+use std::{future::Future, pin::Pin};
+
+/// One database's migrations: version, name and SQL, oldest first.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Migrations(pub(crate) &'static [(i64, &'static str, &'static str)]);
+
+impl Migrations {
+    /// The newest schema version this binary knows.
+    pub(crate) fn latest(self) -> i64 {
+        self.0.last().map_or(0, |(version, _, _)| *version)
+    }
+
+    /// Refuses a database whose schema is newer than this binary's: its
+    /// data may mean something this askdesk would misread.
+    pub(crate) fn check(self, applied: Option<i64>) -> Result<(), StoreError> {
+        match applied {
+            Some(found) if found > self.latest() => Err(StoreError::TooNew {
+                found,
+                known: self.latest(),
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl MigrationSource<'static> for Migrations {
+    fn resolve(
+        self,
+    ) -> Pin<Box<dyn Future<Output = Result<Vec<Migration>, BoxDynError>> + Send + 'static>> {
+        Box::pin(async move {
+            Ok(self
+                .0
+                .iter()
+                .map(|(version, name, sql)| {
+                    Migration::new(
+                        *version,
+                        (*name).into(),
+                        MigrationType::Simple,
+                        (*sql).into(),
+                        false,
+                    )
+                })
+                .collect())
+        })
+    }
+}
+
+/// SQLite's schema.
+pub(crate) const SQLITE: Migrations = Migrations(&[
+    (
+        1,
+        "asks",
+        include_str!("../migrations/sqlite/0001_asks.sql"),
+    ),
+    (
+        2,
+        "projection",
+        include_str!("../migrations/sqlite/0002_projection.sql"),
+    ),
+]);
+
+/// PostgreSQL's schema.
+pub(crate) const POSTGRES: Migrations = Migrations(&[(
+    1,
+    "asks",
+    include_str!("../migrations/postgres/0001_asks.sql"),
+)]);
+
+/// The query that reads the newest applied version, the same in both
+/// databases; it fails on a database no askdesk has touched yet.
+pub(crate) const APPLIED: &str = "SELECT MAX(version) FROM _sqlx_migrations";
