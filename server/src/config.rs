@@ -30,6 +30,12 @@ pub enum Command {
     /// Speak MCP on stdin/stdout for a client that launches askdesk: one
     /// tool, `ask_user`. Uses the server at --url, or starts one there.
     Mcp(McpArgs),
+    /// Answer a server's asks in the terminal: its queue, live.
+    Tui(tui::TuiArgs),
+    /// Answer a request file (or `-` for stdin) in the terminal, with no
+    /// server. Exit codes: 0 answered (the answers JSON on stdout), 3
+    /// declined, 130 interrupted, 1 the request is invalid.
+    Answer(tui::AnswerArgs),
 }
 
 /// Options of `askdesk mcp`.
@@ -40,6 +46,10 @@ pub struct McpArgs {
     /// with the serve options below.
     #[arg(long, env = "ASKDESK_URL", default_value = "http://127.0.0.1:3000")]
     pub url: String,
+    /// A PEM file with the CA certificate that signed the server's TLS
+    /// certificate at --url, when no system-wide CA did.
+    #[arg(long, env = "ASKDESK_CA_CERT")]
+    pub ca_cert: Option<PathBuf>,
     #[command(flatten)]
     pub serve: ServeArgs,
 }

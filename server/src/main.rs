@@ -4,31 +4,61 @@ use server::{
     mcp,
     run::{self, StartError},
 };
-use std::process::ExitCode;
+use std::{process::ExitCode, time::Instant};
 use tokio_util::sync::CancellationToken;
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
 async fn main() -> ExitCode {
+    let started = Instant::now();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Serve(args)) => logged(serve(args)).await,
+        Some(Command::Mcp(args)) => logged(mcp::stdio::run(args)).await,
+        None => logged(serve(cli.serve)).await,
+        // The terminal loop blocks its thread, so it runs where blocking
+        // is allowed; its HTTP calls run on this runtime. No log lines
+        // here: they would write over the screen, which is on stderr.
+        Some(Command::Tui(args)) => {
+            let runtime = tokio::runtime::Handle::current();
+            in_terminal(move || tui::terminal::queue(args, runtime, started)).await
+        }
+        Some(Command::Answer(args)) => {
+            in_terminal(move || tui::terminal::answer(args, started)).await
+        }
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("askdesk: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs a server command with its log on stderr.
+async fn logged(
+    command: impl std::future::Future<Output = Result<(), StartError>>,
+) -> Result<ExitCode, String> {
     tracing_subscriber::fmt()
         .with_env_filter(
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
         )
         .with_writer(std::io::stderr)
         .init();
-    let cli = Cli::parse();
-    let result = match cli.command {
-        Some(Command::Serve(args)) => serve(args).await,
-        Some(Command::Mcp(args)) => mcp::stdio::run(args).await,
-        None => serve(cli.serve).await,
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("askdesk: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    command
+        .await
+        .map(|()| ExitCode::SUCCESS)
+        .map_err(|e| e.to_string())
+}
+
+/// Runs a terminal UI off the runtime's worker threads.
+async fn in_terminal(
+    body: impl FnOnce() -> Result<ExitCode, String> + Send + 'static,
+) -> Result<ExitCode, String> {
+    tokio::task::spawn_blocking(body)
+        .await
+        .map_err(|e| format!("the terminal UI stopped: {e}"))?
 }
 
 async fn serve(args: ServeArgs) -> Result<(), StartError> {

@@ -11,7 +11,7 @@ mod backend;
 mod schema;
 pub mod stdio;
 
-pub use backend::{Backend, Refusal};
+pub use backend::Backend;
 
 use crate::AppState;
 use interaction::{Ask, LenientAsk, Problem};
@@ -94,8 +94,10 @@ impl AskDesk {
         new.timeout_seconds = new.timeout_seconds.or(self.default_timeout);
         let created = match self.backend.create(new).await {
             Ok(created) => created,
-            Err(Refusal::Invalid(problems)) => return tool_error(problem_list(&problems)),
-            Err(Refusal::Failed(message)) => return tool_error(message),
+            Err(client::Error::Invalid { problems, .. }) => {
+                return tool_error(problem_list(&problems))
+            }
+            Err(e) => return tool_error(e.to_string()),
         };
         tracing::info!(id = %created.id, "waiting for the human to answer at {}", created.url);
         let token = context.meta.get_progress_token();
@@ -120,7 +122,7 @@ impl AskDesk {
                 () = context.ct.cancelled() => {
                     tracing::info!(id = %created.id, "the client cancelled; cancelling the ask");
                     if let Err(e) = self.backend.cancel(&created.id).await {
-                        tracing::warn!(id = %created.id, "could not cancel the ask: {e:?}");
+                        tracing::warn!(id = %created.id, "could not cancel the ask: {e}");
                     }
                     return tool_error("The call was cancelled, and so was the ask.".to_owned());
                 }
@@ -130,7 +132,7 @@ impl AskDesk {
                         step += 1;
                         progress(step).await;
                     }
-                    Err(e) => return tool_error(format!("Waiting for the answer failed: {}", e.message())),
+                    Err(e) => return tool_error(format!("Waiting for the answer failed: {e}")),
                 },
             }
         }

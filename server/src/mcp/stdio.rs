@@ -14,9 +14,11 @@ use tokio_util::sync::CancellationToken;
 
 /// Serves MCP on stdio until the client closes stdin.
 pub async fn run(args: McpArgs) -> Result<(), run::StartError> {
-    let token = args.serve.token.clone();
-    let remote = super::backend::Remote::new(&args.url, token)
-        .map_err(|e| format!("--url {}: {}", args.url, e.message()))?;
+    let remote = client::Client::builder(&args.url)
+        .token(args.serve.token.clone())
+        .ca_cert(args.ca_cert.clone())
+        .build()
+        .map_err(|e| format!("--url {}: {e}", args.url))?;
     let shutdown = CancellationToken::new();
     let backend = if remote.is_up().await {
         tracing::info!(url = %args.url, "using the askdesk server there");
