@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# askdesk-tui keyless mode on a 5-question file, release build: time from
-# start to the first frame drawn, and peak RSS. The binary exits right after
-# its first frame when ASKDESK_TUI_EXIT_AFTER_FIRST_FRAME is set; `script`
-# gives it a terminal.
+# `askdesk answer` (the terminal UI, keyless) on a 5-question file, release
+# build: time from start to the first frame drawn, and peak RSS. The binary
+# exits right after its first frame when ASKDESK_TUI_EXIT_AFTER_FIRST_FRAME
+# is set; `script` gives it a terminal.
 #   bench/tui.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,8 +10,8 @@ sudo=; [ "$(id -u)" -eq 0 ] || sudo=sudo
 command -v hyperfine >/dev/null || $sudo apt-get install -y -qq hyperfine >&2
 command -v script >/dev/null || $sudo apt-get install -y -qq bsdutils >&2
 scripts/dev.sh env >/dev/null
-cargo build --release -p tui >&2
-bin=$PWD/target/release/askdesk-tui
+cargo build --release -p server --bin askdesk >&2
+bin=$PWD/target/release/askdesk
 file=$PWD/tui/tests/five-questions.json
 run="ASKDESK_TUI_EXIT_AFTER_FIRST_FRAME=1 $bin answer $file"
 # Process start to main (exec, loading): the binary without a terminal.

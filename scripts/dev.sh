@@ -272,12 +272,13 @@ suite_mcp() {
     "$PYTHON" -m pytest end2end/mcp -q -p no:cacheprovider
 }
 
-# askdesk-tui in a real terminal: tmux sends keys and reads the screen, in
-# keyless mode and connected to a real server.
+# `askdesk tui` and `askdesk answer` in a real terminal: tmux sends keys and
+# reads the screen, keyless and connected to a real server. The tmux tests
+# are the ignored ones of the tui crate's one test binary.
 suite_tui() {
   command -v tmux >/dev/null || apt_install tmux
   build_server dev
-  ASKDESK_BIN=$ROOT/target/debug/askdesk cargo test -p tui --test tmux -- --ignored
+  ASKDESK_BIN=$ROOT/target/debug/askdesk cargo test -p tui --test tui -- --ignored
 }
 
 run_tests() {
