@@ -1,4 +1,6 @@
-//! Errors that server functions return to the page.
+//! Errors that server functions return to the page. Their `Display` is
+//! English, for logs; the page words them with
+//! [`crate::i18n::Words::server_error`] in its own language.
 
 use interaction::{Ask, Problems};
 use leptos::server_fn::{
@@ -42,33 +44,5 @@ impl FromServerFnError for ServerError {
 
     fn from_server_fn_error(value: ServerFnErrorErr) -> Self {
         Self::Transport(value)
-    }
-}
-
-#[cfg(feature = "ssr")]
-impl ServerError {
-    /// The error for a desk failure, with the HTTP status the API would
-    /// give set on the server function's response.
-    pub fn from_desk(error: desk::DeskError) -> Self {
-        use desk::DeskError;
-        use http::StatusCode;
-        let (status, error) = match error {
-            DeskError::Invalid(p) => (StatusCode::UNPROCESSABLE_ENTITY, Self::Invalid(p)),
-            DeskError::NotFound => (StatusCode::NOT_FOUND, Self::NotFound),
-            DeskError::Finished(ask) => (StatusCode::CONFLICT, Self::Finished(ask)),
-            DeskError::Gone(ask) => (StatusCode::GONE, Self::Finished(ask)),
-            DeskError::System(e) => {
-                tracing::error!("{e}");
-                (StatusCode::INTERNAL_SERVER_ERROR, Self::Internal)
-            }
-            DeskError::Store(e) => {
-                tracing::error!("{e}");
-                (StatusCode::INTERNAL_SERVER_ERROR, Self::Internal)
-            }
-        };
-        if let Some(response) = leptos::prelude::use_context::<leptos_axum::ResponseOptions>() {
-            response.set_status(status);
-        }
-        error
     }
 }

@@ -75,6 +75,25 @@ impl Posted {
         }
     }
 
+    /// The fields a form over `batch` would post now: what the page keeps
+    /// as its draft, to put back after a reload with [`Posted::apply`].
+    pub fn of_draft(ask_id: &str, batch: &BatchDraft) -> Self {
+        Self {
+            ask_id: ask_id.to_owned(),
+            questions: batch
+                .drafts()
+                .iter()
+                .map(|d| PostedQuestion {
+                    id: d.question().id.clone(),
+                    selected: d.checked_labels().map(str::to_owned).collect(),
+                    custom: d.custom().to_owned(),
+                })
+                .collect(),
+            reason: String::new(),
+            problems: Vec::new(),
+        }
+    }
+
     /// Puts what was posted into `batch`, as if typed and clicked there.
     pub fn apply(&self, batch: &mut BatchDraft) {
         for posted in &self.questions {
@@ -113,11 +132,13 @@ impl Posted {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use interaction::Request;
 
-    fn request() -> ValidRequest {
+    /// A single-select, a multi-select and an optionless question; other
+    /// modules' tests use it too.
+    pub(crate) fn request() -> ValidRequest {
         let request: Request = serde_json::from_str(
             r#"{"questions": [
               {"id": "db", "question": "Which?", "options": [{"label": "SQLite"}, {"label": "PostgreSQL"}]},

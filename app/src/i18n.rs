@@ -5,7 +5,8 @@
 //! switch at the bottom of every page) or else `Accept-Language`, and
 //! provides it as context; islands get it as a prop.
 
-use interaction::Reason;
+use crate::error::ServerError;
+use interaction::{AskStatus, Reason};
 
 pub use interaction::Lang;
 
@@ -88,12 +89,42 @@ pub struct Words {
     pub token: &'static str,
     pub sign_in: &'static str,
     pub language: &'static str,
+    pub input_refused: &'static str,
+    pub server_failed: &'static str,
+    pub already_ended: fn(&str) -> String,
+    pub unreachable: fn(&str) -> String,
 }
 
 impl Words {
     /// Why a question cannot be submitted yet, in these words.
     pub fn reason(&self, reason: &Reason) -> String {
         reason.text(self.lang)
+    }
+
+    /// An ask's status, for people.
+    pub fn status(&self, status: AskStatus) -> &'static str {
+        match status {
+            AskStatus::Pending => self.waiting,
+            AskStatus::Answered => self.answered,
+            AskStatus::Declined => self.declined,
+            AskStatus::Cancelled => self.withdrawn,
+            AskStatus::Expired => self.expired,
+        }
+    }
+
+    /// What a server function's error means, for the person on the page.
+    pub fn server_error(&self, error: &ServerError) -> String {
+        match error {
+            ServerError::Invalid(problems) => problems
+                .iter()
+                .fold(self.input_refused.to_owned(), |text, problem| {
+                    format!("{text}\n- {}", problem.text(self.lang))
+                }),
+            ServerError::NotFound => self.no_such_ask.to_owned(),
+            ServerError::Finished(ask) => (self.already_ended)(self.status(ask.status)),
+            ServerError::Internal => self.server_failed.to_owned(),
+            ServerError::Transport(e) => (self.unreachable)(&e.to_string()),
+        }
     }
 }
 
@@ -178,6 +209,10 @@ pub static EN: Words = Words {
     token: "Token",
     sign_in: "Sign in",
     language: "Language",
+    input_refused: "The input was refused:",
+    server_failed: "The server failed; its log says why.",
+    already_ended: |status| format!("This ask has already ended ({status})."),
+    unreachable: |detail| format!("Could not reach the server ({detail}). Check the connection and try again."),
 };
 
 /// Simplified Chinese.
@@ -241,9 +276,44 @@ pub static ZH: Words = Words {
     token: "令牌",
     sign_in: "登录",
     language: "语言",
+    input_refused: "输入未被接受：",
+    server_failed: "服务器出错了；原因见服务器日志。",
+    already_ended: |status| format!("这个提问已经结束（{status}）。"),
+    unreachable: |detail| format!("无法连接服务器（{detail}）。请检查网络连接后重试。"),
 };
 
 /// The language of the page being rendered (English when none was set).
 pub fn use_lang() -> Lang {
     leptos::prelude::use_context::<Lang>().unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use leptos::server_fn::error::ServerFnErrorErr;
+
+    #[test]
+    fn server_errors_read_in_the_page_language() {
+        let offline = ServerError::Transport(ServerFnErrorErr::Request("offline".to_owned()));
+        let zh = ZH.server_error(&offline);
+        assert!(zh.starts_with("无法连接服务器（"), "{zh}");
+        assert!(zh.contains("offline"), "{zh}");
+        assert_eq!(ZH.server_error(&ServerError::Internal), ZH.server_failed);
+        assert_eq!(EN.server_error(&ServerError::NotFound), EN.no_such_ask);
+    }
+
+    #[test]
+    fn refused_input_lists_each_problem_in_the_page_language() {
+        let request: interaction::Request =
+            serde_json::from_str(r#"{"questions": [{"id": "db", "question": "Which?"}]}"#)
+                .expect("request");
+        let problems = interaction::ValidRequest::new(request)
+            .expect("valid")
+            .validate_answers(&interaction::Answers { answers: vec![] })
+            .expect_err("refused");
+        let zh = ZH.server_error(&ServerError::Invalid(problems.clone()));
+        assert!(zh.starts_with("输入未被接受：\n- 问题“db”"), "{zh}");
+        let en = EN.server_error(&ServerError::Invalid(problems));
+        assert!(en.contains("has no answer"), "{en}");
+    }
 }

@@ -6,12 +6,15 @@
 //! own beyond what server functions delegate to the server.
 
 pub mod ask;
+pub mod browser;
 pub mod error;
 pub mod form;
 pub mod home;
 pub mod i18n;
 pub mod question;
+pub mod rpc;
 pub mod signin;
+pub mod time;
 
 use i18n::Speak;
 use leptos::prelude::*;
@@ -143,10 +146,7 @@ pub fn App() -> impl IntoView {
 
 #[component]
 fn NotFound() -> impl IntoView {
-    #[cfg(feature = "ssr")]
-    if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
-        response.set_status(http::StatusCode::NOT_FOUND);
-    }
+    set_status(404);
     let t = i18n::use_lang().t();
     view! {
         <Title text=format!("askdesk: {}", t.page_not_found)/>
@@ -198,11 +198,16 @@ fn LanguageSwitch() -> impl IntoView {
     }
 }
 
-/// An RFC 3339 UTC time as people read it: `2026-11-30 11:20 UTC`.
-pub(crate) fn short_time(rfc3339: &str) -> String {
-    match (rfc3339.get(..10), rfc3339.get(11..16)) {
-        (Some(day), Some(time)) => format!("{day} {time} UTC"),
-        _ => rfc3339.to_owned(),
+/// Sets the HTTP status of the response being made on the server: of the
+/// page being rendered, or of a server function's reply. Nothing in the
+/// browser, where there is no response to set.
+pub(crate) fn set_status(_code: u16) {
+    #[cfg(feature = "ssr")]
+    if let (Some(response), Ok(status)) = (
+        use_context::<leptos_axum::ResponseOptions>(),
+        http::StatusCode::from_u16(_code),
+    ) {
+        response.set_status(status);
     }
 }
 

@@ -1,8 +1,9 @@
 //! One question rendered as a form group, backed by an `interaction` draft.
 
+use crate::ask::state::FormState;
 use crate::form::{other_field, selected_field};
 use crate::i18n::Speak;
-use interaction::{BatchDraft, Problem, Question, QuestionDraft};
+use interaction::{Problem, Question, QuestionDraft};
 use leptos::prelude::*;
 
 /// A question as a `fieldset`: its header and text as the legend, its options
@@ -16,37 +17,30 @@ use leptos::prelude::*;
 /// wasm.
 #[component]
 pub fn QuestionField(
-    /// All answers in progress; this field shows and changes one of them.
-    batch: RwSignal<BatchDraft>,
+    /// The whole form's state; this field shows and changes the draft of
+    /// one question, and shows the problems the server reported for it.
+    form: RwSignal<FormState>,
     /// The position of this field's question in the batch.
     index: usize,
     /// The question itself.
     question: Question,
-    /// Problems the server reported for this question.
-    #[prop(into)]
-    problems: Signal<Vec<Problem>>,
 ) -> impl IntoView {
-    let read =
-        move |f: &dyn Fn(&QuestionDraft) -> bool| batch.with(|b| b.draft(index).is_some_and(f));
-    let edit = move |f: &dyn Fn(&mut QuestionDraft)| {
-        batch.update(|b| {
-            if let Some(draft) = b.draft_mut(index) {
-                f(draft);
-            }
-        });
+    let read = move |f: &dyn Fn(&QuestionDraft) -> bool| {
+        form.with(|s| s.batch().draft(index).is_some_and(f))
     };
-    let custom = move || {
-        batch.with(|b| {
-            b.draft(index)
-                .map(|d| d.custom().to_owned())
-                .unwrap_or_default()
-        })
-    };
-    let initial_custom = batch.with_untracked(|b| {
-        b.draft(index)
+    let edit = move |f: &dyn Fn(&mut QuestionDraft)| form.update(|s| s.edit(index, f));
+    let custom_of = move |s: &FormState| {
+        s.batch()
+            .draft(index)
             .map(|d| d.custom().to_owned())
             .unwrap_or_default()
-    });
+    };
+    let custom = move || form.with(custom_of);
+    let initial_custom = form.with_untracked(custom_of);
+    let problems = {
+        let id = question.id.clone();
+        Memo::new(move |_| form.with(|s| s.problems_of(Some(&id))))
+    };
 
     let t = crate::i18n::use_lang().t();
     let legend_id = format!("{}-legend", question.id);
@@ -68,7 +62,7 @@ pub fn QuestionField(
             });
             let described_by = option.description.is_some().then_some(description_id);
             let initially =
-                batch.with_untracked(|b| b.draft(index).is_some_and(|d| d.is_checked(i)));
+                form.with_untracked(|s| s.batch().draft(index).is_some_and(|d| d.is_checked(i)));
             view! {
                 <div class="option">
                     <input
@@ -137,13 +131,7 @@ pub fn QuestionField(
         let problems_id = problems_id.clone();
         move || {
             let problems = problems.get();
-            (!problems.is_empty()).then(|| {
-            view! {
-                <ul class="problems" id=problems_id.clone()>
-                    {problems.into_iter().map(|p| view! { <li>{p.message}</li> }).collect_view()}
-                </ul>
-            }
-        })
+            (!problems.is_empty()).then(|| view! { <ProblemList problems id=problems_id.clone()/> })
         }
     };
     let header = question
@@ -162,4 +150,22 @@ pub fn QuestionField(
             {free_text}
         </fieldset>
     }
+}
+
+/// Problems the server reported, each worded in the page's language from
+/// its stable code.
+#[component]
+pub fn ProblemList(
+    /// The problems, in the order the validator found them.
+    problems: Vec<Problem>,
+    /// The list's element id, for `aria-describedby`.
+    #[prop(optional, into)]
+    id: Option<String>,
+) -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    let items = problems
+        .iter()
+        .map(|p| view! { <li>{p.text(lang)}</li> })
+        .collect_view();
+    view! { <ul class="problems" id=id>{items}</ul> }
 }

@@ -3,11 +3,8 @@
 //!   scripts/dev.sh test wasm
 #![cfg(target_arch = "wasm32")]
 
-use app::{
-    ask::{AskPageData, AskView},
-    question::QuestionField,
-};
-use interaction::{AnswerItem, Ask, AskStatus, BatchDraft, Request, ValidRequest};
+use app::{ask::state::FormState, ask::AskView, question::QuestionField, rpc::AskPageData};
+use interaction::{AnswerItem, Ask, AskStatus, Request, ValidRequest};
 use leptos::{prelude::*, wasm_bindgen::JsCast, web_sys};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
@@ -62,19 +59,17 @@ fn type_into(input: &web_sys::HtmlInputElement, text: &str) {
     input.dispatch_event(&event).expect("dispatch");
 }
 
-/// Mounts the fields of question `index` over a batch the test can read.
-fn mount_question(index: usize) -> (web_sys::Element, RwSignal<BatchDraft>) {
+/// Mounts the fields of question `index` over a form the test can read.
+fn mount_question(index: usize) -> (web_sys::Element, RwSignal<FormState>) {
     let request = ValidRequest::new(request()).expect("valid");
-    let batch = RwSignal::new(BatchDraft::new(&request));
+    let form = RwSignal::new(FormState::new("x", &request, None));
     let question = request.questions()[index].clone();
-    let root = mount(move || {
-        view! { <QuestionField batch index question problems=Signal::derive(Vec::new)/> }
-    });
-    (root, batch)
+    let root = mount(move || view! { <QuestionField form index question/> });
+    (root, form)
 }
 
-fn item(batch: RwSignal<BatchDraft>, index: usize) -> AnswerItem {
-    batch.with_untracked(|b| b.answers().answers[index].clone())
+fn item(form: RwSignal<FormState>, index: usize) -> AnswerItem {
+    form.with_untracked(|f| f.batch().answers().answers[index].clone())
 }
 
 fn expected(id: &str, selected: &[&str], custom: Option<&str>) -> AnswerItem {

@@ -1,0 +1,244 @@
+//! Everything the islands ask of the browser: the server's event stream,
+//! the draft kept in sessionStorage, the clipboard, notifications, the tab
+//! title, the clock and `postMessage` to an embedding page.
+//!
+//! Every function exists in both builds so components call them without
+//! `#[cfg]`; on the server (where islands render once, and effects never
+//! run) they do nothing. Only the `hydrate` build touches `web_sys`.
+
+use crate::form::Posted;
+use interaction::{Ask, AskEvent, ResetEvent};
+use leptos::prelude::*;
+
+/// Follows the server-sent events at `url`: `on_ask` for every `ask` event,
+/// `on_reset` when the stream cannot say what was missed. The stream is
+/// closed, and its listeners dropped, when the calling component is.
+pub fn use_event_source(
+    url: &str,
+    on_ask: impl Fn(AskEvent) + 'static,
+    on_reset: impl Fn(ResetEvent) + 'static,
+) {
+    #[cfg(feature = "hydrate")]
+    stream::open(url, on_ask, on_reset);
+    #[cfg(not(feature = "hydrate"))]
+    let _ = (url, on_ask, on_reset);
+}
+
+#[cfg(feature = "hydrate")]
+mod stream {
+    use interaction::{AskEvent, ResetEvent, ASK_EVENT, RESET_EVENT};
+    use leptos::{
+        prelude::on_cleanup,
+        wasm_bindgen::{closure::Closure, JsCast},
+        web_sys::{EventSource, MessageEvent},
+    };
+    use serde::de::DeserializeOwned;
+
+    type Listener = Closure<dyn FnMut(MessageEvent)>;
+
+    /// A listener that decodes an event's data as `T`. Data this page
+    /// cannot read is skipped: a later event, or a reset, brings the page
+    /// back in line.
+    fn listener<T: DeserializeOwned + 'static>(handle: impl Fn(T) + 'static) -> Listener {
+        Closure::new(move |event: MessageEvent| {
+            let value = event
+                .data()
+                .as_string()
+                .and_then(|data| serde_json::from_str(&data).ok());
+            if let Some(value) = value {
+                handle(value);
+            }
+        })
+    }
+
+    pub fn open(
+        url: &str,
+        on_ask: impl Fn(AskEvent) + 'static,
+        on_reset: impl Fn(ResetEvent) + 'static,
+    ) {
+        let Ok(source) = EventSource::new(url) else {
+            return;
+        };
+        let listeners = [
+            (ASK_EVENT, listener(on_ask)),
+            (RESET_EVENT, listener(on_reset)),
+        ];
+        for (name, listener) in &listeners {
+            // Adding a listener fails only for a non-function; ours is one.
+            let _ =
+                source.add_event_listener_with_callback(name, listener.as_ref().unchecked_ref());
+        }
+        // Cleanup may be called from any owner, so the browser objects
+        // travel in a wrapper; wasm has one thread, where it is unwrapped.
+        let open = send_wrapper::SendWrapper::new((source, listeners));
+        on_cleanup(move || {
+            let (source, listeners) = open.take();
+            source.close();
+            for (name, listener) in &listeners {
+                let _ = source
+                    .remove_event_listener_with_callback(name, listener.as_ref().unchecked_ref());
+            }
+        });
+    }
+}
+
+/// The sessionStorage key of an ask's draft.
+#[cfg(feature = "hydrate")]
+fn draft_key(id: &str) -> String {
+    format!("askdesk:draft:{id}")
+}
+
+#[cfg(feature = "hydrate")]
+fn session_storage() -> Option<leptos::web_sys::Storage> {
+    window().session_storage().ok().flatten()
+}
+
+/// Keeps an ask's draft in sessionStorage, so a reload loses nothing:
+/// first hands the saved one (if any) to `restore`, then saves `draft`
+/// whenever it changes. `restore` is `None` when something newer than the
+/// saved draft is shown, such as a form post the server just refused.
+pub fn keep_draft(draft: Memo<Posted>, restore: Option<impl Fn(Posted) + 'static>) {
+    #[cfg(feature = "hydrate")]
+    {
+        let id = draft.with_untracked(|d| d.ask_id.clone());
+        let key = draft_key(&id);
+        // One effect does both, in this order, so that the first save can
+        // never overwrite the draft before it was read back.
+        Effect::new(move |ran: Option<()>| {
+            let storage = session_storage();
+            if let (None, Some(restore), Some(storage)) = (ran, &restore, &storage) {
+                let saved = storage
+                    .get_item(&key)
+                    .ok()
+                    .flatten()
+                    .and_then(|json| serde_json::from_str::<Posted>(&json).ok())
+                    .filter(|p| p.ask_id == id);
+                if let Some(saved) = saved {
+                    restore(saved);
+                }
+            }
+            let json = draft.with(serde_json::to_string);
+            if let (Some(storage), Ok(json)) = (storage, json) {
+                // A full or disabled storage only costs the reload-safety.
+                let _ = storage.set_item(&key, &json);
+            }
+        });
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = (draft, restore);
+}
+
+/// Forgets the draft of an ask that has been answered.
+pub fn forget_draft(id: &str) {
+    #[cfg(feature = "hydrate")]
+    if let Some(storage) = session_storage() {
+        let _ = storage.remove_item(&draft_key(id));
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = id;
+}
+
+/// Puts `text` on the clipboard.
+pub fn copy(text: &str) {
+    #[cfg(feature = "hydrate")]
+    {
+        let promise = window().navigator().clipboard().write_text(text);
+        leptos::task::spawn_local(async move {
+            // A refused clipboard leaves the text on the page to select.
+            let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+        });
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = text;
+}
+
+/// Posts `{type: "askdesk:finished", id, status, answers}` to the page
+/// that embeds this one, for `origin` only.
+pub fn tell_host(ask: &Ask, origin: &str) {
+    #[cfg(feature = "hydrate")]
+    {
+        let message = serde_json::json!({
+            "type": "askdesk:finished",
+            "id": ask.id,
+            "status": ask.status,
+            "answers": ask.answers.clone().unwrap_or_default(),
+        });
+        let Ok(parsed) = leptos::web_sys::js_sys::JSON::parse(&message.to_string()) else {
+            return;
+        };
+        if let Ok(Some(parent)) = window().parent() {
+            // A host at another origin gets nothing: the browser checks `origin`.
+            let _ = parent.post_message(&parsed, origin);
+        }
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = (ask, origin);
+}
+
+/// Whether this page may show notifications.
+pub fn notifications_allowed() -> bool {
+    #[cfg(feature = "hydrate")]
+    {
+        use leptos::web_sys::{Notification, NotificationPermission};
+        Notification::permission() == NotificationPermission::Granted
+    }
+    #[cfg(not(feature = "hydrate"))]
+    false
+}
+
+/// Asks the human to allow notifications; `then` learns the answer.
+pub fn ask_notification_permission(then: impl FnOnce(bool) + 'static) {
+    #[cfg(feature = "hydrate")]
+    {
+        let Ok(promise) = leptos::web_sys::Notification::request_permission() else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            let granted = wasm_bindgen_futures::JsFuture::from(promise)
+                .await
+                .ok()
+                .and_then(|v| v.as_string())
+                .is_some_and(|v| v == "granted");
+            then(granted);
+        });
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = then;
+}
+
+/// Shows a notification, unless the page is in view (then the page
+/// itself shows the news).
+pub fn notify_unless_seen(title: &str, body: &str) {
+    #[cfg(feature = "hydrate")]
+    if document().hidden() {
+        let options = leptos::web_sys::NotificationOptions::new();
+        options.set_body(body);
+        let _ = leptos::web_sys::Notification::new_with_options(title, &options);
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = (title, body);
+}
+
+/// Sets the browser tab's title.
+pub fn set_tab_title(title: &str) {
+    #[cfg(feature = "hydrate")]
+    document().set_title(title);
+    #[cfg(not(feature = "hydrate"))]
+    let _ = title;
+}
+
+/// Now, in milliseconds since the Unix epoch, ticking every second in the
+/// browser (for ages and countdowns) until the calling component is gone.
+pub fn use_now() -> ReadSignal<i64> {
+    let (now, set_now) = signal(crate::time::now_ms());
+    #[cfg(feature = "hydrate")]
+    if let Ok(handle) = set_interval_with_handle(
+        move || set_now.set(crate::time::now_ms()),
+        std::time::Duration::from_secs(1),
+    ) {
+        on_cleanup(move || handle.clear());
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = set_now;
+    now
+}

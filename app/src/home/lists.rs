@@ -1,0 +1,95 @@
+//! The front page's two lists as one value, and the one way events change
+//! them, so the live desk holds a single piece of state.
+
+use crate::rpc::HISTORY;
+use interaction::{AskStatus, AskSummary};
+
+/// The pending asks and the recent history, each newest first.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Lists {
+    /// The pending asks.
+    pub pending: Vec<AskSummary>,
+    /// The latest finished asks, at most [`HISTORY`].
+    pub history: Vec<AskSummary>,
+}
+
+impl Lists {
+    /// Puts an ask's new state into the lists: a new pending ask on top of
+    /// the pending list; a finished one out of it and on top of the
+    /// history. An event seen twice (a stream resumed) changes nothing more.
+    pub fn apply(&mut self, ask: AskSummary) {
+        self.pending.retain(|a| a.id != ask.id);
+        self.history.retain(|a| a.id != ask.id);
+        if ask.status == AskStatus::Pending {
+            self.pending.insert(0, ask);
+        } else {
+            self.history.insert(0, ask);
+            self.history.truncate(HISTORY);
+        }
+    }
+
+    /// The history asks of one status (`answered`, …), or all of them.
+    pub fn history_of(&self, status: Option<AskStatus>) -> Vec<AskSummary> {
+        self.history
+            .iter()
+            .filter(|a| status.is_none_or(|s| a.status == s))
+            .cloned()
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(id: &str, status: AskStatus) -> AskSummary {
+        AskSummary {
+            id: id.to_owned(),
+            url: String::new(),
+            title: None,
+            agent: None,
+            status,
+            created_at: String::new(),
+            expires_at: None,
+            question_count: 1,
+        }
+    }
+
+    fn ids(asks: &[AskSummary]) -> Vec<&str> {
+        asks.iter().map(|a| a.id.as_str()).collect()
+    }
+
+    #[test]
+    fn events_move_asks_between_the_lists_without_duplicates() {
+        let mut lists = Lists {
+            pending: vec![summary("a", AskStatus::Pending)],
+            history: vec![],
+        };
+        lists.apply(summary("b", AskStatus::Pending));
+        lists.apply(summary("b", AskStatus::Pending));
+        assert_eq!(ids(&lists.pending), ["b", "a"]);
+        lists.apply(summary("a", AskStatus::Answered));
+        lists.apply(summary("a", AskStatus::Answered));
+        assert_eq!(ids(&lists.pending), ["b"]);
+        assert_eq!(ids(&lists.history), ["a"]);
+    }
+
+    #[test]
+    fn the_history_keeps_only_the_newest() {
+        let mut lists = Lists::default();
+        for i in 0..=HISTORY {
+            lists.apply(summary(&i.to_string(), AskStatus::Expired));
+        }
+        assert_eq!(lists.history.len(), HISTORY);
+        assert_eq!(lists.history[0].id, HISTORY.to_string());
+    }
+
+    #[test]
+    fn the_history_filters_by_status() {
+        let mut lists = Lists::default();
+        lists.apply(summary("a", AskStatus::Answered));
+        lists.apply(summary("d", AskStatus::Declined));
+        assert_eq!(ids(&lists.history_of(Some(AskStatus::Declined))), ["d"]);
+        assert_eq!(ids(&lists.history_of(None)), ["d", "a"]);
+    }
+}

@@ -1,0 +1,145 @@
+//! Every server function of the pages, at `/rpc/…`.
+//!
+//! They are thin: decode, call the [`desk`] the server put in context (the
+//! same code path as the HTTP API), map its errors. What only the server
+//! needs sits in [`ssr`], behind `#[cfg(feature = "ssr")]`, so none of it
+//! reaches the wasm bundle.
+
+use crate::{error::ServerError, form::Posted};
+use interaction::{Answers, Ask, AskSummary};
+use leptos::{
+    prelude::*,
+    server_fn::{codec::Json, ServerFn},
+};
+use serde::{Deserialize, Serialize};
+
+/// How many finished asks the front page's history shows.
+pub const HISTORY: usize = 100;
+
+/// What the ask page needs to render.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AskPageData {
+    /// The ask.
+    pub ask: Ask,
+    /// A plain form post the server just refused, to show again.
+    pub posted: Option<Posted>,
+}
+
+/// What the front page shows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DeskData {
+    /// The pending asks, newest first.
+    pub pending: Vec<AskSummary>,
+    /// The latest finished asks, newest first.
+    pub history: Vec<AskSummary>,
+    /// The event number the lists are current to.
+    pub version: u64,
+    /// Where agents reach this server, for the how-to in the empty state.
+    pub public_url: String,
+}
+
+/// The paths of the server functions that anyone holding an ask's link may
+/// call: the ask id they carry is the capability, so they need no token.
+/// Taken from the functions' own types, so a renamed endpoint cannot fall
+/// out of the server's list of public paths.
+pub fn link_capability_paths() -> [&'static str; 3] {
+    [
+        <LoadAsk as ServerFn>::PATH,
+        <AnswerAsk as ServerFn>::PATH,
+        <DeclineAsk as ServerFn>::PATH,
+    ]
+}
+
+/// The ask with this id, and a refused form post to show again, if any.
+#[server(prefix = "/rpc", endpoint = "ask_load", input = Json)]
+pub async fn load_ask(id: String) -> Result<AskPageData, ServerError> {
+    let ask = ssr::desk()?
+        .get(&id)
+        .await
+        .map_err(ServerError::from_desk)?;
+    let posted = use_context::<Posted>().filter(|p| p.ask_id == ask.id);
+    Ok(AskPageData { ask, posted })
+}
+
+/// Answers the ask; the desk validates the answers against the stored request.
+#[server(prefix = "/rpc", endpoint = "ask_answer", input = Json)]
+pub async fn answer_ask(id: String, answers: Answers) -> Result<Ask, ServerError> {
+    ssr::desk()?
+        .answer(&id, &answers)
+        .await
+        .map_err(ServerError::from_desk)
+}
+
+/// Declines the ask, with an optional reason for the agent.
+#[server(prefix = "/rpc", endpoint = "ask_decline", input = Json)]
+pub async fn decline_ask(id: String, reason: String) -> Result<Ask, ServerError> {
+    let decline = interaction::Decline {
+        reason: Some(reason),
+    };
+    ssr::desk()?
+        .decline(&id, decline)
+        .await
+        .map_err(ServerError::from_desk)
+}
+
+/// The pending asks and the recent history.
+#[server(prefix = "/rpc", endpoint = "list_asks", input = Json)]
+pub async fn list_desk() -> Result<DeskData, ServerError> {
+    use interaction::AskStatus;
+    let desk = ssr::desk()?;
+    // Read the version first: anything after it comes through the stream.
+    let version = desk.version();
+    let pending = desk
+        .list(Some(AskStatus::Pending))
+        .await
+        .map_err(ServerError::from_desk)?;
+    // The newest asks of any status, finished ones kept for the history.
+    let history = desk
+        .list(None)
+        .await
+        .map_err(ServerError::from_desk)?
+        .into_iter()
+        .filter(|a| a.status != AskStatus::Pending)
+        .take(HISTORY)
+        .collect();
+    Ok(DeskData {
+        pending,
+        history,
+        version,
+        public_url: desk.public_url().to_owned(),
+    })
+}
+
+/// What the server functions need on the server only.
+#[cfg(feature = "ssr")]
+pub mod ssr {
+    use crate::error::ServerError;
+    use leptos::prelude::use_context;
+
+    /// The desk the server put in the server function's context.
+    pub fn desk() -> Result<desk::Desk, ServerError> {
+        use_context::<desk::Desk>().ok_or_else(|| {
+            tracing::error!("no desk in the server function's context");
+            ServerError::Internal
+        })
+    }
+
+    impl ServerError {
+        /// The error for a desk failure, with the HTTP status the API would
+        /// give ([`desk::DeskError::http_status`]) set on the response.
+        pub fn from_desk(error: desk::DeskError) -> Self {
+            use desk::DeskError;
+            crate::set_status(error.http_status());
+            match error {
+                DeskError::Invalid(p) => Self::Invalid(p),
+                DeskError::NotFound => Self::NotFound,
+                DeskError::Finished(ask) | DeskError::Gone(ask) => Self::Finished(ask),
+                // The detail is for the log; the page learns only that it failed.
+                e @ (DeskError::System(_) | DeskError::Store(_)) => {
+                    tracing::error!("{e}");
+                    Self::Internal
+                }
+            }
+        }
+    }
+}
