@@ -12,7 +12,7 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use desk::DeskError;
-use interaction::{Decline, ValidRequest};
+use interaction::Decline;
 use leptos::prelude::provide_context;
 
 /// `POST /asks/{id}`.
@@ -29,31 +29,47 @@ pub async fn post_form(
             .find(|(key, _)| key == name)
             .map(|(_, value)| value.as_str())
     };
-    let ask = match state.desk.get(&id).await {
-        Ok(ask) => ask,
-        Err(_) => return render(&state, request_parts, None, StatusCode::NOT_FOUND).await,
-    };
-    let Ok(request) = ValidRequest::new(ask.request.clone()) else {
-        return StatusCode::INTERNAL_SERVER_ERROR.into_response();
-    };
-    let mut posted = Posted::from_fields(&ask.id, &request, &fields);
+    // The form's fields are read by the stored request's questions, inside
+    // the desk's one read of the ask.
+    let mut posted = None;
     let result = if field(INTENT_FIELD) == Some("decline") {
         let reason = field(REASON_FIELD).map(str::to_owned);
         state.desk.decline(&id, Decline { reason }).await
     } else {
-        state.desk.answer(&id, &posted.answers(&request)).await
+        state
+            .desk
+            .answer_with(&id, |request| {
+                let form = Posted::from_fields(&id, request, &fields);
+                let answers = form.answers(request);
+                posted = Some(form);
+                answers
+            })
+            .await
     };
     match result {
         // Finished now or before: the page shows how it ended.
         Ok(_) | Err(DeskError::Finished(_) | DeskError::Gone(_)) => {
-            see_other(&format!("/asks/{}", ask.id))
+            see_other(&format!("/asks/{id}"))
         }
         Err(DeskError::Invalid(problems)) => {
-            posted.problems = problems.0;
+            // A refused decline has not read the form's fields yet.
+            let posted = match posted {
+                Some(posted) => Some(posted),
+                None => state
+                    .desk
+                    .read(&id)
+                    .await
+                    .ok()
+                    .map(|record| Posted::from_fields(&id, &record.request, &fields)),
+            };
+            let posted = posted.map(|mut posted| {
+                posted.problems = problems.0;
+                posted
+            });
             render(
                 &state,
                 request_parts,
-                Some(posted),
+                posted,
                 StatusCode::UNPROCESSABLE_ENTITY,
             )
             .await

@@ -324,3 +324,28 @@ async fn the_language_switch_sets_a_cookie_and_only_goes_back_to_this_server() {
         assert!(cookie.starts_with("askdesk_lang=zh;"), "{cookie}");
     }
 }
+
+#[tokio::test]
+async fn a_refused_decline_keeps_the_reason_and_what_was_typed() {
+    let server = TestServer::new().await;
+    let id = server.create(release_ask()).await;
+    let long = "x".repeat(interaction::MAX_CUSTOM_CHARS + 1);
+    let response = server
+        .send(form_post(
+            &id,
+            &[
+                ("other.notes", "Notes typed before declining"),
+                ("reason", &long),
+                ("intent", "decline"),
+            ],
+        ))
+        .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let html = body_text(response).await;
+    assert!(html.contains("Notes typed before declining"), "{html}");
+    assert!(html.contains(&long), "the reason box keeps the reason");
+    let (_, ask) = server
+        .json(Method::GET, &format!("/api/v1/asks/{id}"), None)
+        .await;
+    assert_eq!(ask["status"], "pending");
+}
