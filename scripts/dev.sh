@@ -165,6 +165,52 @@ install_mcp_client() {
   PYTHON=$venv/bin/python
 }
 
+# PostgreSQL for the tests that claim it: ASKDESK_TEST_POSTGRES when set,
+# else a throwaway cluster (Debian's postgresql, installed when missing)
+# under target/ on a free port, stopped when this script exits.
+# PostgreSQL refuses to run as root, so as root it runs as `postgres`.
+PG_DATA=
+need_postgres() {
+  [ -n "${ASKDESK_TEST_POSTGRES:-}" ] && return 0
+  local bin dir port
+  bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+  if [ -z "$bin" ]; then
+    apt_install postgresql
+    bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+  fi
+  PG_AS=()
+  [ "$(id -u)" -eq 0 ] && PG_AS=(runuser -u postgres --)
+  dir=$ROOT/target/postgres
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  if ((${#PG_AS[@]})); then
+    chown postgres "$dir"
+    # The clone may sit where `postgres` cannot reach (a private home).
+    if ! "${PG_AS[@]}" test -w "$dir"; then
+      rm -rf "$dir"
+      dir=$(mktemp -d /tmp/askdesk-postgres.XXXXXX)
+      chown postgres "$dir"
+    fi
+  fi
+  port=$(free_port)
+  log "PostgreSQL (throwaway, port $port)"
+  "${PG_AS[@]}" "$bin/initdb" -D "$dir/data" -A trust -U postgres --no-sync >"$dir/initdb.log" 2>&1 ||
+    { cat "$dir/initdb.log" >&2; die "initdb failed"; }
+  "${PG_AS[@]}" "$bin/pg_ctl" -D "$dir/data" -w -l "$dir/server.log" \
+    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300" start >&2 ||
+    { cat "$dir/server.log" >&2; die "PostgreSQL did not start"; }
+  PG_DATA=$dir/data
+  PG_CTL=$bin/pg_ctl
+  trap stop_postgres EXIT
+  export ASKDESK_TEST_POSTGRES="postgres://postgres@127.0.0.1:$port/postgres"
+}
+
+stop_postgres() {
+  [ -n "$PG_DATA" ] || return 0
+  "${PG_AS[@]}" "$PG_CTL" -D "$PG_DATA" -m immediate stop >/dev/null 2>&1 || true
+  PG_DATA=
+}
+
 bootstrap() {
   select_toolchain
   install_wasm_tools
@@ -207,6 +253,8 @@ suite_clippy() {
     "${WASM_ARGS[@]}" -- -D warnings
 }
 
+# The vocabulary, the desk on every store (PostgreSQL included, see
+# need_postgres), the router in-process.
 suite_unit() { cargo test --workspace --exclude frontend; }
 
 suite_wasm() {
@@ -289,6 +337,7 @@ run_tests() {
   done
   bootstrap
   mkdir -p "$LOGS"
+  case " ${suites[*]} " in *" unit "*) need_postgres ;; esac
   local failed=() passed=() start
   for s in "${suites[@]}"; do
     log "suite $s"

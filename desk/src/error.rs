@@ -35,6 +35,7 @@ impl DeskError {
             Self::NotFound => 404,
             Self::Finished(_) => 409,
             Self::Gone(_) => 410,
+            Self::Store(e) if e.is_unavailable() => 503,
             Self::System(_) | Self::Store(_) => 500,
         }
     }

@@ -58,6 +58,20 @@ pub enum StoreError {
     },
 }
 
+impl StoreError {
+    /// Whether the database could not be reached (down, or every
+    /// connection busy past the timeout): worth trying again, unlike a
+    /// refusal or an unreadable ask.
+    pub fn is_unavailable(&self) -> bool {
+        matches!(
+            self,
+            Self::Database(
+                sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_)
+            )
+        )
+    }
+}
+
 /// Where asks live. Every method is one atomic step; [`Store::finish`] is
 /// the only way out of `pending`, and it succeeds at most once per ask.
 ///

@@ -119,6 +119,13 @@ pub fn desk_error_body(error: DeskError) -> (StatusCode, ErrorBody) {
                  version); the server's log says why, and nothing was changed"
             ))
         }
+        DeskError::Store(e) if e.is_unavailable() => {
+            tracing::warn!("the database is unreachable: {e}");
+            message(
+                "the database is unreachable right now; nothing was changed, try again shortly"
+                    .to_owned(),
+            )
+        }
         e @ (DeskError::Store(_) | DeskError::System(_)) => {
             tracing::error!("{e}");
             message("the server failed; its log says why, and nothing was changed".to_owned())

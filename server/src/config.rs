@@ -60,10 +60,19 @@ pub struct ServeArgs {
     /// Address to listen on. Anything but a loopback address needs --token.
     #[arg(long, env = "ASKDESK_ADDR", default_value = "127.0.0.1:3000")]
     pub addr: SocketAddr,
-    /// The SQLite database file (created if missing), or `:memory:` for a
-    /// throwaway desk. Default: askdesk/askdesk.db in the user's data folder.
-    #[arg(long, env = "ASKDESK_DATABASE")]
+    /// Where asks are stored: a SQLite file (created if missing),
+    /// `:memory:` for a throwaway desk, or a PostgreSQL URL
+    /// (`postgres://user:password@host/db`) for several instances acting as
+    /// one desk. Default: askdesk/askdesk.db in the user's data folder.
+    #[arg(long, env = "ASKDESK_DATABASE", hide_env_values = true)]
     pub database: Option<String>,
+    /// PostgreSQL: the most connections this instance keeps open.
+    #[arg(long, env = "ASKDESK_DATABASE_CONNECTIONS", default_value_t = 10)]
+    pub database_connections: u32,
+    /// PostgreSQL: seconds a request waits for a connection before it is
+    /// refused with 503.
+    #[arg(long, env = "ASKDESK_DATABASE_TIMEOUT", default_value_t = 5)]
+    pub database_timeout: u64,
     /// The URL people and agents reach this server at, e.g.
     /// `https://desk.example.com`. Links to asks start with it, and its host
     /// is accepted in `Host` and `Origin`. Default: `http://<addr>`.
@@ -103,7 +112,9 @@ impl fmt::Debug for ServeArgs {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ServeArgs")
             .field("addr", &self.addr)
-            .field("database", &self.database)
+            .field("database", &self.database().map(|d| d.to_string()).ok())
+            .field("database_connections", &self.database_connections)
+            .field("database_timeout", &self.database_timeout)
             .field("public_url", &self.public_url)
             .field("token", &self.token.as_ref().map(|_| "<set>"))
             .field("allowed_hosts", &self.allowed_hosts)
@@ -116,12 +127,41 @@ impl fmt::Debug for ServeArgs {
 }
 
 /// Where asks are stored.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub enum Database {
     /// A SQLite file.
     File(PathBuf),
     /// A private in-memory SQLite database.
     Memory,
+    /// A PostgreSQL database, by its URL (which may hold a password).
+    Postgres(String),
+}
+
+impl fmt::Display for Database {
+    /// Where the asks are, for logs and messages: never a password.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::File(path) => write!(f, "{}", path.display()),
+            Self::Memory => f.write_str(":memory:"),
+            Self::Postgres(url) => match url.parse::<Uri>() {
+                Ok(uri) => write!(
+                    f,
+                    "{}://{}{}",
+                    uri.scheme_str().unwrap_or("postgres"),
+                    uri.host().unwrap_or_default(),
+                    uri.port().map(|p| format!(":{p}")).unwrap_or_default()
+                )
+                .and_then(|()| f.write_str(uri.path())),
+                Err(_) => f.write_str("postgres://…"),
+            },
+        }
+    }
+}
+
+impl fmt::Debug for Database {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Database({self})")
+    }
 }
 
 /// A setting that cannot work, with what to do instead.
@@ -184,10 +224,17 @@ impl ServeArgs {
     pub fn database(&self) -> Result<Database, ConfigError> {
         match self.database.as_deref() {
             Some(":memory:") => Ok(Database::Memory),
-            Some(url) if url.contains("://") => Err(ConfigError(format!(
-                "--database {url:?}: only SQLite is built in so far; give a file path \
-                 (e.g. /var/lib/askdesk/askdesk.db) or :memory:"
-            ))),
+            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+                Ok(Database::Postgres(url.to_owned()))
+            }
+            Some(url) if url.contains("://") => {
+                let scheme = url.split("://").next().unwrap_or_default();
+                Err(ConfigError(format!(
+                    "--database: {scheme}:// is not a database askdesk knows; give a SQLite \
+                     file path (e.g. /var/lib/askdesk/askdesk.db), :memory:, or a \
+                     postgres:// URL"
+                )))
+            }
             Some(path) => Ok(Database::File(PathBuf::from(path))),
             None => {
                 let base = std::env::var_os("XDG_DATA_HOME")

@@ -79,18 +79,7 @@ pub fn is_public(path: &str) -> bool {
     PUBLIC.iter().any(|public| match public {
         Public::Exact(exact) => path == *exact,
         Public::Under(prefix) => path.starts_with(prefix),
-    }) || link_capability_paths().contains(&path)
-}
-
-/// The server functions of the ask page, which anyone holding its link
-/// may call, named by their types.
-fn link_capability_paths() -> [&'static str; 3] {
-    use leptos::server_fn::ServerFn;
-    [
-        <app::ask::LoadAsk as ServerFn>::PATH,
-        <app::ask::AnswerAsk as ServerFn>::PATH,
-        <app::ask::DeclineAsk as ServerFn>::PATH,
-    ]
+    }) || app::rpc::link_capability_paths().contains(&path)
 }
 
 /// The whole HTTP application: pages, API, server functions, static files,

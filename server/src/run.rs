@@ -7,7 +7,7 @@ use crate::{
     config::{Database, ServeArgs},
     AppState,
 };
-use desk::{Desk, SqliteStore, Store};
+use desk::{Desk, PoolSettings, PostgresStore, SqliteStore, Store};
 use std::{error::Error, net::SocketAddr, sync::Arc};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
@@ -45,6 +45,17 @@ pub async fn open_store(args: &ServeArgs) -> Result<(Arc<dyn Store>, Database), 
                     .map_err(|e| format!("cannot open the database {}: {e}", path.display()))?,
             )
         }
+        Database::Postgres(url) => {
+            let settings = PoolSettings {
+                max_connections: args.database_connections.max(1),
+                acquire_timeout: std::time::Duration::from_secs(args.database_timeout.max(1)),
+            };
+            Arc::new(
+                PostgresStore::connect(url, settings)
+                    .await
+                    .map_err(|e| format!("cannot open the database {database}: {e}"))?,
+            )
+        }
     };
     Ok((store, database))
 }
@@ -71,7 +82,9 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
     };
     match &database {
         Database::Memory => tracing::warn!("asks are kept in memory and lost when askdesk stops"),
-        Database::File(path) => tracing::info!(database = %path.display(), "asks are stored"),
+        Database::File(_) | Database::Postgres(_) => {
+            tracing::info!(database = %database, "asks are stored")
+        }
     }
     if state.security.public_url() != format!("http://{addr}") {
         tracing::info!(

@@ -21,6 +21,8 @@ pub fn args(token: Option<&str>) -> ServeArgs {
     ServeArgs {
         addr: HOST.parse().expect("address"),
         database: Some(":memory:".to_owned()),
+        database_connections: 10,
+        database_timeout: 5,
         public_url: None,
         token: token.map(str::to_owned),
         allowed_hosts: Vec::new(),

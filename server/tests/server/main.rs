@@ -5,6 +5,7 @@ mod api;
 mod client_tls;
 mod common;
 mod contract;
+mod database;
 mod docs;
 mod events;
 mod pages;

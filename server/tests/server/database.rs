@@ -1,0 +1,82 @@
+//! `--database`: SQLite files, `:memory:` and PostgreSQL URLs, chosen by
+//! the value, with passwords kept out of everything printed.
+
+use crate::common::{args, combined_answers, release_ask, TestServer};
+use axum::http::{Method, StatusCode};
+use server::{config::Database, run::open_store};
+
+/// A fresh schema in the test PostgreSQL (`scripts/dev.sh` starts one).
+async fn postgres_url() -> String {
+    use sqlx::Connection;
+    let url = std::env::var("ASKDESK_TEST_POSTGRES").unwrap_or_else(|_| {
+        panic!("ASKDESK_TEST_POSTGRES is not set: run `scripts/dev.sh test unit`")
+    });
+    let schema = format!("server_{}", desk::AskId::random().expect("random"));
+    let mut admin = sqlx::PgConnection::connect(&url).await.expect("connect");
+    sqlx::query(&format!("CREATE SCHEMA {schema}"))
+        .execute(&mut admin)
+        .await
+        .expect("schema");
+    format!("{url}?options=-c%20search_path%3D{schema}")
+}
+
+#[test]
+fn the_value_chooses_the_database_and_unknown_schemes_are_refused_by_name() {
+    let mut settings = args(None);
+    for (value, expected) in [
+        (":memory:", Database::Memory),
+        ("asks.db", Database::File("asks.db".into())),
+        (
+            "postgres://u:secret@db.example/desk",
+            Database::Postgres("postgres://u:secret@db.example/desk".into()),
+        ),
+        (
+            "postgresql://db.example:5433/desk",
+            Database::Postgres("postgresql://db.example:5433/desk".into()),
+        ),
+    ] {
+        settings.database = Some(value.to_owned());
+        assert_eq!(settings.database().expect(value), expected);
+    }
+    settings.database = Some("mysql://u:secret@db.example/desk".to_owned());
+    let refused = settings.database().expect_err("refused").to_string();
+    assert!(refused.contains("mysql://"), "{refused}");
+    assert!(!refused.contains("secret"), "{refused}");
+}
+
+#[test]
+fn a_postgres_password_never_shows_in_what_is_printed() {
+    let mut settings = args(None);
+    settings.database = Some("postgres://askdesk:hunter2@db.example:5432/desk".to_owned());
+    let shown = settings.database().expect("database").to_string();
+    assert_eq!(shown, "postgres://db.example:5432/desk");
+    let debug = format!("{settings:?}");
+    assert!(!debug.contains("hunter2"), "{debug}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_api_works_the_same_on_postgres() {
+    let mut settings = args(None);
+    settings.database = Some(postgres_url().await);
+    let (store, database) = open_store(&settings).await.expect("store");
+    assert!(matches!(database, Database::Postgres(_)));
+    let server = TestServer::with_store(store, None).await;
+    let id = server.create(release_ask()).await;
+    let (status, ask) = server
+        .json(
+            Method::POST,
+            &format!("/api/v1/asks/{id}/answers"),
+            Some(combined_answers()),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{ask}");
+    assert_eq!(ask["status"], "answered");
+    let (_, again) = server
+        .json(
+            Method::POST,
+            &format!("/api/v1/asks/{id}/answers"),
+            Some(combined_answers()),
+        )
+        .await;
+    assert_eq!(again["ask"]["answers"], ask["answers"]);
+}
