@@ -16,7 +16,7 @@
 
 use crate::{
     model::{AnswerItem, Answers, Question},
-    problem::ProblemCode,
+    problem::{Problem, ProblemCode},
     validate::{item_problems, ValidRequest, MAX_CUSTOM_CHARS},
 };
 use std::fmt;
@@ -145,9 +145,7 @@ impl QuestionDraft {
             ProblemCode::CustomTooLong => Reason::CustomTooLong {
                 chars: self.trimmed_custom().map_or(0, |c| c.chars().count()),
             },
-            _ => Reason::Invalid {
-                message: problem.message.clone(),
-            },
+            _ => Reason::Invalid(problem.clone()),
         })
     }
 }
@@ -165,10 +163,7 @@ pub enum Reason {
         chars: usize,
     },
     /// The validator refused the answer for another reason.
-    Invalid {
-        /// The validator's message.
-        message: String,
-    },
+    Invalid(Problem),
 }
 
 impl fmt::Display for Reason {
@@ -182,7 +177,7 @@ impl fmt::Display for Reason {
                     "Other text is too long ({chars} of at most {MAX_CUSTOM_CHARS} characters)"
                 )
             }
-            Self::Invalid { message } => f.write_str(message),
+            Self::Invalid(problem) => f.write_str(&problem.message),
         }
     }
 }

@@ -78,8 +78,8 @@ impl Lang {
 }
 
 impl Reason {
-    /// Why a question cannot be submitted yet, in `lang`. A validator
-    /// message ([`Reason::Invalid`]) stays as the validator wrote it.
+    /// Why a question cannot be submitted yet, in `lang`; a validator
+    /// problem ([`Reason::Invalid`]) reads as [`Problem::text`] has it.
     pub fn text(&self, lang: Lang) -> String {
         match (lang, self) {
             (Lang::En, reason) => reason.to_string(),
@@ -89,7 +89,7 @@ impl Reason {
                 "“其他”内容太长（{chars} 个字符，最多 {} 个）",
                 MAX_CUSTOM_CHARS
             ),
-            (Lang::Zh, Self::Invalid { message }) => message.clone(),
+            (Lang::Zh, Self::Invalid(problem)) => problem.code.text_zh(),
         }
     }
 }

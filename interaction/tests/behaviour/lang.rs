@@ -36,50 +36,33 @@ fn the_locale_picks_the_language() {
 }
 
 #[test]
-fn reasons_read_in_both_languages_and_validator_messages_stay_as_written() {
+fn reasons_read_in_both_languages_validator_problems_too() {
     assert_eq!(Reason::Unanswered.text(Lang::En), "unanswered");
     assert_eq!(Reason::Unanswered.text(Lang::Zh), "未回答");
     assert_eq!(Reason::BlankCustom.text(Lang::Zh), "“其他”内容为空");
-    let invalid = Reason::Invalid {
-        message: "x is wrong".to_owned(),
-    };
-    assert_eq!(invalid.text(Lang::Zh), "x is wrong");
+    let request: Request = serde_json::from_str(
+        r#"{"questions": [{"id": "db", "question": "Which?", "options": [{"label": "A"}, {"label": "B"}]}]}"#,
+    )
+    .expect("request");
+    let request = ValidRequest::new(request).expect("valid");
+    let answers: Answers =
+        serde_json::from_str(r#"{"answers": [{"id": "db", "selected": ["C"]}]}"#).expect("answers");
+    let problem = request.validate_answers(&answers).expect_err("refused").0[0].clone();
+    let reason = Reason::Invalid(problem);
+    assert!(matches!(reason, Reason::Invalid(_)), "{reason:?}");
+    assert!(
+        !reason.text(Lang::Zh).is_ascii(),
+        "{}",
+        reason.text(Lang::Zh)
+    );
+    assert_eq!(reason.text(Lang::En), reason.to_string());
 }
 
-/// Every code, and a match that stops compiling when a code is added
-/// without being listed here (and so without its Chinese text being tested).
+/// Every code, and a match that stops compiling when a code is added, as a
+/// reminder to list it in `ProblemCode::ALL` (and so to word it here).
 fn every_problem_code() -> Vec<ProblemCode> {
     use ProblemCode as C;
-    let all = vec![
-        C::NoQuestions,
-        C::TooManyQuestions,
-        C::InvalidId,
-        C::DuplicateId,
-        C::EmptyQuestion,
-        C::QuestionTooLong,
-        C::HeaderTooLong,
-        C::TooManyOptions,
-        C::EmptyLabel,
-        C::LabelTooLong,
-        C::DuplicateOption,
-        C::DescriptionTooLong,
-        C::PreviewTooLong,
-        C::MultiSelectWithoutOptions,
-        C::UnknownQuestion,
-        C::DuplicateAnswer,
-        C::MissingAnswer,
-        C::UnknownLabel,
-        C::DuplicateLabel,
-        C::TooManySelected,
-        C::EmptyCustom,
-        C::CustomTooLong,
-        C::EmptyAnswer,
-        C::ExclusiveCustom,
-        C::TitleTooLong,
-        C::AgentTooLong,
-        C::TimeoutOutOfRange,
-        C::ReasonTooLong,
-    ];
+    let all = ProblemCode::ALL.to_vec();
     for code in &all {
         match code {
             C::NoQuestions
