@@ -127,5 +127,8 @@ async fn a_database_a_newer_askdesk_migrated_is_refused_naming_both_versions() {
         "{error}"
     );
     let message = error.to_string();
-    assert!(message.contains("99") && message.contains("(2)"), "{message}");
+    assert!(
+        message.contains("99") && message.contains("(2)"),
+        "{message}"
+    );
 }
