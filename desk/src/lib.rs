@@ -13,6 +13,7 @@ mod id;
 mod migrate;
 mod postgres;
 mod record;
+mod sql;
 mod sqlite;
 mod store;
 mod stored;
