@@ -11,7 +11,7 @@ use crate::{
     session::{Mode, Session},
     text::{width, wrap},
 };
-use interaction::AnswerItem;
+use interaction::{AnswerItem, Question};
 use ratatui::{
     layout::{Constraint, Layout, Rect},
     style::{Style, Stylize},
@@ -79,6 +79,35 @@ fn push_wrapped(
 }
 
 /// Pushes the problems the server reported for question `id`.
+/// Pushes `pieces` (the lines of one wrapped text) after `head` on the
+/// first line and under it, hanging, on the others.
+fn push_headed(
+    lines: &mut Vec<Line<'static>>,
+    head: &str,
+    pieces: impl IntoIterator<Item = String>,
+    style: Style,
+) {
+    for (n, piece) in pieces.into_iter().enumerate() {
+        let lead = if n == 0 {
+            head.to_owned()
+        } else {
+            " ".repeat(width(head))
+        };
+        lines.push(Line::from(vec![
+            Span::raw(lead),
+            Span::styled(piece, style),
+        ]));
+    }
+}
+
+/// A question's name: its header, or its number.
+fn question_name(question: &Question, index: usize, t: &Words) -> String {
+    question
+        .header
+        .clone()
+        .unwrap_or_else(|| (t.question_n)(index + 1))
+}
+
 fn push_problems(
     lines: &mut Vec<Line<'static>>,
     session: &Session,

@@ -1,7 +1,7 @@
 //! The answering screen (one question, its options and Other text) and the
 //! decline screen.
 
-use super::{push_problems, push_wrapped, scrolled, title_line, INDENT};
+use super::{push_headed, push_problems, push_wrapped, scrolled, title_line, INDENT};
 use crate::{
     i18n::Words,
     session::{Mode, Session},
@@ -76,17 +76,7 @@ pub(super) fn answer(session: &Session, t: &Words, frame: &mut Frame, area: Rect
         };
         let head = format!("{pointer}{mark} {}. ", i + 1);
         let pieces = wrap(&option.label, columns.saturating_sub(width(&head)));
-        for (n, piece) in pieces.into_iter().enumerate() {
-            let lead = if n == 0 {
-                head.clone()
-            } else {
-                " ".repeat(width(&head))
-            };
-            lines.push(Line::from(vec![
-                Span::raw(lead),
-                Span::styled(piece, label_style),
-            ]));
-        }
+        push_headed(&mut lines, &head, pieces, label_style);
         if let Some(description) = &option.description {
             push_wrapped(&mut lines, description, columns, INDENT, Style::new().dim());
         }
@@ -115,17 +105,7 @@ pub(super) fn answer(session: &Session, t: &Words, frame: &mut Frame, area: Rect
     } else {
         Style::new()
     };
-    for (n, piece) in text_lines.iter().enumerate() {
-        let lead = if n == 0 {
-            head.clone()
-        } else {
-            " ".repeat(width(&head))
-        };
-        lines.push(Line::from(vec![
-            Span::raw(lead),
-            Span::styled(piece.clone(), text_style),
-        ]));
-    }
+    push_headed(&mut lines, &head, text_lines.iter().cloned(), text_style);
     if draft.custom_overrides_choice() {
         lines.push(Line::from(format!("{INDENT}{}", t.overrides).italic()));
     }

@@ -1,7 +1,7 @@
 //! The screens that list things: the queue of pending asks, the review of
 //! every answer, and how an ask ended.
 
-use super::{push_item, push_problems, push_wrapped, scrolled, title_line, INDENT};
+use super::{push_item, push_problems, push_wrapped, question_name, scrolled, title_line, INDENT};
 use crate::{
     i18n::Words,
     model::{status_word, Model},
@@ -73,10 +73,7 @@ pub(super) fn review(session: &Session, t: &Words, frame: &mut Frame, area: Rect
     let mut lines = vec![title_line(session, t, t.review.to_owned()), Line::from("")];
     for (i, draft) in session.batch.drafts().iter().enumerate() {
         let question = draft.question();
-        let name = question
-            .header
-            .clone()
-            .unwrap_or_else(|| (t.question_n)(i + 1));
+        let name = question_name(question, i, t);
         push_wrapped(
             &mut lines,
             &format!("{}. {name}: {}", i + 1, question.question),
@@ -134,10 +131,7 @@ pub(super) fn outcome(ask: &Ask, t: &Words, frame: &mut Frame, area: Rect) {
     }
     if let Some(items) = &ask.answers {
         for (i, question) in ask.request.questions.iter().enumerate() {
-            let name = question
-                .header
-                .clone()
-                .unwrap_or_else(|| (t.question_n)(i + 1));
+            let name = question_name(question, i, t);
             push_wrapped(
                 &mut lines,
                 &format!("{}. {name}", i + 1),
