@@ -7,6 +7,7 @@ use crate::{
     config::{Database, ServeArgs},
     AppState,
 };
+use axum::serve::ListenerExt;
 use desk::{Desk, PoolSettings, PostgresStore, SqliteStore, Store};
 use std::{error::Error, net::SocketAddr, sync::Arc};
 use tokio::task::JoinHandle;
@@ -60,6 +61,16 @@ pub async fn open_store(args: &ServeArgs) -> Result<(Arc<dyn Store>, Database), 
     Ok((store, database))
 }
 
+/// Prepares an accepted connection. Without `TCP_NODELAY`, a response
+/// written in pieces on a kept-alive connection waits for the client's
+/// delayed ACK (Nagle's algorithm): about 40 ms for every asset after the
+/// first.
+pub fn accepted(tcp: &mut tokio::net::TcpStream) {
+    if let Err(e) = tcp.set_nodelay(true) {
+        tracing::debug!("TCP_NODELAY not set on a connection: {e}");
+    }
+}
+
 /// Checks the settings, opens the store, binds and serves until `shutdown`
 /// is cancelled. Nothing listens if a check fails.
 pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Started, StartError> {
@@ -110,7 +121,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         }
     });
     let task = tokio::spawn(async move {
-        axum::serve(listener, app(state))
+        axum::serve(listener.tap_io(accepted), app(state))
             .with_graceful_shutdown(async move { shutdown.cancelled().await })
             .await
     });

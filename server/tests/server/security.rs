@@ -391,3 +391,17 @@ async fn every_route_is_on_the_public_list_or_needs_the_token() {
     assert!(!server::is_public("/rpc/list_asks"));
     assert!(server::is_public("/rpc/ask_answer"));
 }
+
+#[tokio::test]
+async fn accepted_connections_send_without_waiting_for_acks() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let client = tokio::net::TcpStream::connect(addr);
+    let (accepted, _client) = tokio::join!(listener.accept(), client);
+    let (mut tcp, _) = accepted.expect("accept");
+    assert!(!tcp.nodelay().expect("option"), "the default waits (Nagle)");
+    server::run::accepted(&mut tcp);
+    assert!(tcp.nodelay().expect("option"));
+}
