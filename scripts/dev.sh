@@ -223,9 +223,13 @@ build_server() { # build_server dev|release
   if [ "$1" = release ]; then cargo build -p server --bin askdesk --release; else cargo build -p server --bin askdesk; fi
 }
 
-# Compiles the hydrate bundle and lays out target/site: pkg/askdesk.{js,wasm,css} and public/.
+# Compiles the hydrate bundle and lays out target/site: pkg/askdesk.{js,wasm,css}
+# and public/, each with its brotli (-q 11) and gzip (-9) forms beside it. The
+# server names the bundle and CSS by their content when it serves them, and a
+# release build embeds the whole folder.
 build_site() {
   log "site (wasm-release)"
+  command -v brotli >/dev/null || apt_install brotli
   cargo build -p frontend --lib --profile wasm-release "${WASM_ARGS[@]}"
   local raw=target/wasm32-unknown-unknown/wasm-release/frontend.wasm
   mkdir -p "$SITE/pkg"
@@ -240,6 +244,19 @@ build_site() {
   fi
   cp style/main.css "$SITE/pkg/$NAME.css"
   cp -r public/. "$SITE/"
+  local f
+  while IFS= read -r f; do
+    if [ ! -f "$f.br" ] || [ "$f" -nt "$f.br" ]; then brotli -q 11 -f -o "$f.br" "$f"; fi
+    if [ ! -f "$f.gz" ] || [ "$f" -nt "$f.gz" ]; then gzip -9 -n -c "$f" >"$f.gz"; fi
+  done < <(find "$SITE" -type f ! -name '*.br' ! -name '*.gz')
+  # A release build embeds target/site; cargo notices changed files but not
+  # added or removed ones, so a new listing rebuilds the embedding module.
+  local listing stamp=target/site-listing
+  listing=$(cd "$SITE" && find . -type f | sort | sha256sum)
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$listing" ]; then
+    touch server/src/assets.rs
+    echo "$listing" >"$stamp"
+  fi
 }
 
 # ------------------------------------------------------------------- suites --
@@ -312,10 +329,11 @@ suite_e2e() {
 }
 
 # ask_user through the Python MCP SDK, over HTTP and stdio, against the
-# debug server (already built by e2e when both run).
+# debug server and the site (both built already by e2e when both run).
 suite_mcp() {
   install_mcp_client
   build_server dev
+  build_site # the servers the tests start serve it (built already after e2e)
   ASKDESK_BIN=$ROOT/target/debug/askdesk ASKDESK_SITE_ROOT=$SITE \
     "$PYTHON" -m pytest end2end/mcp -q -p no:cacheprovider
 }
@@ -401,15 +419,16 @@ cmd=${1:-}
 case "$cmd" in
   run)
     bootstrap
-    build_server release
+    # The site first: the release binary embeds it.
     build_site
+    build_server release
     log "askdesk"
-    exec target/release/askdesk --site-root "$SITE" "$@"
+    exec target/release/askdesk "$@"
     ;;
   test) run_tests "$@" ;;
   build) bootstrap; build_server dev; build_site ;;
   build-site) bootstrap; build_site ;;
-  build-release) bootstrap; build_server release; build_site ;;
+  build-release) bootstrap; build_site; build_server release ;;
   bootstrap)
     bootstrap; install_browser; install_end2end; install_mcp_client
     command -v tmux >/dev/null || apt_install tmux

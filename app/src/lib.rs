@@ -105,6 +105,9 @@ fn set_content_security_policy() {
 pub struct PageConfig {
     /// The CSP `frame-ancestors` sources: who may put pages in an iframe.
     pub frame_ancestors: String,
+    /// The stylesheet's path; the server names it by its content, so a
+    /// browser may keep it for good.
+    pub stylesheet: String,
     /// The origin an embedded ask page tells when it finishes
     /// (`postMessage` target); none: it tells nobody.
     pub embed_origin: Option<String>,
@@ -114,6 +117,7 @@ impl Default for PageConfig {
     fn default() -> Self {
         Self {
             frame_ancestors: "'self'".to_owned(),
+            stylesheet: format!("/pkg/{}.css", env!("LEPTOS_OUTPUT_NAME")),
             embed_origin: None,
         }
     }
@@ -122,9 +126,11 @@ impl Default for PageConfig {
 /// The root component: routes every page of askdesk.
 #[component]
 pub fn App() -> impl IntoView {
+    // Only the server renders the head; the browser hydrates islands only.
+    let stylesheet = use_context::<PageConfig>().unwrap_or_default().stylesheet;
     provide_meta_context();
     view! {
-        <Stylesheet id="leptos" href="/pkg/askdesk.css"/>
+        <Stylesheet id="leptos" href=stylesheet/>
         <Link rel="icon" href="/favicon.svg" type_="image/svg+xml"/>
         <Title text="askdesk"/>
         <Router>

@@ -1,7 +1,7 @@
 //! Command line and environment configuration, and the checks that refuse
 //! an unsafe or unusable setup before anything listens.
 
-use crate::security::Security;
+use crate::{assets::Assets, security::Security};
 use axum::http::Uri;
 use clap::{Args, Parser, Subcommand};
 use leptos::prelude::LeptosOptions;
@@ -103,9 +103,10 @@ pub struct ServeArgs {
     /// ask finishes, with `postMessage`; `*` tells any. Default: nobody.
     #[arg(long, env = "ASKDESK_EMBED_ORIGIN")]
     pub embed_origin: Option<String>,
-    /// Folder holding the compiled site (the `pkg/` bundle, CSS and assets).
-    #[arg(long, env = "ASKDESK_SITE_ROOT", default_value = "target/site")]
-    pub site_root: PathBuf,
+    /// Serve the site (the `pkg/` bundle, CSS and public files) from this
+    /// folder instead of the copy built into the binary; for development.
+    #[arg(long, env = "ASKDESK_SITE_ROOT")]
+    pub site_root: Option<PathBuf>,
 }
 
 impl fmt::Debug for ServeArgs {
@@ -173,36 +174,31 @@ pub struct ConfigError(String);
 pub const MIN_TOKEN_CHARS: usize = 16;
 
 impl ServeArgs {
-    /// The Leptos options these settings describe.
-    pub fn leptos_options(&self) -> LeptosOptions {
+    /// The Leptos options these settings describe, for a site whose bundle
+    /// is named `bundle` (`/pkg/<bundle>.js`).
+    pub fn leptos_options(&self, bundle: Option<&str>) -> LeptosOptions {
         LeptosOptions::builder()
-            // The hydration script links `/pkg/<output name>.js`; the name is
-            // fixed at compile time by `.cargo/config.toml`.
-            .output_name(env!("LEPTOS_OUTPUT_NAME"))
-            .site_root(self.site_root().to_string_lossy().into_owned())
+            .output_name(bundle.unwrap_or(env!("LEPTOS_OUTPUT_NAME")))
             .site_pkg_dir("pkg")
             .site_addr(self.addr)
             .build()
     }
 
-    /// The site folder. A relative path that does not exist from the current
-    /// folder is tried next to the binary too (`target/release/askdesk`
-    /// finds `target/site`), so MCP clients that launch askdesk from
-    /// elsewhere still serve working pages.
-    pub fn site_root(&self) -> PathBuf {
-        if self.site_root.is_absolute() || self.site_root.exists() {
-            return self.site_root.clone();
+    /// The site's files: the folder of --site-root, or the copy built in.
+    pub fn assets(&self) -> Result<Assets, ConfigError> {
+        match &self.site_root {
+            Some(root) => Assets::from_dir(root).map_err(|e| {
+                ConfigError(format!(
+                    "--site-root {}: cannot read the site: {e}",
+                    root.display()
+                ))
+            }),
+            None => Ok(Assets::embedded()),
         }
-        let beside_binary = std::env::current_exe().ok().and_then(|exe| {
-            let target = exe.parent()?.parent()?;
-            let candidate = target.join(self.site_root.file_name()?);
-            candidate.exists().then_some(candidate)
-        });
-        beside_binary.unwrap_or_else(|| self.site_root.clone())
     }
 
     /// What the pages need to know of these settings.
-    pub fn page_config(&self) -> Result<app::PageConfig, ConfigError> {
+    pub fn page_config(&self, assets: &Assets) -> Result<app::PageConfig, ConfigError> {
         let unsafe_source = self
             .frame_ancestors
             .split_whitespace()
@@ -214,10 +210,15 @@ impl ServeArgs {
                 self.frame_ancestors
             )));
         }
-        Ok(app::PageConfig {
+        let mut config = app::PageConfig {
             frame_ancestors: self.frame_ancestors.trim().to_owned(),
             embed_origin: self.embed_origin.clone(),
-        })
+            ..app::PageConfig::default()
+        };
+        if let Some(stylesheet) = assets.stylesheet() {
+            config.stylesheet = stylesheet.to_owned();
+        }
+        Ok(config)
     }
 
     /// Where asks are stored.

@@ -6,6 +6,7 @@
 //! same router in-process.
 
 pub mod api;
+pub mod assets;
 pub mod config;
 pub mod events;
 pub mod mcp;
@@ -34,8 +35,11 @@ pub struct AppState {
     pub mcp_default_timeout: Option<u64>,
     /// Cancelled when the server stops; ends long-lived MCP streams.
     pub shutdown: CancellationToken,
-    /// Settings the pages need (frame ancestors, the embed origin).
+    /// Settings the pages need (frame ancestors, the embed origin, the
+    /// stylesheet's name).
     pub page: app::PageConfig,
+    /// The site's static files.
+    pub assets: Arc<assets::Assets>,
 }
 
 impl FromRef<AppState> for LeptosOptions {
@@ -103,9 +107,7 @@ pub fn app(state: AppState) -> Router {
             let options = state.leptos_options.clone();
             move || app::shell(options.clone())
         })
-        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(
-            app::shell,
-        ))
+        .fallback(page::static_or_not_found)
         .layer(axum::middleware::from_fn_with_state(
             state.security.clone(),
             security::guard,

@@ -84,6 +84,22 @@ pub async fn post_form(
     }
 }
 
+/// Every other path: a file of the site, or the page that says there is
+/// nothing here (404).
+pub async fn static_or_not_found(
+    State(state): State<AppState>,
+    request: Request<Body>,
+) -> Response {
+    if let Some(response) = state
+        .assets
+        .response(request.uri().path(), request.headers())
+    {
+        return response;
+    }
+    let (parts, _) = request.into_parts();
+    render(&state, parts, None, StatusCode::NOT_FOUND).await
+}
+
 fn see_other(to: &str) -> Response {
     let mut response = StatusCode::SEE_OTHER.into_response();
     if let Ok(value) = HeaderValue::from_str(to) {

@@ -75,7 +75,14 @@ pub fn accepted(tcp: &mut tokio::net::TcpStream) {
 /// is cancelled. Nothing listens if a check fails.
 pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Started, StartError> {
     args.security(args.addr)?;
-    args.page_config()?;
+    let assets = args.assets()?;
+    if assets.is_empty() {
+        tracing::warn!(
+            "this askdesk was built without its site: pages work, but without JavaScript \
+             (build with scripts/dev.sh, or pass --site-root)"
+        );
+    }
+    let page = args.page_config(&assets)?;
     let (store, database) = open_store(args).await?;
     let listener = tokio::net::TcpListener::bind(args.addr)
         .await
@@ -84,12 +91,13 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
     let security = args.security(addr)?;
     let desk = Desk::new(store, security.public_url());
     let state = AppState {
-        leptos_options: args.leptos_options(),
+        leptos_options: args.leptos_options(assets.bundle()),
+        assets: Arc::new(assets),
         desk: desk.clone(),
         security: Arc::new(security),
         mcp_default_timeout: args.mcp_default_timeout,
         shutdown: shutdown.clone(),
-        page: args.page_config()?,
+        page,
     };
     match &database {
         Database::Memory => tracing::warn!("asks are kept in memory and lost when askdesk stops"),

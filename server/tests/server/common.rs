@@ -10,7 +10,7 @@ use axum::{
 use desk::{Desk, SqliteStore, Store};
 use http_body_util::BodyExt;
 use serde_json::Value;
-use server::{app, config::ServeArgs, AppState};
+use server::{app, assets::Assets, config::ServeArgs, AppState};
 use std::sync::Arc;
 use tower::ServiceExt;
 
@@ -29,7 +29,7 @@ pub fn args(token: Option<&str>) -> ServeArgs {
         mcp_default_timeout: None,
         frame_ancestors: "'self'".to_owned(),
         embed_origin: None,
-        site_root: "target/site".into(),
+        site_root: None,
     }
 }
 
@@ -56,17 +56,28 @@ impl TestServer {
     }
 
     pub async fn with_store(store: Arc<dyn Store>, token: Option<&str>) -> Self {
+        Self::build(store, token, Assets::default())
+    }
+
+    /// A server whose site is `assets`.
+    pub async fn with_site(assets: Assets) -> Self {
+        let store = Arc::new(SqliteStore::in_memory().await.expect("store"));
+        Self::build(store, None, assets)
+    }
+
+    fn build(store: Arc<dyn Store>, token: Option<&str>, assets: Assets) -> Self {
         let args = args(token);
         let addr = args.addr;
         let security = args.security(addr).expect("security settings");
         let desk = Desk::new(store, security.public_url());
         let router = app(AppState {
-            leptos_options: args.leptos_options(),
+            leptos_options: args.leptos_options(assets.bundle()),
             desk: desk.clone(),
             security: Arc::new(security),
             mcp_default_timeout: None,
             shutdown: tokio_util::sync::CancellationToken::new(),
-            page: args.page_config().expect("page config"),
+            page: args.page_config(&assets).expect("page config"),
+            assets: Arc::new(assets),
         });
         Self { router, desk }
     }

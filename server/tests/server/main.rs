@@ -2,6 +2,7 @@
 //! `tower::ServiceExt::oneshot`, and a few real sockets.
 
 mod api;
+mod assets;
 mod client_tls;
 mod common;
 mod contract;

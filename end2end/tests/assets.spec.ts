@@ -1,0 +1,37 @@
+import { test, expect, type Page } from "@playwright/test";
+import { AskPage } from "../pages/ask";
+import { Api } from "../pages/api";
+
+/** What the page fetched of the site's files (JS, wasm, CSS): bytes over the wire, per URL. */
+async function siteTransfers(page: Page): Promise<{ name: string; bytes: number; encoded: number }[]> {
+  return page.evaluate(() =>
+    (performance.getEntriesByType("resource") as PerformanceResourceTiming[])
+      .filter((e) => /\/pkg\/.*\.(js|wasm|css)$/.test(new URL(e.name).pathname))
+      .map((e) => ({ name: new URL(e.name).pathname, bytes: e.transferSize, encoded: e.encodedBodySize })),
+  );
+}
+
+test("a repeat visit downloads nothing of the bundle or the CSS, and the first one gets them compressed", async ({ page, request }) => {
+  const api = new Api(request);
+  const ask = new AskPage(page);
+  const compressed: string[] = [];
+  page.on("response", (r) => {
+    if (r.url().includes("/pkg/")) compressed.push(`${new URL(r.url()).pathname} ${r.headers()["content-encoding"] ?? "identity"}`);
+  });
+
+  await ask.open(await api.createAsk());
+  const first = await siteTransfers(page);
+  expect([...new Set(first.map((f) => f.name))].sort()).toEqual([
+    expect.stringMatching(/^\/pkg\/askdesk\.[0-9a-f]{16}\.css$/),
+    expect.stringMatching(/^\/pkg\/askdesk\.[0-9a-f]{16}\.js$/),
+    expect.stringMatching(/^\/pkg\/askdesk\.[0-9a-f]{16}\.wasm$/),
+  ]);
+  for (const f of first) expect(f.bytes, f.name).toBeGreaterThan(0);
+  for (const line of compressed) expect(line).toMatch(/ br$/);
+
+  // Another ask, as a person answering their next question would open it.
+  await ask.open(await api.createAsk());
+  const repeat = await siteTransfers(page);
+  expect(new Set(repeat.map((f) => f.name)).size).toBe(3);
+  for (const f of repeat) expect(f.bytes, `${f.name} came from the cache`).toBe(0);
+});

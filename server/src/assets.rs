@@ -1,0 +1,223 @@
+//! The site's static files — the wasm bundle and its JavaScript, the CSS,
+//! and `public/` — served from memory as a browser expects: under
+//! content-hashed names cached for a year (`immutable`), compressed with
+//! brotli or gzip as the request accepts (`Vary: Accept-Encoding`).
+//!
+//! The site is embedded in the binary when it is built in release mode
+//! (`scripts/dev.sh` builds the site first), so one file is an install;
+//! `--site-root` serves a folder instead, for development. `.br` and `.gz`
+//! files beside a file, made at build time, are its compressed forms.
+
+use axum::{
+    body::{Body, Bytes},
+    http::{
+        header::{ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_TYPE, VARY},
+        HeaderMap, HeaderValue, StatusCode,
+    },
+    response::{IntoResponse, Response},
+};
+use sha2::{Digest, Sha256};
+use std::{collections::HashMap, path::Path};
+
+/// The bundle's base name: `LEPTOS_OUTPUT_NAME`, which `.cargo/config.toml`
+/// sets for every build.
+const NAME: &str = env!("LEPTOS_OUTPUT_NAME");
+
+/// The site as `scripts/dev.sh` lays it out in `target/site`, embedded in
+/// release builds (read from that folder at run time in debug builds).
+#[derive(rust_embed::RustEmbed)]
+#[folder = "../target/site"]
+#[allow_missing = true]
+struct Site;
+
+/// How long a browser keeps a file whose name changes with its content.
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+/// How long a browser keeps a file served under a fixed name.
+const SHORT: &str = "public, max-age=300";
+
+#[derive(Debug, Clone)]
+struct Asset {
+    identity: Bytes,
+    brotli: Option<Bytes>,
+    gzip: Option<Bytes>,
+    content_type: &'static str,
+    cache: &'static str,
+}
+
+/// The site's files by URL path, and the hashed names pages link.
+#[derive(Debug, Clone, Default)]
+pub struct Assets {
+    files: HashMap<String, Asset>,
+    bundle: Option<String>,
+    stylesheet: Option<String>,
+}
+
+fn content_type(path: &str) -> &'static str {
+    match path.rsplit('.').next().unwrap_or_default() {
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "wasm" => "application/wasm",
+        "css" => "text/css; charset=utf-8",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "ico" => "image/x-icon",
+        "json" => "application/json",
+        "webmanifest" => "application/manifest+json",
+        "txt" => "text/plain; charset=utf-8",
+        "html" => "text/html; charset=utf-8",
+        _ => "application/octet-stream",
+    }
+}
+
+/// The first 16 hex digits of the SHA-256 of `parts`.
+fn hash(parts: &[&[u8]]) -> String {
+    let mut hasher = Sha256::new();
+    for part in parts {
+        hasher.update(part);
+    }
+    hasher.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+impl Assets {
+    /// The site built into this binary.
+    pub fn embedded() -> Self {
+        Self::from_files(
+            Site::iter()
+                .filter_map(|path| Some((path.to_string(), Site::get(&path)?.data.into_owned()))),
+        )
+    }
+
+    /// The site in `root`, read now.
+    pub fn from_dir(root: &Path) -> std::io::Result<Self> {
+        let mut files = Vec::new();
+        let mut folders = vec![root.to_path_buf()];
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(&folder)? {
+                let path = entry?.path();
+                if path.is_dir() {
+                    folders.push(path);
+                } else if let Ok(relative) = path.strip_prefix(root) {
+                    let name = relative.to_string_lossy().replace('\\', "/");
+                    files.push((name, std::fs::read(&path)?));
+                }
+            }
+        }
+        Ok(Self::from_files(files))
+    }
+
+    fn from_files(files: impl IntoIterator<Item = (String, Vec<u8>)>) -> Self {
+        let mut raw: HashMap<String, Bytes> = files
+            .into_iter()
+            .map(|(name, bytes)| (name, Bytes::from(bytes)))
+            .collect();
+        // A file with its compressed forms, which are never served as
+        // files of their own.
+        fn take(raw: &mut HashMap<String, Bytes>, name: &str) -> Option<Asset> {
+            let identity = raw.remove(name)?;
+            Some(Asset {
+                brotli: raw.remove(&format!("{name}.br")),
+                gzip: raw.remove(&format!("{name}.gz")),
+                content_type: content_type(name),
+                cache: SHORT,
+                identity,
+            })
+        }
+        let mut assets = Self::default();
+        // The bundle's JavaScript and wasm share one hash: the page names
+        // them by one output name.
+        let js = take(&mut raw, &format!("pkg/{NAME}.js"));
+        let wasm = take(&mut raw, &format!("pkg/{NAME}.wasm"));
+        if let (Some(js), Some(wasm)) = (js, wasm) {
+            let bundle = format!("{NAME}.{}", hash(&[&js.identity, &wasm.identity]));
+            assets.add(format!("/pkg/{bundle}.js"), js, IMMUTABLE);
+            assets.add(format!("/pkg/{bundle}.wasm"), wasm, IMMUTABLE);
+            assets.bundle = Some(bundle);
+        }
+        if let Some(css) = take(&mut raw, &format!("pkg/{NAME}.css")) {
+            let path = format!("/pkg/{NAME}.{}.css", hash(&[&css.identity]));
+            assets.stylesheet = Some(path.clone());
+            assets.add(path, css, IMMUTABLE);
+        }
+        let rest: Vec<String> = raw
+            .keys()
+            .filter(|name| !name.ends_with(".br") && !name.ends_with(".gz"))
+            .cloned()
+            .collect();
+        for name in rest {
+            if let Some(asset) = take(&mut raw, &name) {
+                assets.add(format!("/{name}"), asset, SHORT);
+            }
+        }
+        assets
+    }
+
+    fn add(&mut self, path: String, mut asset: Asset, cache: &'static str) {
+        asset.cache = cache;
+        self.files.insert(path, asset);
+    }
+
+    /// The output name the page's hydration script loads
+    /// (`/pkg/<name>.js`, `/pkg/<name>.wasm`), when the site has a bundle.
+    pub fn bundle(&self) -> Option<&str> {
+        self.bundle.as_deref()
+    }
+
+    /// The stylesheet's path, when the site has one.
+    pub fn stylesheet(&self) -> Option<&str> {
+        self.stylesheet.as_deref()
+    }
+
+    /// How many files the site has.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Whether the site has no files (a build without the site).
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    /// The response for `path`, if it is a file of the site: its best
+    /// encoding that `headers` accept.
+    pub fn response(&self, path: &str, headers: &HeaderMap) -> Option<Response> {
+        let asset = self.files.get(path)?;
+        let accepts = |coding: &str| accepts(headers, coding);
+        let (body, encoding) = match (&asset.brotli, &asset.gzip) {
+            (Some(br), _) if accepts("br") => (br, Some("br")),
+            (_, Some(gz)) if accepts("gzip") => (gz, Some("gzip")),
+            _ => (&asset.identity, None),
+        };
+        let mut response = (StatusCode::OK, Body::from(body.clone())).into_response();
+        let out = response.headers_mut();
+        out.insert(CONTENT_TYPE, HeaderValue::from_static(asset.content_type));
+        out.insert(CACHE_CONTROL, HeaderValue::from_static(asset.cache));
+        if asset.brotli.is_some() || asset.gzip.is_some() {
+            out.insert(VARY, HeaderValue::from_static("accept-encoding"));
+        }
+        if let Some(encoding) = encoding {
+            out.insert(CONTENT_ENCODING, HeaderValue::from_static(encoding));
+        }
+        Some(response)
+    }
+}
+
+/// Whether `Accept-Encoding` accepts `coding` (listed without `q=0`).
+fn accepts(headers: &HeaderMap, coding: &str) -> bool {
+    headers
+        .get_all(ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|item| {
+            let mut parts = item.split(';').map(str::trim);
+            let name = parts.next().unwrap_or_default();
+            let refused = parts.any(|p| {
+                p.strip_prefix("q=")
+                    .and_then(|q| q.parse::<f32>().ok())
+                    .is_some_and(|q| q <= 0.0)
+            });
+            name.eq_ignore_ascii_case(coding) && !refused
+        })
+}

@@ -1,0 +1,155 @@
+//! The site's files as a browser expects them: content-hashed names kept
+//! for a year, the best encoding the request accepts, pages that link the
+//! hashed names and stay uncached.
+
+use crate::common::{body_text, release_ask, TestServer, HOST};
+use axum::{
+    body::Body,
+    http::{header, Request, StatusCode},
+};
+use http_body_util::BodyExt;
+use server::assets::Assets;
+use std::path::Path;
+
+/// A site as `scripts/dev.sh` lays it out: the bundle, its compressed
+/// forms, the CSS and a public file.
+fn site(root: &Path, js: &str) -> Assets {
+    let files: [(&str, &[u8]); 7] = [
+        ("pkg/askdesk.js", js.as_bytes()),
+        ("pkg/askdesk.js.br", b"brotli bytes"),
+        ("pkg/askdesk.js.gz", b"gzip bytes"),
+        ("pkg/askdesk.wasm", b"\0asm\x01\0\0\0"),
+        ("pkg/askdesk.css", b"body { color: black }"),
+        ("favicon.svg", b"<svg/>"),
+        ("favicon.svg.gz", b"gzip svg"),
+    ];
+    for (name, bytes) in files {
+        let path = root.join(name);
+        std::fs::create_dir_all(path.parent().expect("folder")).expect("mkdir");
+        std::fs::write(path, bytes).expect("write");
+    }
+    Assets::from_dir(root).expect("site")
+}
+
+async fn get(server: &TestServer, path: &str, accept: Option<&str>) -> axum::response::Response {
+    let mut request = Request::get(path).header(header::HOST, HOST);
+    if let Some(accept) = accept {
+        request = request.header(header::ACCEPT_ENCODING, accept);
+    }
+    server
+        .send(request.body(Body::empty()).expect("request"))
+        .await
+}
+
+async fn bytes(response: axum::response::Response) -> Vec<u8> {
+    response
+        .into_body()
+        .collect()
+        .await
+        .expect("body")
+        .to_bytes()
+        .to_vec()
+}
+
+#[tokio::test]
+async fn the_bundle_is_served_by_its_hash_in_the_best_accepted_encoding() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let assets = site(dir.path(), "export default 1;");
+    let bundle = assets.bundle().expect("bundle").to_owned();
+    assert!(bundle.starts_with("askdesk.") && bundle.len() == "askdesk.".len() + 16);
+    let server = TestServer::with_site(assets).await;
+    let js = format!("/pkg/{bundle}.js");
+    for (accept, encoding, body) in [
+        (Some("gzip, deflate, br"), Some("br"), &b"brotli bytes"[..]),
+        (Some("br;q=0, gzip"), Some("gzip"), b"gzip bytes"),
+        (Some("identity"), None, b"export default 1;"),
+        (None, None, b"export default 1;"),
+    ] {
+        let response = get(&server, &js, accept).await;
+        assert_eq!(response.status(), StatusCode::OK);
+        let headers = response.headers().clone();
+        assert_eq!(
+            headers
+                .get(header::CONTENT_ENCODING)
+                .map(|v| v.to_str().expect("ascii")),
+            encoding,
+            "{accept:?}"
+        );
+        assert_eq!(headers[header::VARY], "accept-encoding");
+        assert_eq!(
+            headers[header::CACHE_CONTROL],
+            "public, max-age=31536000, immutable"
+        );
+        assert_eq!(
+            headers[header::CONTENT_TYPE],
+            "text/javascript; charset=utf-8"
+        );
+        assert_eq!(bytes(response).await, body);
+    }
+    let wasm = get(&server, &format!("/pkg/{bundle}.wasm"), None).await;
+    assert_eq!(wasm.headers()[header::CONTENT_TYPE], "application/wasm");
+    // Only hashed names: an unhashed one could be kept past a new build.
+    for stale in ["/pkg/askdesk.js", "/pkg/askdesk.js.br", "/pkg/askdesk.wasm"] {
+        assert_eq!(
+            get(&server, stale, None).await.status(),
+            StatusCode::NOT_FOUND
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_new_build_gets_new_names_and_fixed_names_are_kept_briefly() {
+    let (one, two) = (
+        tempfile::tempdir().expect("dir"),
+        tempfile::tempdir().expect("dir"),
+    );
+    let first = site(one.path(), "export default 1;");
+    let second = site(two.path(), "export default 2;");
+    assert_ne!(first.bundle(), second.bundle());
+    assert_eq!(
+        first.stylesheet(),
+        second.stylesheet(),
+        "the CSS did not change"
+    );
+    let server = TestServer::with_site(first).await;
+    let favicon = get(&server, "/favicon.svg", Some("gzip")).await;
+    assert_eq!(
+        favicon.headers()[header::CACHE_CONTROL],
+        "public, max-age=300"
+    );
+    assert_eq!(favicon.headers()[header::CONTENT_ENCODING], "gzip");
+    assert_eq!(favicon.headers()[header::CONTENT_TYPE], "image/svg+xml");
+}
+
+#[tokio::test]
+async fn pages_link_the_hashed_names_and_stay_out_of_caches() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let assets = site(dir.path(), "export default 1;");
+    let (bundle, css) = (
+        assets.bundle().expect("bundle").to_owned(),
+        assets.stylesheet().expect("css").to_owned(),
+    );
+    let server = TestServer::with_site(assets).await;
+    let id = server.create(release_ask()).await;
+    let response = get(&server, &format!("/asks/{id}"), None).await;
+    assert_eq!(response.headers()[header::CACHE_CONTROL], "no-store");
+    let html = body_text(response).await;
+    assert!(html.contains(&format!("/pkg/{bundle}.js")), "{html}");
+    assert!(html.contains(&format!("/pkg/{bundle}.wasm")), "{html}");
+    assert!(html.contains(&format!(r#"href="{css}""#)), "{html}");
+    let css = get(&server, &css, None).await;
+    assert_eq!(
+        css.headers()[header::CONTENT_TYPE],
+        "text/css; charset=utf-8"
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_path_is_the_not_found_page() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = TestServer::with_site(site(dir.path(), "1")).await;
+    let response = get(&server, "/no/such/page", None).await;
+    assert_eq!(response.status(), StatusCode::NOT_FOUND);
+    assert_eq!(response.headers()[header::CACHE_CONTROL], "no-store");
+    assert!(body_text(response).await.contains("<h1>"));
+}
