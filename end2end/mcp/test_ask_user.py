@@ -103,14 +103,17 @@ async def call_while(session: ClientSession, arguments: dict, act) -> tuple:
 async def test_lists_ask_user_with_its_input_and_output_schemas(kind, server_url):
     async with connect(kind, server_url) as session:
         tools = (await session.list_tools()).tools
-    assert [t.name for t in tools] == ["ask_user"]
+    assert [t.name for t in tools] == ["ask_user", "await_answer", "cancel_ask"]
     tool = tools[0]
     question = tool.input_schema["properties"]["questions"]["items"]
     assert tool.input_schema["required"] == ["questions"]
     assert {"question", "header", "options", "multiSelect", "id"} <= set(question["properties"])
     assert question["required"] == ["question"]
-    assert {"title", "timeoutSeconds"} <= set(tool.input_schema["properties"])
-    assert tool.output_schema["properties"]["status"]["enum"] == ["answered", "declined", "cancelled", "expired"]
+    assert {"title", "timeoutSeconds", "waitSeconds"} <= set(tool.input_schema["properties"])
+    assert tool.output_schema["properties"]["status"]["enum"] == ["pending", "answered", "declined", "cancelled", "expired"]
+    for other in tools[1:]:
+        assert other.input_schema["required"] == ["askId"]
+        assert other.output_schema == tool.output_schema
 
 
 @pytest.mark.parametrize("kind", TRANSPORTS)

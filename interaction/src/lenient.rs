@@ -15,8 +15,9 @@ use serde::Deserialize;
 
 /// An ask as an agent may write it: the input of the MCP tool `ask_user`
 /// and the request file of `askdesk answer`. Besides the questions it
-/// takes the fields of `POST /api/v1/asks`; what they mean is up to the
-/// caller (a file answered without a server has no timeout).
+/// takes the fields of `POST /api/v1/asks` and how long a tool call waits;
+/// what they mean is up to the caller (a file answered without a server
+/// has no timeout and no wait).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LenientAsk {
@@ -31,6 +32,10 @@ pub struct LenientAsk {
     /// After how many seconds a pending ask expires.
     #[serde(default)]
     pub timeout_seconds: Option<u64>,
+    /// For a tool call: how long this call waits before it returns the ask
+    /// still pending (the ask itself keeps waiting). Not part of the ask.
+    #[serde(default)]
+    pub wait_seconds: Option<u64>,
 }
 
 /// A question as an agent may write it.

@@ -63,16 +63,16 @@ impl Backend {
         }
     }
 
-    /// Cancels the ask if it is still pending; one that has already ended
-    /// counts as done.
-    pub async fn cancel(&self, id: &str) -> Result<(), Error> {
+    /// Cancels the ask if it is still pending, and tells how it ended: one
+    /// that had already ended counts as done, with its own outcome.
+    pub async fn cancel(&self, id: &str) -> Result<Ask, Error> {
         let result = match self {
             Self::Local(desk) => desk.cancel(id).await.map_err(from_desk),
             Self::Remote(client) => client.cancel(id).await,
         };
         match result {
-            Ok(_) | Err(Error::Finished { .. }) => Ok(()),
-            Err(e) => Err(e),
+            Err(Error::Finished { ask, .. }) => Ok(*ask),
+            other => other,
         }
     }
 }

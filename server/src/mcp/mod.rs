@@ -1,25 +1,24 @@
-//! Agents ask through MCP: one tool, `ask_user`, served over streamable
-//! HTTP at `/mcp` and over stdio (`askdesk mcp`, in [`stdio`]).
-//!
-//! A call decodes the agent's input leniently (the `interaction` crate's
-//! [`LenientAsk`]), creates an ask through the same [`Desk`] code path
-//! as `POST /api/v1/asks`, tells the human where to answer, and waits until
-//! the ask ends, sending progress notifications meanwhile. If the client
-//! cancels the call, the ask is cancelled.
+//! Agents ask through MCP, over streamable HTTP at `/mcp` and over stdio
+//! (`askdesk mcp`, in [`stdio`]). Three tools (in [`tools`]): `ask_user`
+//! decodes the agent's input leniently (the `interaction` crate's
+//! `LenientAsk`), creates an ask through the same desk code path as
+//! `POST /api/v1/asks`, tells the human where to answer, and waits until the
+//! ask ends (or `waitSeconds` pass), sending progress notifications
+//! meanwhile; if the client cancels the call, the ask is cancelled.
+//! `await_answer` waits on an ask again; `cancel_ask` withdraws one.
 
 mod backend;
 mod schema;
 pub mod stdio;
+mod tools;
 
 pub use backend::Backend;
 
 use crate::AppState;
-use interaction::{Ask, LenientAsk, Problem};
 use rmcp::{
     model::{
-        CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
-        Implementation, JsonObject, ListToolsResult, PaginatedRequestParams,
-        ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+        CallToolRequestParams, CallToolResponse, ErrorData, Implementation, ListToolsResult,
+        PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
     },
     service::RequestContext,
     transport::streamable_http_server::{
@@ -52,120 +51,44 @@ impl AskDesk {
         }
     }
 
-    /// The tool as `tools/list` describes it.
-    pub fn tool() -> Tool {
-        let mut annotations = ToolAnnotations::default();
-        annotations.title = Some("Ask the user".to_owned());
-        annotations.read_only_hint = Some(false);
-        annotations.destructive_hint = Some(false);
-        annotations.open_world_hint = Some(true);
-        Tool::new(TOOL, schema::DESCRIPTION, Arc::new(schema::input()))
-            .with_title("Ask the user")
-            .with_raw_output_schema(Arc::new(schema::output()))
-            .with_annotations(annotations)
+    /// The tools as `tools/list` describes them.
+    pub fn tools() -> Vec<Tool> {
+        let tool =
+            |name: &'static str, title: &str, description: &'static str, input, destructive| {
+                let mut annotations = ToolAnnotations::default();
+                annotations.title = Some(title.to_owned());
+                annotations.read_only_hint = Some(false);
+                annotations.destructive_hint = Some(destructive);
+                annotations.open_world_hint = Some(true);
+                Tool::new(name, description, Arc::new(input))
+                    .with_title(title.to_owned())
+                    .with_raw_output_schema(Arc::new(schema::output()))
+                    .with_annotations(annotations)
+            };
+        vec![
+            tool(
+                TOOL,
+                "Ask the user",
+                schema::DESCRIPTION,
+                schema::input(),
+                false,
+            ),
+            tool(
+                tools::AWAIT_ANSWER,
+                "Wait for the user's answer",
+                schema::AWAIT_DESCRIPTION,
+                schema::await_input(),
+                false,
+            ),
+            tool(
+                tools::CANCEL_ASK,
+                "Withdraw a question",
+                schema::CANCEL_DESCRIPTION,
+                schema::cancel_input(),
+                true,
+            ),
+        ]
     }
-
-    async fn ask(
-        &self,
-        arguments: JsonObject,
-        context: RequestContext<RoleServer>,
-    ) -> CallToolResult {
-        // Claude Code's AskUserQuestion input, plus an optional `id` per
-        // question, `title`, `agent` and `timeoutSeconds`.
-        let input: LenientAsk = match serde_json::from_value(serde_json::Value::Object(arguments)) {
-            Ok(input) => input,
-            Err(e) => {
-                return tool_error(format!(
-                    "The arguments are not what {TOOL} takes: {e}. Send {{\"questions\": [{{\"question\": \"…\", \
-                     \"options\": [{{\"label\": \"…\"}}], \"multiSelect\": false}}]}}, optionally with \
-                     \"title\" and \"timeoutSeconds\"."
-                ))
-            }
-        };
-        let mut new = input.into_new_ask();
-        if new.agent.is_none() {
-            new.agent = context.peer.peer_info().map(|info| {
-                let client = &info.client_info;
-                format!("{} {}", client.name, client.version)
-                    .trim()
-                    .to_owned()
-            });
-        }
-        new.timeout_seconds = new.timeout_seconds.or(self.default_timeout);
-        let created = match self.backend.create(new).await {
-            Ok(created) => created,
-            Err(client::Error::Invalid { problems, .. }) => {
-                return tool_error(problem_list(&problems))
-            }
-            Err(e) => return tool_error(e.to_string()),
-        };
-        tracing::info!(id = %created.id, "waiting for the human to answer at {}", created.url);
-        let token = context.meta.get_progress_token();
-        let progress = |step: u32| {
-            let token = token.clone();
-            let peer = context.peer.clone();
-            let message = format!("Waiting for the human to answer at {}", created.url);
-            async move {
-                if let Some(token) = token {
-                    let note = ProgressNotificationParam::new(token, f64::from(step))
-                        .with_message(message);
-                    if let Err(e) = peer.notify_progress(note).await {
-                        tracing::debug!("progress notification not sent: {e}");
-                    }
-                }
-            }
-        };
-        progress(0).await;
-        let mut step = 0;
-        loop {
-            tokio::select! {
-                () = context.ct.cancelled() => {
-                    tracing::info!(id = %created.id, "the client cancelled; cancelling the ask");
-                    if let Err(e) = self.backend.cancel(&created.id).await {
-                        tracing::warn!(id = %created.id, "could not cancel the ask: {e}");
-                    }
-                    return tool_error("The call was cancelled, and so was the ask.".to_owned());
-                }
-                waited = self.backend.wait(&created.id, PROGRESS_EVERY) => match waited {
-                    Ok(ask) if ask.status.is_finished() => return finished(ask),
-                    Ok(_) => {
-                        step += 1;
-                        progress(step).await;
-                    }
-                    Err(e) => return tool_error(format!("Waiting for the answer failed: {e}")),
-                },
-            }
-        }
-    }
-}
-
-fn tool_error(text: String) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(text)])
-}
-
-fn problem_list(problems: &[Problem]) -> String {
-    let mut text = format!(
-        "The questions were refused. Fix these {} problem(s) and call {TOOL} again:",
-        problems.len()
-    );
-    for p in problems {
-        text.push_str(&format!("\n- {}: {} ({})", p.path, p.message, p.code));
-    }
-    text
-}
-
-/// The result of a finished ask: the projection's text for the model and
-/// its structured value for programs.
-fn finished(ask: Ask) -> CallToolResult {
-    let Some(projection) = ask.projection else {
-        return tool_error(format!(
-            "The ask ended ({}) without a result.",
-            ask.status.as_str()
-        ));
-    };
-    let mut result = CallToolResult::success(vec![ContentBlock::text(projection.text)]);
-    result.structured_content = serde_json::to_value(projection.structured).ok();
-    result
 }
 
 impl ServerHandler for AskDesk {
@@ -174,7 +97,10 @@ impl ServerHandler for AskDesk {
             .with_server_info(Implementation::new("askdesk", env!("CARGO_PKG_VERSION")))
             .with_instructions(
                 "Use ask_user to put structured questions to the human and wait for the answers. \
-                 The call returns when the human answers, declines, or the ask is cancelled or expires.",
+                 The call returns when the human answers, declines, or the ask is cancelled or expires. \
+                 Humans may take long: give ask_user a waitSeconds below your tool-call timeout, and \
+                 when it returns status \"pending\", call await_answer with its askId to keep waiting; \
+                 cancel_ask withdraws a question that no longer matters.",
             )
     }
 
@@ -183,7 +109,7 @@ impl ServerHandler for AskDesk {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(vec![Self::tool()]))
+        Ok(ListToolsResult::with_all_items(Self::tools()))
     }
 
     async fn call_tool(
@@ -191,19 +117,23 @@ impl ServerHandler for AskDesk {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        if request.name != TOOL {
-            return Err(ErrorData::invalid_params(
-                format!(
-                    "there is no tool {:?}; askdesk has only {TOOL}",
-                    request.name
-                ),
-                None,
-            ));
-        }
-        Ok(self
-            .ask(request.arguments.unwrap_or_default(), context)
-            .await
-            .into())
+        let arguments = request.arguments.unwrap_or_default();
+        let result = match request.name.as_ref() {
+            TOOL => self.ask(arguments, context).await,
+            tools::AWAIT_ANSWER => self.await_answer(arguments, context).await,
+            tools::CANCEL_ASK => self.cancel_ask(arguments).await,
+            other => {
+                return Err(ErrorData::invalid_params(
+                    format!(
+                        "there is no tool {other:?}; askdesk has {TOOL}, {} and {}",
+                        tools::AWAIT_ANSWER,
+                        tools::CANCEL_ASK
+                    ),
+                    None,
+                ))
+            }
+        };
+        Ok(result.into())
     }
 }
 

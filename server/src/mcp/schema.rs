@@ -1,6 +1,7 @@
-//! The JSON Schemas `ask_user` publishes: its input (a superset of Claude
-//! Code's AskUserQuestion) and its output (the `interaction` crate's
-//! structured projection).
+//! The JSON Schemas of the tools: `ask_user`'s input (a superset of Claude
+//! Code's AskUserQuestion), `await_answer`'s and `cancel_ask`'s, and the
+//! output they share (the `interaction` crate's structured projection, or
+//! a pending ask to wait on).
 
 use rmcp::model::JsonObject;
 use serde_json::{json, Value};
@@ -11,7 +12,19 @@ answers. Each question has the question text, an optional short header, options 
 label and a description) and multiSelect. The human can always type their own answer (\"Other\"); \
 on multiSelect questions they may pick options and type text together. The call returns when the \
 human answers or declines, or when the ask is cancelled or expires; the text result quotes every \
-answer, and structuredContent has {status, answers: [{id, selected, custom?}], reason?}.";
+answer, and structuredContent has {status, answers: [{id, selected, custom?}], reason?}. With \
+waitSeconds the call returns after that long if the human has not answered yet, with status \
+\"pending\" and the askId to pass to await_answer; the ask keeps waiting for the human.";
+
+/// `await_answer`'s description.
+pub const AWAIT_DESCRIPTION: &str = "Keep waiting for the human's answer to an ask made with \
+ask_user that returned status \"pending\" (or whose call was cut off). Returns like ask_user: the \
+answers once the human answers, or status \"pending\" again after waitSeconds.";
+
+/// `cancel_ask`'s description.
+pub const CANCEL_DESCRIPTION: &str = "Withdraw an ask the human has not answered yet, when its \
+questions no longer matter. Returns how the ask ended: cancelled, or the human's answer if they \
+answered first.";
 
 fn object(value: Value) -> JsonObject {
     match value {
@@ -79,22 +92,65 @@ pub fn input() -> JsonObject {
                 "minimum": 1,
                 "maximum": interaction::MAX_TIMEOUT_SECONDS,
                 "description": "Give up after this many seconds (the result is then \"expired\"). Default: wait until the human acts."
-            }
+            },
+            "waitSeconds": wait_seconds()
         },
         "required": ["questions"],
         "additionalProperties": false
     }))
 }
 
-/// The output schema: `interaction::Structured`.
+fn wait_seconds() -> Value {
+    json!({
+        "type": "integer",
+        "minimum": 1,
+        "description": "Return after this many seconds with status \"pending\" if the human has not answered yet; the ask keeps waiting (call await_answer). Default: wait until the ask ends. Set it below your client's tool-call timeout."
+    })
+}
+
+fn ask_id() -> Value {
+    json!({
+        "type": "string",
+        "pattern": "^[0-9a-f]{32}$",
+        "description": "The askId from an earlier result."
+    })
+}
+
+/// `await_answer`'s input.
+pub fn await_input() -> JsonObject {
+    object(json!({
+        "type": "object",
+        "properties": {"askId": ask_id(), "waitSeconds": wait_seconds()},
+        "required": ["askId"],
+        "additionalProperties": false
+    }))
+}
+
+/// `cancel_ask`'s input.
+pub fn cancel_input() -> JsonObject {
+    object(json!({
+        "type": "object",
+        "properties": {
+            "askId": ask_id(),
+            "reason": {"type": "string", "description": "Why, for the server's log."}
+        },
+        "required": ["askId"],
+        "additionalProperties": false
+    }))
+}
+
+/// The output schema of every tool: `interaction::Structured` once the
+/// ask has ended; `{status: "pending", askId, url}` while it waits.
 pub fn output() -> JsonObject {
     object(json!({
         "type": "object",
         "properties": {
-            "status": {"type": "string", "enum": ["answered", "declined", "cancelled", "expired"]},
+            "status": {"type": "string", "enum": ["pending", "answered", "declined", "cancelled", "expired"]},
+            "askId": {"type": "string", "description": "The ask, to pass to await_answer or cancel_ask (while pending)."},
+            "url": {"type": "string", "description": "Where the human answers (while pending)."},
             "answers": {
                 "type": "array",
-                "description": "One item per question, in question order; empty unless answered.",
+                "description": "Once ended: one item per question, in question order; empty unless answered.",
                 "items": {
                     "type": "object",
                     "properties": {
@@ -107,6 +163,6 @@ pub fn output() -> JsonObject {
             },
             "reason": {"type": "string", "description": "Why the human declined, if they said."}
         },
-        "required": ["status", "answers"]
+        "required": ["status"]
     }))
 }

@@ -1,0 +1,259 @@
+//! What the tools do: `ask_user` creates an ask and follows it,
+//! `await_answer` follows an existing one, `cancel_ask` withdraws one.
+//! Following sends a progress notification every [`PROGRESS_EVERY`] and
+//! ends when the ask ends, or when the call's `waitSeconds` are up, with the
+//! ask still pending for a later `await_answer`.
+
+use super::{AskDesk, PROGRESS_EVERY, TOOL};
+use interaction::{Ask, AskStatus, LenientAsk, Problem};
+use rmcp::{
+    model::{CallToolResult, ContentBlock, JsonObject, ProgressNotificationParam},
+    service::RequestContext,
+    RoleServer,
+};
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use std::time::Duration;
+use tokio::time::Instant;
+
+/// Waits on an ask again.
+pub const AWAIT_ANSWER: &str = "await_answer";
+/// Withdraws an ask.
+pub const CANCEL_ASK: &str = "cancel_ask";
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct AwaitInput {
+    ask_id: String,
+    #[serde(default)]
+    wait_seconds: Option<u64>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct CancelInput {
+    ask_id: String,
+    #[serde(default)]
+    reason: Option<String>,
+}
+
+/// The structured result of an ask that is still waiting for the human.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Pending<'a> {
+    status: AskStatus,
+    ask_id: &'a str,
+    url: &'a str,
+}
+
+/// What happens to the ask when the client gives up on the call.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OnAbort {
+    /// The call made the ask: nobody else waits for it.
+    Cancel,
+    /// Another call made it; it keeps waiting.
+    Keep,
+}
+
+fn decode<T: DeserializeOwned>(
+    tool: &str,
+    arguments: JsonObject,
+    shape: &str,
+) -> Result<T, CallToolResult> {
+    serde_json::from_value(serde_json::Value::Object(arguments)).map_err(|e| {
+        tool_error(format!(
+            "The arguments are not what {tool} takes: {e}. Send {shape}."
+        ))
+    })
+}
+
+impl AskDesk {
+    pub(super) async fn ask(
+        &self,
+        arguments: JsonObject,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        // Claude Code's AskUserQuestion input, plus an optional `id` per
+        // question, `title`, `agent`, `timeoutSeconds` and `waitSeconds`.
+        let input: LenientAsk = match decode(
+            TOOL,
+            arguments,
+            "{\"questions\": [{\"question\": \"…\", \"options\": [{\"label\": \"…\"}], \
+             \"multiSelect\": false}]}, optionally with \"title\", \"timeoutSeconds\" and \
+             \"waitSeconds\"",
+        ) {
+            Ok(input) => input,
+            Err(refusal) => return refusal,
+        };
+        let wait = input.wait_seconds.map(Duration::from_secs);
+        let mut new = input.into_new_ask();
+        if new.agent.is_none() {
+            new.agent = context.peer.peer_info().map(|info| {
+                let client = &info.client_info;
+                format!("{} {}", client.name, client.version)
+                    .trim()
+                    .to_owned()
+            });
+        }
+        new.timeout_seconds = new.timeout_seconds.or(self.default_timeout);
+        let created = match self.backend.create(new).await {
+            Ok(created) => created,
+            Err(client::Error::Invalid { problems, .. }) => {
+                return tool_error(problem_list(&problems))
+            }
+            Err(e) => return tool_error(e.to_string()),
+        };
+        tracing::info!(id = %created.id, "waiting for the human to answer at {}", created.url);
+        self.follow(&created.id, &created.url, wait, OnAbort::Cancel, context)
+            .await
+    }
+
+    pub(super) async fn await_answer(
+        &self,
+        arguments: JsonObject,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let input: AwaitInput = match decode(
+            AWAIT_ANSWER,
+            arguments,
+            "{\"askId\": \"…\"}, optionally with \"waitSeconds\"",
+        ) {
+            Ok(input) => input,
+            Err(refusal) => return refusal,
+        };
+        // Read it first: an unknown id is the agent's mistake to hear of.
+        let ask = match self.backend.wait(&input.ask_id, Duration::ZERO).await {
+            Ok(ask) => ask,
+            Err(e) => {
+                return tool_error(format!(
+                    "There is no ask {:?} to wait on: {e}",
+                    input.ask_id
+                ))
+            }
+        };
+        let wait = input.wait_seconds.map(Duration::from_secs);
+        self.follow(&ask.id, &ask.url, wait, OnAbort::Keep, context)
+            .await
+    }
+
+    pub(super) async fn cancel_ask(&self, arguments: JsonObject) -> CallToolResult {
+        let input: CancelInput = match decode(
+            CANCEL_ASK,
+            arguments,
+            "{\"askId\": \"…\"}, optionally with \"reason\"",
+        ) {
+            Ok(input) => input,
+            Err(refusal) => return refusal,
+        };
+        tracing::info!(
+            id = %input.ask_id,
+            reason = input.reason.as_deref().unwrap_or(""),
+            "the agent withdraws its ask"
+        );
+        match self.backend.cancel(&input.ask_id).await {
+            Ok(ask) => finished(ask),
+            Err(e) => tool_error(format!("The ask {:?} was not cancelled: {e}", input.ask_id)),
+        }
+    }
+
+    /// Follows the ask until it ends or `wait` (if any) is up.
+    async fn follow(
+        &self,
+        id: &str,
+        url: &str,
+        wait: Option<Duration>,
+        on_abort: OnAbort,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let token = context.meta.get_progress_token();
+        let progress = |step: u32| {
+            let token = token.clone();
+            let peer = context.peer.clone();
+            let message = format!("Waiting for the human to answer at {url}");
+            async move {
+                if let Some(token) = token {
+                    let note = ProgressNotificationParam::new(token, f64::from(step))
+                        .with_message(message);
+                    if let Err(e) = peer.notify_progress(note).await {
+                        tracing::debug!("progress notification not sent: {e}");
+                    }
+                }
+            }
+        };
+        let deadline = wait.map(|w| Instant::now() + w);
+        progress(0).await;
+        let mut step = 0;
+        loop {
+            let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+            let slice = left.map_or(PROGRESS_EVERY, |left| left.min(PROGRESS_EVERY));
+            tokio::select! {
+                () = context.ct.cancelled() => {
+                    if on_abort == OnAbort::Keep {
+                        return tool_error("The call was cancelled; the ask keeps waiting.".to_owned());
+                    }
+                    tracing::info!(id = %id, "the client cancelled; cancelling the ask");
+                    if let Err(e) = self.backend.cancel(id).await {
+                        tracing::warn!(id = %id, "could not cancel the ask: {e}");
+                    }
+                    return tool_error("The call was cancelled, and so was the ask.".to_owned());
+                }
+                waited = self.backend.wait(id, slice) => match waited {
+                    Ok(ask) if ask.status.is_finished() => return finished(ask),
+                    Ok(ask) if left.is_some_and(|left| left <= slice) => return pending(&ask),
+                    Ok(_) => {
+                        step += 1;
+                        progress(step).await;
+                    }
+                    Err(e) => return tool_error(format!("Waiting for the answer failed: {e}")),
+                },
+            }
+        }
+    }
+}
+
+fn tool_error(text: String) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(text)])
+}
+
+fn problem_list(problems: &[Problem]) -> String {
+    let mut text = format!(
+        "The questions were refused. Fix these {} problem(s) and call {TOOL} again:",
+        problems.len()
+    );
+    for p in problems {
+        text.push_str(&format!("\n- {}: {} ({})", p.path, p.message, p.code));
+    }
+    text
+}
+
+/// The result of a finished ask: the projection's text for the model and
+/// its structured value for programs.
+fn finished(ask: Ask) -> CallToolResult {
+    let Some(projection) = ask.projection else {
+        return tool_error(format!(
+            "The ask ended ({}) without a result.",
+            ask.status.as_str()
+        ));
+    };
+    let mut result = CallToolResult::success(vec![ContentBlock::text(projection.text)]);
+    result.structured_content = serde_json::to_value(projection.structured).ok();
+    result
+}
+
+/// The result of an ask still waiting when the call's wait is up: not an
+/// error, and it tells the model how to go on.
+fn pending(ask: &Ask) -> CallToolResult {
+    let text = format!(
+        "The human has not answered yet; the question is still open at {}. Call {AWAIT_ANSWER} \
+         with askId {} to keep waiting (or {CANCEL_ASK} if it no longer matters). Do not ask again.",
+        ask.url,
+        interaction::json_quote(&ask.id)
+    );
+    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+    result.structured_content = serde_json::to_value(Pending {
+        status: AskStatus::Pending,
+        ask_id: &ask.id,
+        url: &ask.url,
+    })
+    .ok();
+    result
+}
