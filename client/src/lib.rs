@@ -233,6 +233,15 @@ impl Client {
         self.call(request.json(new).timeout(CALL_TIMEOUT)).await
     }
 
+    /// Creates the ask once per `key` (`Idempotency-Key`): the same key and
+    /// ask again give the ask made the first time, never a second one.
+    pub async fn create_once(&self, new: &NewAsk, key: &str) -> Result<AskCreated, Error> {
+        let request = self
+            .request(Method::POST, "/api/v1/asks")
+            .header("idempotency-key", key);
+        self.call(request.json(new).timeout(CALL_TIMEOUT)).await
+    }
+
     /// The ask with this id: `GET /api/v1/asks/{id}`.
     pub async fn get(&self, id: &str) -> Result<Ask, Error> {
         let request = self.request(Method::GET, &ask_path(id, ""));

@@ -25,12 +25,13 @@ pub use id::AskId;
 pub use postgres::{PoolSettings, PostgresStore};
 pub use record::{End, Record};
 pub use sqlite::SqliteStore;
-pub use store::{Entry, Store, StoreError};
+pub use store::{Entry, Keyed, Store, StoreError};
 pub use time::rfc3339;
 
 use events::Events;
 use interaction::{
-    Answers, Ask, AskCreated, AskStatus, AskSummary, Decline, NewAsk, Outcome, ValidRequest,
+    Answers, Ask, AskCreated, AskStatus, AskSummary, Decline, IdempotencyKey, NewAsk, Outcome,
+    ValidNewAsk, ValidRequest,
 };
 use std::{
     fmt,
@@ -38,6 +39,23 @@ use std::{
     time::{Duration, SystemTime, UNIX_EPOCH},
 };
 use tokio::sync::broadcast;
+
+/// A digest of an ask's validated content: what makes two creations with
+/// one idempotency key the same ask.
+fn fingerprint(valid: &ValidNewAsk) -> String {
+    use sha2::{Digest, Sha256};
+    let content = (
+        &valid.request,
+        &valid.title,
+        &valid.agent,
+        valid.timeout_seconds,
+    );
+    let json = serde_json::to_vec(&content).unwrap_or_default();
+    Sha256::digest(&json)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
 
 /// How many asks a list returns at most.
 pub const LIST_LIMIT: u32 = 500;
@@ -146,12 +164,64 @@ impl Desk {
     /// Validates and stores a new ask.
     pub async fn create(&self, new: NewAsk) -> Result<AskCreated, DeskError> {
         let valid = new.validate().map_err(DeskError::Invalid)?;
+        let record = self.record_of(valid)?;
+        self.store.insert(&record, None).await?;
+        self.announce(&record);
+        Ok(self.created(&record))
+    }
+
+    /// Validates and stores a new ask once per `key`: the same key with the
+    /// same content gives the ask made the first time (with `false`), on any
+    /// instance and however the calls race; with other content it is
+    /// refused, naming `key_path`.
+    pub async fn create_once(
+        &self,
+        new: NewAsk,
+        key: &IdempotencyKey,
+        key_path: &str,
+    ) -> Result<(AskCreated, bool), DeskError> {
+        let valid = new.validate().map_err(DeskError::Invalid)?;
+        let keyed = Keyed {
+            key: key.as_str().to_owned(),
+            fingerprint: fingerprint(&valid),
+        };
+        let record = self.record_of(valid)?;
+        if let Some(existing) = self.by_key(&keyed, key, key_path).await? {
+            return Ok((existing, false));
+        }
+        if self.store.insert(&record, Some(&keyed)).await? {
+            self.announce(&record);
+            return Ok((self.created(&record), true));
+        }
+        // Another call made it between our look and our insert.
+        let existing = self.by_key(&keyed, key, key_path).await?;
+        Ok((existing.ok_or(DeskError::NotFound)?, false))
+    }
+
+    async fn by_key(
+        &self,
+        keyed: &Keyed,
+        key: &IdempotencyKey,
+        key_path: &str,
+    ) -> Result<Option<AskCreated>, DeskError> {
+        let Some((id, fingerprint)) = self.store.by_key(&keyed.key).await? else {
+            return Ok(None);
+        };
+        if fingerprint != keyed.fingerprint {
+            return Err(DeskError::Invalid(key.conflict(key_path)));
+        }
+        let record = self.read(id.as_str()).await?;
+        Ok(Some(self.created(&record)))
+    }
+
+    /// A new pending ask's record.
+    fn record_of(&self, valid: ValidNewAsk) -> Result<Record, DeskError> {
         let id = AskId::random().map_err(|e| DeskError::System(format!("no randomness: {e}")))?;
         let created_at = self.now();
         let expires_at = valid.timeout_seconds.map(|s| {
             created_at.saturating_add(i64::try_from(s).unwrap_or(i64::MAX).saturating_mul(1000))
         });
-        let record = Record {
+        Ok(Record {
             id,
             title: valid.title,
             agent: valid.agent,
@@ -159,18 +229,24 @@ impl Desk {
             created_at,
             expires_at,
             end: None,
-        };
-        self.store.insert(&record).await?;
-        let url = self.url(&record.id);
-        tracing::info!(id = %record.id, url = %url, "new ask");
-        self.publish(&record);
-        Ok(AskCreated {
-            url,
-            id: record.id.to_string(),
-            status: AskStatus::Pending,
-            created_at: rfc3339(created_at),
-            expires_at: expires_at.map(rfc3339),
         })
+    }
+
+    /// Tells the log and the listeners of a new ask just stored.
+    fn announce(&self, record: &Record) {
+        tracing::info!(id = %record.id, url = %self.url(&record.id), "new ask");
+        self.publish(record);
+    }
+
+    /// Where an ask is, as its creation reports it.
+    fn created(&self, record: &Record) -> AskCreated {
+        AskCreated {
+            url: self.url(&record.id),
+            id: record.id.to_string(),
+            status: record.status(),
+            created_at: rfc3339(record.created_at),
+            expires_at: record.expires_at.map(rfc3339),
+        }
     }
 
     /// The ask as the desk holds it, its request validated, expiring it

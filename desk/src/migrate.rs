@@ -65,14 +65,26 @@ pub(crate) const SQLITE: Migrations = Migrations(&[
         "projection",
         include_str!("../migrations/sqlite/0002_projection.sql"),
     ),
+    (
+        3,
+        "idempotency",
+        include_str!("../migrations/sqlite/0003_idempotency.sql"),
+    ),
 ]);
 
 /// PostgreSQL's schema.
-pub(crate) const POSTGRES: Migrations = Migrations(&[(
-    1,
-    "asks",
-    include_str!("../migrations/postgres/0001_asks.sql"),
-)]);
+pub(crate) const POSTGRES: Migrations = Migrations(&[
+    (
+        1,
+        "asks",
+        include_str!("../migrations/postgres/0001_asks.sql"),
+    ),
+    (
+        2,
+        "idempotency",
+        include_str!("../migrations/postgres/0002_idempotency.sql"),
+    ),
+]);
 
 /// The query that reads the newest applied version, the same in both
 /// databases; it fails on a database no askdesk has touched yet.

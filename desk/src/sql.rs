@@ -13,11 +13,13 @@ macro_rules! sql_store {
             async fn insert(
                 &self,
                 record: &$crate::record::Record,
-            ) -> Result<(), $crate::store::StoreError> {
+                key: Option<&$crate::store::Keyed>,
+            ) -> Result<bool, $crate::store::StoreError> {
                 use $crate::stored::json;
-                sqlx::query(
+                let inserted = sqlx::query(
                     "INSERT INTO asks (id, status, title, agent, request, question_count, \
-                     created_at, expires_at) VALUES ($1, 'pending', $2, $3, $4, $5, $6, $7)",
+                     created_at, expires_at, idempotency_key, fingerprint) \
+                     VALUES ($1, 'pending', $2, $3, $4, $5, $6, $7, $8, $9)",
                 )
                 .bind(record.id.as_str())
                 .bind(&record.title)
@@ -26,9 +28,37 @@ macro_rules! sql_store {
                 .bind(i64::try_from(record.request.questions().len()).unwrap_or(i64::MAX))
                 .bind(record.created_at)
                 .bind(record.expires_at)
+                .bind(key.map(|k| k.key.as_str()))
+                .bind(key.map(|k| k.fingerprint.as_str()))
                 .execute(&self.pool)
+                .await;
+                match inserted {
+                    Ok(_) => Ok(true),
+                    // Only the key can collide: ids are 128 random bits.
+                    Err(sqlx::Error::Database(e)) if key.is_some() && e.is_unique_violation() => {
+                        Ok(false)
+                    }
+                    Err(e) => Err(e.into()),
+                }
+            }
+
+            async fn by_key(
+                &self,
+                key: &str,
+            ) -> Result<Option<($crate::id::AskId, String)>, $crate::store::StoreError> {
+                use sqlx::Row;
+                let row = sqlx::query(
+                    "SELECT id, fingerprint FROM asks WHERE idempotency_key = $1",
+                )
+                .bind(key)
+                .fetch_optional(&self.pool)
                 .await?;
-                Ok(())
+                row.map(|row| {
+                    let id = $crate::stored::parse_id(&row.try_get::<String, _>("id")?)?;
+                    let fingerprint: Option<String> = row.try_get("fingerprint")?;
+                    Ok((id, fingerprint.unwrap_or_default()))
+                })
+                .transpose()
             }
 
             async fn get(

@@ -27,6 +27,15 @@ pub struct Entry {
     pub question_count: usize,
 }
 
+/// An idempotency key and the digest of the content of the ask made with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Keyed {
+    /// The key.
+    pub key: String,
+    /// A digest of the ask's validated content.
+    pub fingerprint: String,
+}
+
 /// A failure of the database itself (not of the caller's input).
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -79,8 +88,13 @@ impl StoreError {
 /// (`desk/tests/conformance.rs`).
 #[async_trait]
 pub trait Store: Send + Sync + 'static {
-    /// Stores a new pending ask.
-    async fn insert(&self, record: &Record) -> Result<(), StoreError>;
+    /// Stores a new pending ask, with the idempotency key and the digest of
+    /// its content when it was created with one. Returns `false`, storing
+    /// nothing, when that key is taken already.
+    async fn insert(&self, record: &Record, key: Option<&Keyed>) -> Result<bool, StoreError>;
+
+    /// The ask created with this idempotency key, and its content's digest.
+    async fn by_key(&self, key: &str) -> Result<Option<(AskId, String)>, StoreError>;
 
     /// The ask with this id, if there is one, decoded and validated; an ask
     /// that fails either is [`StoreError::Corrupt`].

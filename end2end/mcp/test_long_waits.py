@@ -85,3 +85,21 @@ async def test_await_answer_on_an_unknown_ask_is_a_tool_error(kind, server_url):
             result = await session.call_tool("await_answer", {"askId": "0" * 32})
     assert result.is_error
     assert "no ask" in result.content[0].text
+
+
+@pytest.mark.parametrize("kind", TRANSPORTS)
+async def test_a_retried_ask_user_with_its_idempotency_key_reattaches_to_the_same_ask(kind, server_url):
+    title = f"retried {kind} {uuid.uuid4()}"
+    arguments = {**claude_code_input(title), "waitSeconds": 1, "idempotencyKey": f"call-{uuid.uuid4()}"}
+    async with connect(kind, server_url) as session:
+        with anyio.fail_after(30):
+            first = await session.call_tool("ask_user", arguments)
+            again = await session.call_tool("ask_user", arguments)
+            other = await session.call_tool("ask_user", {**arguments, "title": "something else"})
+    assert first.structured_content["status"] == "pending"
+    assert again.structured_content["askId"] == first.structured_content["askId"]
+    assert other.is_error
+    assert "idempotency_conflict" in other.content[0].text
+    async with httpx2.AsyncClient() as http:
+        asks = (await http.get(f"{server_url}/api/v1/asks")).json()["asks"]
+    assert [a["title"] for a in asks].count(title) == 1

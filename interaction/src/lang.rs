@@ -164,6 +164,13 @@ impl ProblemCode {
                 "超时必须在 1 到 {MAX_TIMEOUT_SECONDS} 秒（7 天）之间；不填则一直等到有人处理。"
             ),
             Self::ReasonTooLong => format!("理由太长；最多 {MAX_CUSTOM_CHARS} 个字符，请删减。"),
+            Self::InvalidIdempotencyKey => format!(
+                "幂等键须为 1 到 {} 个可见 ASCII 字符。",
+                crate::MAX_IDEMPOTENCY_KEY_CHARS
+            ),
+            Self::IdempotencyConflict => {
+                "这个幂等键已用于内容不同的提问；请换一个键，或发送相同的内容。".to_owned()
+            }
         }
     }
 }

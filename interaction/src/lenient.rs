@@ -36,6 +36,10 @@ pub struct LenientAsk {
     /// still pending (the ask itself keeps waiting). Not part of the ask.
     #[serde(default)]
     pub wait_seconds: Option<u64>,
+    /// For a tool call: the same key with the same ask gives the ask made
+    /// the first time (a call retried after a cut-off), never a second.
+    #[serde(default)]
+    pub idempotency_key: Option<String>,
 }
 
 /// A question as an agent may write it.

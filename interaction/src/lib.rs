@@ -50,6 +50,8 @@
 //! | `agent_too_long` | `agent` | the agent's name over 100 characters |
 //! | `timeout_out_of_range` | `timeoutSeconds` | not between 1 and 604,800 (7 days) |
 //! | `reason_too_long` | `reason` | a decline reason over 10,000 characters |
+//! | `invalid_idempotency_key` | `idempotencyKey` (MCP), `Idempotency-Key` (HTTP) | not 1–200 visible ASCII characters |
+//! | `idempotency_conflict` | `idempotencyKey`, `Idempotency-Key` | the key was used for an ask with other content |
 //!
 //! Lengths count Unicode scalar values; "blank" means empty after trimming
 //! whitespace.
@@ -68,8 +70,9 @@ mod projection;
 mod validate;
 
 pub use ask::{
-    Ask, AskCreated, AskList, AskStatus, AskSummary, Decline, Declined, ErrorBody, NewAsk,
-    ValidDecline, ValidNewAsk, MAX_AGENT_CHARS, MAX_TIMEOUT_SECONDS, MAX_TITLE_CHARS,
+    Ask, AskCreated, AskList, AskStatus, AskSummary, Decline, Declined, ErrorBody, IdempotencyKey,
+    NewAsk, ValidDecline, ValidNewAsk, MAX_AGENT_CHARS, MAX_IDEMPOTENCY_KEY_CHARS,
+    MAX_TIMEOUT_SECONDS, MAX_TITLE_CHARS,
 };
 pub use draft::{BatchDraft, Blocker, QuestionDraft, Reason};
 pub use event::{AskEvent, ResetEvent, ASK_EVENT, RESET_EVENT};

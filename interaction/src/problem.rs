@@ -24,7 +24,9 @@ pub struct Problem {
 }
 
 impl Problem {
-    pub(crate) fn new(path: impl Into<String>, code: ProblemCode, message: String) -> Self {
+    /// A problem at `path`; the validators of this crate make them, and
+    /// callers that check input of their own (an HTTP header) may too.
+    pub fn new(path: impl Into<String>, code: ProblemCode, message: String) -> Self {
         Self {
             path: path.into(),
             code,
@@ -109,11 +111,15 @@ pub enum ProblemCode {
     TimeoutOutOfRange,
     /// A decline reason is too long.
     ReasonTooLong,
+    /// An idempotency key is empty, too long or not visible ASCII.
+    InvalidIdempotencyKey,
+    /// An idempotency key was used before for an ask with other content.
+    IdempotencyConflict,
 }
 
 impl ProblemCode {
     /// Every code, in the order of the crate documentation's table.
-    pub const ALL: [Self; 28] = [
+    pub const ALL: [Self; 30] = [
         Self::NoQuestions,
         Self::TooManyQuestions,
         Self::InvalidId,
@@ -142,6 +148,8 @@ impl ProblemCode {
         Self::AgentTooLong,
         Self::TimeoutOutOfRange,
         Self::ReasonTooLong,
+        Self::InvalidIdempotencyKey,
+        Self::IdempotencyConflict,
     ];
 
     /// The code as it appears in JSON, e.g. `unknown_label`.
@@ -175,6 +183,8 @@ impl ProblemCode {
             Self::AgentTooLong => "agent_too_long",
             Self::TimeoutOutOfRange => "timeout_out_of_range",
             Self::ReasonTooLong => "reason_too_long",
+            Self::InvalidIdempotencyKey => "invalid_idempotency_key",
+            Self::IdempotencyConflict => "idempotency_conflict",
         }
     }
 }

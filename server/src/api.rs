@@ -9,13 +9,13 @@ use axum::{
         rejection::{BytesRejection, JsonRejection},
         FromRequest, Path, Query, Request, State,
     },
-    http::{header::LOCATION, HeaderValue, StatusCode},
+    http::{header::LOCATION, HeaderMap, HeaderValue, StatusCode},
     response::{IntoResponse, Response},
     routing::{get, post},
     Router,
 };
 use desk::{Desk, DeskError, StoreError, MAX_WAIT};
-use interaction::{Answers, AskList, AskStatus, Decline, ErrorBody, NewAsk};
+use interaction::{Answers, AskList, AskStatus, Decline, ErrorBody, IdempotencyKey, NewAsk};
 use serde::{de::DeserializeOwned, Deserialize};
 use std::time::Duration;
 
@@ -192,12 +192,35 @@ fn desk(state: &AppState) -> &Desk {
     &state.desk
 }
 
+/// The header that makes `POST /api/v1/asks` idempotent.
+pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
+
 async fn create(
     State(state): State<AppState>,
+    headers: HeaderMap,
     JsonBody(new): JsonBody<NewAsk>,
 ) -> Result<Response, ApiError> {
-    let created = desk(&state).create(new).await?;
-    let mut response = (StatusCode::CREATED, axum::Json(&created)).into_response();
+    let key = headers
+        .get(IDEMPOTENCY_KEY)
+        .map(|value| {
+            let text = value.to_str().unwrap_or("\u{fffd}");
+            IdempotencyKey::parse(text, "Idempotency-Key")
+                .map_err(|p| ApiError::Desk(DeskError::Invalid(p)))
+        })
+        .transpose()?;
+    // With a key, the same body again gets the ask made the first time
+    // (200), never a second one.
+    let (created, status) = match key {
+        Some(key) => match desk(&state)
+            .create_once(new, &key, "Idempotency-Key")
+            .await?
+        {
+            (created, true) => (created, StatusCode::CREATED),
+            (created, false) => (created, StatusCode::OK),
+        },
+        None => (desk(&state).create(new).await?, StatusCode::CREATED),
+    };
+    let mut response = (status, axum::Json(&created)).into_response();
     if let Ok(location) = HeaderValue::from_str(&format!("/api/v1/asks/{}", created.id)) {
         response.headers_mut().insert(LOCATION, location);
     }

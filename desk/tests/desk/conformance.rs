@@ -4,7 +4,7 @@
 
 use crate::common::{answers, combined, desk_on, new_ask, Kind};
 use desk::DeskError;
-use interaction::{AskStatus, Decline, NewAsk};
+use interaction::{AskStatus, Decline, IdempotencyKey, NewAsk, ProblemCode};
 use std::{
     sync::{
         atomic::{AtomicI64, Ordering},
@@ -44,6 +44,8 @@ macro_rules! suite {
 }
 
 suite!(
+    the_same_idempotency_key_gives_the_same_ask_and_other_content_is_refused,
+    racing_creations_with_one_key_make_one_ask,
     a_new_ask_is_pending_with_an_unguessable_id_and_its_url,
     an_invalid_new_ask_is_refused_and_nothing_is_stored,
     a_combined_multi_select_answer_is_stored_canonically_with_its_projection,
@@ -287,4 +289,70 @@ pub async fn concurrent_submissions_yield_exactly_one_success(kind: Kind) {
         }
     }
     assert_eq!(successes, 1);
+}
+
+fn key(text: &str) -> IdempotencyKey {
+    IdempotencyKey::parse(text, "idempotencyKey").expect("key")
+}
+
+pub async fn the_same_idempotency_key_gives_the_same_ask_and_other_content_is_refused(kind: Kind) {
+    let (desk, _db) = desk_on(kind).await;
+    let once = key("call-7f3a");
+    let (first, made) = desk
+        .create_once(new_ask(None), &once, "idempotencyKey")
+        .await
+        .expect("created");
+    assert!(made);
+    let (again, made) = desk
+        .create_once(new_ask(None), &once, "idempotencyKey")
+        .await
+        .expect("the same ask");
+    assert!(!made);
+    assert_eq!(again, first);
+    assert_eq!(desk.list(None).await.expect("list").len(), 1);
+
+    let mut other = new_ask(None);
+    other.title = Some("Another plan".to_owned());
+    let Err(DeskError::Invalid(problems)) = desk.create_once(other, &once, "idempotencyKey").await
+    else {
+        panic!("other content under a used key must be refused");
+    };
+    assert!(problems.has(ProblemCode::IdempotencyConflict));
+    assert_eq!(problems.0[0].path, "idempotencyKey");
+
+    // Once answered, the key still names that ask, now answered.
+    desk.answer(&first.id, &combined()).await.expect("answered");
+    let (after, made) = desk
+        .create_once(new_ask(None), &once, "idempotencyKey")
+        .await
+        .expect("the same ask");
+    assert!(!made);
+    assert_eq!(
+        (after.id.as_str(), after.status),
+        (first.id.as_str(), AskStatus::Answered)
+    );
+    assert_eq!(desk.list(None).await.expect("list").len(), 1);
+}
+
+pub async fn racing_creations_with_one_key_make_one_ask(kind: Kind) {
+    let (desk, _db) = desk_on(kind).await;
+    let tasks: Vec<_> = (0..16)
+        .map(|_| {
+            let desk = desk.clone();
+            tokio::spawn(async move {
+                desk.create_once(new_ask(None), &key("retried-call"), "idempotencyKey")
+                    .await
+            })
+        })
+        .collect();
+    let mut ids = std::collections::HashSet::new();
+    let mut made = 0;
+    for task in tasks {
+        let (created, new) = task.await.expect("task").expect("created");
+        ids.insert(created.id);
+        made += usize::from(new);
+    }
+    assert_eq!(ids.len(), 1, "one ask for one key");
+    assert_eq!(made, 1, "made once, found fifteen times");
+    assert_eq!(desk.list(None).await.expect("list").len(), 1);
 }

@@ -25,13 +25,7 @@ async fn a_database_a_newer_askdesk_migrated_is_refused_naming_both_versions() {
         .await
         .expect_err("refused");
     assert!(
-        matches!(
-            error,
-            StoreError::TooNew {
-                found: 99,
-                known: 1
-            }
-        ),
+        matches!(error, StoreError::TooNew { found: 99, known } if known < 99),
         "{error}"
     );
 }

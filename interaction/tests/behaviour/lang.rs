@@ -92,7 +92,9 @@ fn every_problem_code() -> Vec<ProblemCode> {
             | C::TitleTooLong
             | C::AgentTooLong
             | C::TimeoutOutOfRange
-            | C::ReasonTooLong => {}
+            | C::ReasonTooLong
+            | C::InvalidIdempotencyKey
+            | C::IdempotencyConflict => {}
         }
     }
     all

@@ -5,7 +5,10 @@
 
 use client::{Client, Error, StatusCode};
 use desk::{Desk, DeskError};
-use interaction::{Ask, AskCreated, NewAsk};
+use interaction::{Ask, AskCreated, IdempotencyKey, NewAsk};
+
+/// Where a tool call names its idempotency key.
+const KEY_PATH: &str = "idempotencyKey";
 use std::time::Duration;
 
 /// The asks' home.
@@ -47,11 +50,18 @@ fn from_desk(error: DeskError) -> Error {
 }
 
 impl Backend {
-    /// Creates the ask.
-    pub async fn create(&self, new: NewAsk) -> Result<AskCreated, Error> {
-        match self {
-            Self::Local(desk) => desk.create(new).await.map_err(from_desk),
-            Self::Remote(client) => client.create(&new).await,
+    /// Creates the ask, once per idempotency key when there is one.
+    pub async fn create(&self, new: NewAsk, key: Option<&str>) -> Result<AskCreated, Error> {
+        match (self, key) {
+            (Self::Local(desk), None) => desk.create(new).await.map_err(from_desk),
+            (Self::Local(desk), Some(key)) => {
+                let key = IdempotencyKey::parse(key, KEY_PATH)
+                    .map_err(|p| from_desk(DeskError::Invalid(p)))?;
+                let created = desk.create_once(new, &key, KEY_PATH).await;
+                created.map(|(created, _)| created).map_err(from_desk)
+            }
+            (Self::Remote(client), None) => client.create(&new).await,
+            (Self::Remote(client), Some(key)) => client.create_once(&new, key).await,
         }
     }
 

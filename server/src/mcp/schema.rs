@@ -93,7 +93,14 @@ pub fn input() -> JsonObject {
                 "maximum": interaction::MAX_TIMEOUT_SECONDS,
                 "description": "Give up after this many seconds (the result is then \"expired\"). Default: wait until the human acts."
             },
-            "waitSeconds": wait_seconds()
+            "waitSeconds": wait_seconds(),
+            "idempotencyKey": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": interaction::MAX_IDEMPOTENCY_KEY_CHARS,
+                "pattern": "^[!-~]+$",
+                "description": "Any unique text (e.g. a UUID) for this question. Calling ask_user again with the same key and questions returns the same ask instead of asking twice; use it when you retry a call that was cut off."
+            }
         },
         "required": ["questions"],
         "additionalProperties": false

@@ -73,7 +73,8 @@ impl AskDesk {
         context: RequestContext<RoleServer>,
     ) -> CallToolResult {
         // Claude Code's AskUserQuestion input, plus an optional `id` per
-        // question, `title`, `agent`, `timeoutSeconds` and `waitSeconds`.
+        // question, `title`, `agent`, `timeoutSeconds`, `waitSeconds` and
+        // `idempotencyKey`.
         let input: LenientAsk = match decode(
             TOOL,
             arguments,
@@ -85,6 +86,7 @@ impl AskDesk {
             Err(refusal) => return refusal,
         };
         let wait = input.wait_seconds.map(Duration::from_secs);
+        let key = input.idempotency_key.clone();
         let mut new = input.into_new_ask();
         if new.agent.is_none() {
             new.agent = context.peer.peer_info().map(|info| {
@@ -95,7 +97,7 @@ impl AskDesk {
             });
         }
         new.timeout_seconds = new.timeout_seconds.or(self.default_timeout);
-        let created = match self.backend.create(new).await {
+        let created = match self.backend.create(new, key.as_deref()).await {
             Ok(created) => created,
             Err(client::Error::Invalid { problems, .. }) => {
                 return tool_error(problem_list(&problems))

@@ -668,3 +668,40 @@ async fn the_list_long_polls_for_the_next_change_after_its_version() {
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
 }
+
+#[tokio::test]
+async fn an_idempotency_key_makes_one_ask_of_repeated_creates() {
+    let server = TestServer::new().await;
+    let post = |key: &'static str, body: Value| {
+        let server = &server;
+        async move {
+            let request = axum::http::Request::post("/api/v1/asks")
+                .header("host", crate::common::HOST)
+                .header("content-type", "application/json")
+                .header("idempotency-key", key)
+                .body(axum::body::Body::from(body.to_string()))
+                .expect("request");
+            let response = server.send(request).await;
+            let status = response.status();
+            let body: Value =
+                serde_json::from_str(&crate::common::body_text(response).await).expect("json");
+            (status, body)
+        }
+    };
+    let (status, first) = post("retry-4f2e", release_ask()).await;
+    assert_eq!(status, StatusCode::CREATED, "{first}");
+    let (status, again) = post("retry-4f2e", release_ask()).await;
+    assert_eq!(status, StatusCode::OK, "{again}");
+    assert_eq!(again, first);
+    let mut other = release_ask();
+    other["title"] = json!("Another plan");
+    let (status, refused) = post("retry-4f2e", other).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
+    assert_eq!(refused["problems"][0]["code"], "idempotency_conflict");
+    assert_eq!(refused["problems"][0]["path"], "Idempotency-Key");
+    let (status, refused) = post("has spaces", release_ask()).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
+    assert_eq!(refused["problems"][0]["code"], "invalid_idempotency_key");
+    let (_, list) = server.json(Method::GET, "/api/v1/asks", None).await;
+    assert_eq!(list["asks"].as_array().expect("asks").len(), 1);
+}

@@ -66,6 +66,12 @@ fn every_length_and_count_limit_is_the_validators() {
     let timeout = property(&doc, "NewAsk", "timeoutSeconds");
     assert_eq!(timeout["minimum"], json!(1));
     assert_eq!(timeout["maximum"], json!(MAX_TIMEOUT_SECONDS));
+    let key = &doc["paths"]["/api/v1/asks"]["post"]["parameters"][0];
+    assert_eq!(key["name"], json!("Idempotency-Key"));
+    assert_eq!(
+        key["schema"]["maxLength"],
+        json!(interaction::MAX_IDEMPOTENCY_KEY_CHARS)
+    );
     assert_eq!(
         property(&doc, "Question", "id")["pattern"],
         json!(format!("^[A-Za-z0-9_-]{{1,{MAX_ID_CHARS}}}$"))
