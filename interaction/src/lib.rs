@@ -80,7 +80,7 @@ pub use lang::Lang;
 pub use lenient::{LenientAsk, LenientOption, LenientQuestion};
 pub use model::{AnswerItem, Answers, Question, QuestionOption, Request};
 pub use problem::{Problem, ProblemCode, Problems};
-pub use projection::{json_quote, project, Outcome, Structured, ToolOutput};
+pub use projection::{claude_code_answer, json_quote, project, Outcome, Structured, ToolOutput};
 pub use validate::{
     ValidAnswers, ValidRequest, MAX_CUSTOM_CHARS, MAX_DESCRIPTION_CHARS, MAX_HEADER_CHARS,
     MAX_ID_CHARS, MAX_LABEL_CHARS, MAX_OPTIONS, MAX_PREVIEW_CHARS, MAX_QUESTIONS,

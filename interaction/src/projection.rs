@@ -152,6 +152,19 @@ fn answered_text(request: &ValidRequest, answers: &ValidAnswers) -> String {
     text
 }
 
+/// One answer in the format of Claude Code's own `AskUserQuestion` tool:
+/// the chosen labels joined by `", "`, then the typed text. Labels and text
+/// can run together here, so [`project`]'s text, which keeps them apart,
+/// goes beside it.
+pub fn claude_code_answer(item: &AnswerItem) -> String {
+    item.selected
+        .iter()
+        .map(String::as_str)
+        .chain(item.custom.as_deref())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// `s` as a JSON string literal, quotes included. Line separators are
 /// escaped too, so the result is always one line.
 pub fn json_quote(s: &str) -> String {

@@ -32,10 +32,24 @@ pub enum Command {
     Mcp(McpArgs),
     /// Answer a server's asks in the terminal: its queue, live.
     Tui(tui::TuiArgs),
+    /// Hooks for agents' own question tools: their questions go to the desk.
+    #[command(subcommand)]
+    Hook(Hook),
     /// Answer a request file (or `-` for stdin) in the terminal, with no
     /// server. Exit codes: 0 answered (the answers JSON on stdout), 3
     /// declined, 130 interrupted, 1 the request is invalid.
     Answer(tui::AnswerArgs),
+}
+
+/// The agents askdesk has a hook for.
+#[derive(Debug, Subcommand)]
+pub enum Hook {
+    /// A Claude Code `PreToolUse` hook for `AskUserQuestion`: reads the
+    /// hook's JSON on stdin, puts the questions to the desk at --url (or
+    /// one it starts, as `askdesk mcp` does), waits for the answer and
+    /// prints the hook's decision. Without a desk it prints nothing, and
+    /// Claude Code asks in its terminal as usual.
+    ClaudeCode(McpArgs),
 }
 
 /// Options of `askdesk mcp`.

@@ -9,6 +9,7 @@ pub mod api;
 pub mod assets;
 pub mod config;
 pub mod events;
+pub mod hook;
 pub mod mcp;
 pub mod page;
 pub mod run;

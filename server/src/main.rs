@@ -1,6 +1,6 @@
 use clap::Parser;
 use server::{
-    config::{Cli, Command, ServeArgs},
+    config::{Cli, Command, Hook, ServeArgs},
     mcp,
     run::{self, StartError},
 };
@@ -26,6 +26,7 @@ async fn main() -> ExitCode {
         Some(Command::Answer(args)) => {
             in_terminal(move || tui::terminal::answer(args, started)).await
         }
+        Some(Command::Hook(Hook::ClaudeCode(args))) => Ok(claude_code_hook(args).await),
     };
     match result {
         Ok(code) => code,
@@ -59,6 +60,21 @@ async fn in_terminal(
     tokio::task::spawn_blocking(body)
         .await
         .map_err(|e| format!("the terminal UI stopped: {e}"))?
+}
+
+/// `askdesk hook claude-code`: always exits 0, printing the decision if
+/// there is one (a hook that fails lets Claude Code ask as usual).
+async fn claude_code_hook(args: server::config::McpArgs) -> ExitCode {
+    use std::io::Read;
+    let mut stdin = String::new();
+    if let Err(e) = std::io::stdin().read_to_string(&mut stdin) {
+        eprintln!("askdesk hook: cannot read stdin: {e}");
+        return ExitCode::SUCCESS;
+    }
+    if let Some(output) = server::hook::claude_code(args, &stdin).await {
+        println!("{output}");
+    }
+    ExitCode::SUCCESS
 }
 
 async fn serve(args: ServeArgs) -> Result<(), StartError> {

@@ -12,28 +12,36 @@ use rmcp::ServiceExt;
 use std::net::{SocketAddr, ToSocketAddrs};
 use tokio_util::sync::CancellationToken;
 
-/// Serves MCP on stdio until the client closes stdin.
-pub async fn run(args: McpArgs) -> Result<(), run::StartError> {
+/// The desk at `args.url`, or, when nothing answers there and the address
+/// is on this machine, one started in this process until `shutdown`.
+pub async fn find_desk(
+    args: &McpArgs,
+    shutdown: CancellationToken,
+) -> Result<Backend, run::StartError> {
     let remote = client::Client::builder(&args.url)
         .token(args.serve.token.clone())
         .ca_cert(args.ca_cert.clone())
         .build()
         .map_err(|e| format!("--url {}: {e}", args.url))?;
-    let shutdown = CancellationToken::new();
-    let backend = if remote.is_up().await {
+    if remote.is_up().await {
         tracing::info!(url = %args.url, "using the askdesk server there");
-        Backend::Remote(remote)
-    } else {
-        let mut serve = args.serve.clone();
-        serve.addr = loopback_addr(&args.url)?;
-        let started = run::start(&serve, shutdown.clone()).await?;
-        tracing::info!(
-            "no askdesk answered at {}; serving one here on http://{}",
-            args.url,
-            started.addr
-        );
-        Backend::Local(started.desk)
-    };
+        return Ok(Backend::Remote(remote));
+    }
+    let mut serve = args.serve.clone();
+    serve.addr = loopback_addr(&args.url)?;
+    let started = run::start(&serve, shutdown).await?;
+    tracing::info!(
+        "no askdesk answered at {}; serving one here on http://{}",
+        args.url,
+        started.addr
+    );
+    Ok(Backend::Local(started.desk))
+}
+
+/// Serves MCP on stdio until the client closes stdin.
+pub async fn run(args: McpArgs) -> Result<(), run::StartError> {
+    let shutdown = CancellationToken::new();
+    let backend = find_desk(&args, shutdown.clone()).await?;
     let handler = AskDesk::new(backend, args.serve.mcp_default_timeout);
     let service = handler
         .serve(rmcp::transport::stdio())
@@ -51,6 +59,14 @@ fn loopback_addr(url: &str) -> Result<SocketAddr, run::StartError> {
     let uri: Uri = url
         .parse()
         .map_err(|e| format!("ASKDESK_URL {url:?} is not a URL: {e}"))?;
+    // A server of our own speaks plain HTTP: it cannot stand in for https.
+    if uri.scheme_str() == Some("https") {
+        return Err(format!(
+            "nothing answers at {url}, and askdesk cannot start a server of its own there \
+             (it would speak http, not https); start askdesk there or fix ASKDESK_URL"
+        )
+        .into());
+    }
     let host = uri.host().unwrap_or_default().trim_matches(['[', ']']);
     let port = uri.port_u16().unwrap_or(80);
     let addr = (host, port)

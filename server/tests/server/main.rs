@@ -9,5 +9,6 @@ mod contract;
 mod database;
 mod docs;
 mod events;
+mod hook;
 mod pages;
 mod security;
