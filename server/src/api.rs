@@ -157,6 +157,28 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// A query string whose rejections are JSON [`ApiError`]s, not axum's
+/// plain text (`?wait=1&wait=2`, `?after=soon`).
+pub struct QueryParams<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> axum::extract::FromRequestParts<S> for QueryParams<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, Self::Rejection> {
+        match Query::<T>::from_request_parts(parts, state).await {
+            Ok(Query(value)) => Ok(Self(value)),
+            Err(rejection) => Err(ApiError::Query(format!(
+                "the query string is not what this call takes: {}; \
+                 /api/v1/openapi.json lists its parameters",
+                rejection.body_text()
+            ))),
+        }
+    }
+}
+
 /// A JSON body whose rejections are [`ApiError`]s.
 pub struct JsonBody<T>(pub T);
 
@@ -235,7 +257,7 @@ struct ReadQuery {
 async fn read(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    Query(query): Query<ReadQuery>,
+    QueryParams(query): QueryParams<ReadQuery>,
 ) -> Result<Response, ApiError> {
     let ask = match query.wait {
         None => desk(&state).get(&id).await?,
@@ -270,7 +292,7 @@ fn number(name: &str, value: Option<&str>, what: &str) -> Result<Option<u64>, Ap
 
 async fn list(
     State(state): State<AppState>,
-    Query(query): Query<ListQuery>,
+    QueryParams(query): QueryParams<ListQuery>,
 ) -> Result<Response, ApiError> {
     let status = match query.status.as_deref() {
         None | Some("" | "all") => None,

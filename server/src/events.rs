@@ -9,9 +9,12 @@
 //! the server restarted (a new epoch), it gets `event: reset` instead and
 //! should re-read `GET /api/v1/asks`.
 
-use crate::{api::ApiError, AppState};
+use crate::{
+    api::{ApiError, QueryParams},
+    AppState,
+};
 use axum::{
-    extract::{Path, Query, State},
+    extract::{Path, State},
     http::HeaderMap,
     response::{
         sse::{Event as SseEvent, KeepAlive, Sse},
@@ -188,7 +191,7 @@ enum Item {
 async fn all(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Query(query): Query<EventsQuery>,
+    QueryParams(query): QueryParams<EventsQuery>,
 ) -> Response {
     let resume = resume(&state.desk, &headers, query.after);
     Sse::new(event_stream(&state, resume, |_| true))

@@ -705,3 +705,18 @@ async fn an_idempotency_key_makes_one_ask_of_repeated_creates() {
     let (_, list) = server.json(Method::GET, "/api/v1/asks", None).await;
     assert_eq!(list["asks"].as_array().expect("asks").len(), 1);
 }
+
+#[tokio::test]
+async fn a_query_string_the_call_cannot_read_is_refused_as_json() {
+    let server = TestServer::new().await;
+    for path in [
+        "/api/v1/asks?wait=null&wait=null",
+        "/api/v1/asks?after=soon&wait=1",
+        "/api/v1/events?after=soon",
+    ] {
+        let (status, body) = server.json(Method::GET, path, None).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{path}: {body}");
+        let message = body["message"].as_str().unwrap_or_default();
+        assert!(!message.is_empty(), "{path}: {body}");
+    }
+}
