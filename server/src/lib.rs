@@ -87,10 +87,20 @@ pub fn is_public(path: &str) -> bool {
     }) || app::rpc::link_capability_paths().contains(&path)
 }
 
+/// The app's pages, listed once per process. Listing renders the app in a
+/// special mode; done while another router of the same process renders a
+/// page (tests build one router each, in parallel), it now and then left
+/// that page never finishing. The list never changes, so one is enough.
+fn route_list() -> Vec<leptos_axum::AxumRouteListing> {
+    static ROUTES: std::sync::OnceLock<Vec<leptos_axum::AxumRouteListing>> =
+        std::sync::OnceLock::new();
+    ROUTES.get_or_init(|| generate_route_list(app::App)).clone()
+}
+
 /// The whole HTTP application: pages, API, server functions, static files,
 /// behind the security checks.
 pub fn app(state: AppState) -> Router {
-    let routes = generate_route_list(app::App);
+    let routes = route_list();
     let desk = state.desk.clone();
     let page = state.page.clone();
     let context = move || {

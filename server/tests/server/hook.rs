@@ -72,16 +72,21 @@ async fn run_hook(url: &str, stdin: String) -> (String, String) {
 
 /// The pending ask the hook made, once it is there.
 async fn pending(desk: &Desk) -> String {
-    loop {
-        let asks = desk
-            .list(Some(interaction::AskStatus::Pending))
-            .await
-            .expect("list");
-        if let Some(ask) = asks.first() {
-            return ask.id.clone();
+    let appears = async {
+        loop {
+            let asks = desk
+                .list(Some(interaction::AskStatus::Pending))
+                .await
+                .expect("list");
+            if let Some(ask) = asks.first() {
+                return ask.id.clone();
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    };
+    tokio::time::timeout(Duration::from_secs(30), appears)
+        .await
+        .expect("the hook put its questions to the desk")
 }
 
 fn answers(value: Value) -> Answers {
