@@ -9,7 +9,12 @@ use crate::{
 };
 use axum::serve::ListenerExt;
 use desk::{Desk, PoolSettings, PostgresStore, SqliteStore, Store};
-use std::{error::Error, net::SocketAddr, sync::Arc};
+use std::{
+    error::Error,
+    net::SocketAddr,
+    path::{Path, PathBuf},
+    sync::Arc,
+};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
@@ -24,6 +29,68 @@ pub struct Started {
     pub desk: Desk,
     /// Ends when the server has stopped.
     pub task: JoinHandle<std::io::Result<()>>,
+}
+
+/// A SQLite file this process serves: an exclusive lock on `<file>.lock`,
+/// which holds the address of the server using it, until dropped.
+pub struct Claim {
+    file: std::fs::File,
+}
+
+impl Claim {
+    /// Writes where the server using the file answers, for a second one
+    /// to name when it refuses.
+    fn announce(&mut self, url: &str) {
+        use std::io::{Seek, Write};
+        let written = self
+            .file
+            .set_len(0)
+            .and_then(|()| self.file.rewind())
+            .and_then(|()| writeln!(self.file, "{url} (pid {})", std::process::id()));
+        if let Err(e) = written {
+            tracing::debug!("could not note the address in the lock file: {e}");
+        }
+    }
+}
+
+/// Claims the SQLite file at `path` for this process, or says who has it.
+pub fn claim(path: &Path) -> Result<Claim, StartError> {
+    let lock = PathBuf::from(format!("{}.lock", path.display()));
+    if let Some(parent) = lock.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| {
+            format!(
+                "cannot create the database folder {}: {e}",
+                parent.display()
+            )
+        })?;
+    }
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&lock)
+        .map_err(|e| format!("cannot open {}: {e}", lock.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(Claim { file }),
+        Err(std::fs::TryLockError::WouldBlock) => {
+            let holder = std::fs::read_to_string(&lock).unwrap_or_default();
+            let holder = match holder.trim() {
+                "" => "another askdesk (still starting)".to_owned(),
+                holder => format!("the askdesk at {holder}"),
+            };
+            Err(format!(
+                "the database {} is in use by {holder}: two servers on one SQLite file would \
+                 not see each other's changes. Use that server (ASKDESK_URL), another \
+                 --database, or PostgreSQL (--database postgres://…) for several instances",
+                path.display()
+            )
+            .into())
+        }
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(format!("cannot lock {}: {e}", lock.display()).into())
+        }
+    }
 }
 
 /// Opens the store the settings name.
@@ -83,11 +150,21 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         );
     }
     let page = args.page_config(&assets)?;
+    // One server per SQLite file: a second would not hear of the first's
+    // changes (its waiters would learn of answers only when their wait ran
+    // out), so it refuses, naming the first.
+    let mut claim = match args.database()? {
+        Database::File(path) => Some(claim(&path)?),
+        Database::Memory | Database::Postgres(_) => None,
+    };
     let (store, database) = open_store(args).await?;
     let listener = tokio::net::TcpListener::bind(args.addr)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
     let addr = listener.local_addr()?;
+    if let Some(claim) = &mut claim {
+        claim.announce(&format!("http://{addr}"));
+    }
     let security = args.security(addr)?;
     let desk = Desk::new(store, security.public_url());
     let state = AppState {
@@ -129,9 +206,12 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         }
     });
     let task = tokio::spawn(async move {
-        axum::serve(listener.tap_io(accepted), app(state))
+        let served = axum::serve(listener.tap_io(accepted), app(state))
             .with_graceful_shutdown(async move { shutdown.cancelled().await })
-            .await
+            .await;
+        // The file is free for another server once this one has stopped.
+        drop(claim);
+        served
     });
     Ok(Started { addr, desk, task })
 }

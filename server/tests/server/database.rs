@@ -80,3 +80,34 @@ async fn the_api_works_the_same_on_postgres() {
         .await;
     assert_eq!(again["ask"]["answers"], ask["answers"]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_server_on_one_sqlite_file_refuses_naming_the_first() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut settings = args(None);
+    settings.addr = "127.0.0.1:0".parse().expect("addr");
+    settings.database = Some(dir.path().join("asks.db").display().to_string());
+    let stop_first = tokio_util::sync::CancellationToken::new();
+    let first = server::run::start(&settings, stop_first.clone())
+        .await
+        .expect("the first server starts");
+    let refused = server::run::start(&settings, tokio_util::sync::CancellationToken::new())
+        .await
+        .err()
+        .expect("the second is refused")
+        .to_string();
+    assert!(
+        refused.contains(&format!("http://{}", first.addr)),
+        "names the server using the file: {refused}"
+    );
+    assert!(refused.contains("PostgreSQL"), "{refused}");
+    // Once the first has stopped, the file is free.
+    stop_first.cancel();
+    first.task.await.expect("task").expect("stopped cleanly");
+    let stop_second = tokio_util::sync::CancellationToken::new();
+    let second = server::run::start(&settings, stop_second.clone())
+        .await
+        .expect("the file is free again");
+    stop_second.cancel();
+    second.task.await.expect("task").expect("stopped cleanly");
+}
