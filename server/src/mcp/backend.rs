@@ -3,13 +3,13 @@
 //! server is already running). Both speak one error, [`client::Error`]:
 //! the desk's refusals become what the HTTP API would have said.
 
-use client::{Client, Error, StatusCode};
+use client::{Client, Error};
 use desk::{Desk, DeskError};
 use interaction::{Ask, AskCreated, IdempotencyKey, NewAsk};
+use std::time::Duration;
 
 /// Where a tool call names its idempotency key.
 const KEY_PATH: &str = "idempotencyKey";
-use std::time::Duration;
 
 /// The asks' home.
 #[derive(Clone)]
@@ -20,33 +20,11 @@ pub enum Backend {
     Remote(Client),
 }
 
-/// The desk's refusal as the HTTP API reports it.
+/// The desk's refusal as the HTTP API reports it: the API's own status
+/// and body, read back as a remote server's reply would be.
 fn from_desk(error: DeskError) -> Error {
-    let message = error.to_string();
-    match error {
-        DeskError::Invalid(problems) => Error::Invalid {
-            message,
-            problems: problems.0,
-        },
-        DeskError::Finished(ask) => Error::Finished {
-            status: StatusCode::CONFLICT,
-            message,
-            ask,
-        },
-        DeskError::Gone(ask) => Error::Finished {
-            status: StatusCode::GONE,
-            message,
-            ask,
-        },
-        DeskError::NotFound => Error::Refused {
-            status: StatusCode::NOT_FOUND,
-            message,
-        },
-        other => Error::Refused {
-            status: StatusCode::INTERNAL_SERVER_ERROR,
-            message: other.to_string(),
-        },
-    }
+    let (status, body) = crate::api::desk_error_body(error);
+    Error::from_reply(status, Some(body))
 }
 
 impl Backend {
