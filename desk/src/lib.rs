@@ -185,10 +185,10 @@ impl Desk {
             key: key.as_str().to_owned(),
             fingerprint: fingerprint(&valid),
         };
-        let record = self.record_of(valid)?;
         if let Some(existing) = self.by_key(&keyed, key, key_path).await? {
             return Ok((existing, false));
         }
+        let record = self.record_of(valid)?;
         if self.store.insert(&record, Some(&keyed)).await? {
             self.announce(&record);
             return Ok((self.created(&record), true));
@@ -395,15 +395,9 @@ impl Desk {
         let entries = self.store.list(status, LIST_LIMIT).await?;
         Ok(entries
             .into_iter()
-            .map(|e| AskSummary {
-                url: self.url(&e.id),
-                id: e.id.to_string(),
-                title: e.title,
-                agent: e.agent,
-                status: e.status,
-                created_at: rfc3339(e.created_at),
-                expires_at: e.expires_at.map(rfc3339),
-                question_count: e.question_count,
+            .map(|e| {
+                let url = self.url(&e.id);
+                e.summary(url)
             })
             .collect())
     }

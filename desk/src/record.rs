@@ -1,7 +1,7 @@
 //! An ask as the desk holds it: validated when it came in, and once ended,
 //! ended for good with what the agent will read.
 
-use crate::{id::AskId, time::rfc3339};
+use crate::{id::AskId, store::Entry, time::rfc3339};
 use interaction::{project, Ask, AskStatus, AskSummary, Outcome, ToolOutput, ValidRequest};
 
 /// An ask as stored. Its request passed validation before it was stored
@@ -80,16 +80,16 @@ impl Record {
 
     /// The list entry of this ask; its page is at `url`.
     pub fn summary(&self, url: String) -> AskSummary {
-        AskSummary {
-            url,
-            question_count: self.request.questions().len(),
-            id: self.id.to_string(),
+        Entry {
+            id: self.id.clone(),
             title: self.title.clone(),
             agent: self.agent.clone(),
             status: self.status(),
-            created_at: rfc3339(self.created_at),
-            expires_at: self.expires_at.map(rfc3339),
+            created_at: self.created_at,
+            expires_at: self.expires_at,
+            question_count: self.request.questions().len(),
         }
+        .summary(url)
     }
 
     /// The API's view of this ask; its page is at `url`.

@@ -1,12 +1,13 @@
 //! The storage interface: what the desk needs from a database, and nothing
 //! about which database it is.
 
+use crate::time::rfc3339;
 use crate::{
     id::AskId,
     record::{End, Record},
 };
 use async_trait::async_trait;
-use interaction::AskStatus;
+use interaction::{AskStatus, AskSummary};
 
 /// One line of a list: what a summary needs, without the questions.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,6 +26,22 @@ pub struct Entry {
     pub expires_at: Option<i64>,
     /// How many questions it has.
     pub question_count: usize,
+}
+
+impl Entry {
+    /// The API's list line of this ask; its page is at `url`.
+    pub fn summary(self, url: String) -> AskSummary {
+        AskSummary {
+            url,
+            id: self.id.to_string(),
+            title: self.title,
+            agent: self.agent,
+            status: self.status,
+            created_at: rfc3339(self.created_at),
+            expires_at: self.expires_at.map(rfc3339),
+            question_count: self.question_count,
+        }
+    }
 }
 
 /// An idempotency key and the digest of the content of the ask made with it.
