@@ -4,13 +4,7 @@
 //! natively; only [`now_ms`] reads a clock: the browser's in the bundle,
 //! the system's on the server.
 
-/// An RFC 3339 UTC time as people read it: `2026-11-30 11:20 UTC`.
-pub fn short_time(rfc3339: &str) -> String {
-    match (rfc3339.get(..10), rfc3339.get(11..16)) {
-        (Some(day), Some(time)) => format!("{day} {time} UTC"),
-        _ => rfc3339.to_owned(),
-    }
-}
+pub use interaction::short_time;
 
 /// Milliseconds since the Unix epoch of an RFC 3339 UTC time
 /// (`2026-11-30T11:20:00.000Z`), as the API writes them.

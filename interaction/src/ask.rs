@@ -168,6 +168,16 @@ impl NewAsk {
     }
 }
 
+/// A time as the API writes it (RFC 3339 in UTC, e.g.
+/// `2026-11-30T11:20:00.000Z`) as people read it: `2026-11-30 11:20 UTC`;
+/// anything else as given.
+pub fn short_time(rfc3339: &str) -> String {
+    match (rfc3339.get(..10), rfc3339.get(11..16)) {
+        (Some(day), Some(time)) => format!("{day} {time} UTC"),
+        _ => rfc3339.to_owned(),
+    }
+}
+
 /// The longest idempotency key, in characters.
 pub const MAX_IDEMPOTENCY_KEY_CHARS: usize = 200;
 

@@ -70,8 +70,8 @@ mod projection;
 mod validate;
 
 pub use ask::{
-    Ask, AskCreated, AskList, AskStatus, AskSummary, Decline, Declined, ErrorBody, IdempotencyKey,
-    NewAsk, ValidDecline, ValidNewAsk, MAX_AGENT_CHARS, MAX_IDEMPOTENCY_KEY_CHARS,
+    short_time, Ask, AskCreated, AskList, AskStatus, AskSummary, Decline, Declined, ErrorBody,
+    IdempotencyKey, NewAsk, ValidDecline, ValidNewAsk, MAX_AGENT_CHARS, MAX_IDEMPOTENCY_KEY_CHARS,
     MAX_TIMEOUT_SECONDS, MAX_TITLE_CHARS,
 };
 pub use draft::{BatchDraft, Blocker, QuestionDraft, Reason};

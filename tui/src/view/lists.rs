@@ -60,7 +60,7 @@ pub(super) fn queue(model: &Model, t: &Words, frame: &mut Frame, area: Rect) {
             "{} · {count} · {} {}",
             ask.agent.clone().unwrap_or_else(|| t.an_agent.to_owned()),
             t.asked,
-            short_time(&ask.created_at)
+            interaction::short_time(&ask.created_at)
         );
         push_wrapped(&mut lines, &meta, columns, "    ", Style::new().dim());
     }
@@ -145,12 +145,4 @@ pub(super) fn outcome(ask: &Ask, t: &Words, frame: &mut Frame, area: Rect) {
         }
     }
     frame.render_widget(Paragraph::new(lines), area);
-}
-
-/// `2026-11-30T11:20:00.000Z` as `2026-11-30 11:20 UTC`.
-fn short_time(rfc3339: &str) -> String {
-    match (rfc3339.get(..10), rfc3339.get(11..16)) {
-        (Some(day), Some(time)) => format!("{day} {time} UTC"),
-        _ => rfc3339.to_owned(),
-    }
 }
