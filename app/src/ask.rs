@@ -18,7 +18,7 @@ use crate::{
 };
 use answering::AskForm;
 use interaction::{Ask, AskStatus, Question, ValidRequest};
-use leptos::prelude::*;
+use leptos::{either::Either, prelude::*};
 use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
 use outcome::{EndedView, Outcome};
@@ -29,12 +29,14 @@ use state::FormState;
 pub fn AskPage() -> impl IntoView {
     let params = use_params_map();
     let query = use_query_map();
-    let id = move || params.with(|p| p.get("id").unwrap_or_default());
+    let id = params.with_untracked(|p| p.get("id").unwrap_or_default());
     let embed = query.with_untracked(|q| q.get("embed").is_some_and(|v| v == "1"));
-    let data = Resource::new(id, load_ask);
+    // Read while the server renders, never serialized into the page: only
+    // the island's props cross into the browser.
+    let data: crate::PageLoad<AskPageData> = Box::pin(load_ask(id));
     view! {
         <Suspense fallback=move || view! { <p class="loading">{use_lang().t().loading}</p> }>
-            {move || Suspend::new(async move {
+            {Suspend::new(async move {
                 match data.await {
                     Ok(data) => view! { <AskView data embed/> }.into_any(),
                     Err(ServerError::NotFound) => {
@@ -101,7 +103,7 @@ pub fn AskView(
     let body = if ask.status.is_finished() {
         view! { <Outcome ask/> }.into_any()
     } else {
-        view! { <PendingAsk ask posted notify lang/> }.into_any()
+        view! { <PendingAsk ask posted notify lang/> <crate::IslandScripts/> }.into_any()
     };
     view! {
         <Title text=crate::tab_title(&title)/>
@@ -132,7 +134,7 @@ fn PendingAsk(
     provide_context(lang);
     crate::mark_hydrated();
     let Ok(request) = ValidRequest::new(ask.request.clone()) else {
-        return view! { <p class="error">{lang.t().invalid_questions}</p> }.into_any();
+        return Either::Left(view! { <p class="error">{lang.t().invalid_questions}</p> });
     };
     let form = RwSignal::new(FormState::new(&ask.id, &request, posted.as_ref()));
     let ended = Memo::new(move |_| form.with(|s| s.ended().cloned()));
@@ -145,11 +147,10 @@ fn PendingAsk(
     }
     // A refused post shown by the server is newer than any saved draft.
     let restore_draft = posted.is_none();
-    (move || match ended.get() {
-        Some(ended) => view! { <EndedView ended/> }.into_any(),
-        None => view! { <AskForm form request=request.clone() restore_draft/> }.into_any(),
+    Either::Right(move || match ended.get() {
+        Some(ended) => Either::Left(view! { <EndedView ended/> }),
+        None => Either::Right(view! { <AskForm form request=request.clone() restore_draft/> }),
     })
-    .into_any()
 }
 
 /// How the page names a question: its header, or its number.

@@ -3,10 +3,7 @@
 //! [`crate::i18n::Words::server_error`] in its own language.
 
 use interaction::{Ask, Problems};
-use leptos::server_fn::{
-    codec::JsonEncoding,
-    error::{FromServerFnError, ServerFnErrorErr},
-};
+use leptos::server_fn::error::{FromServerFnError, ServerFnErrorErr};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -40,7 +37,7 @@ impl fmt::Display for ServerError {
 impl std::error::Error for ServerError {}
 
 impl FromServerFnError for ServerError {
-    type Encoder = JsonEncoding;
+    type Encoder = crate::rpc::StrJsonEncoding;
 
     fn from_server_fn_error(value: ServerFnErrorErr) -> Self {
         Self::Transport(value)

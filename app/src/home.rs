@@ -12,16 +12,19 @@ use crate::{
     i18n::{use_lang, Lang, Speak},
     rpc::{list_desk, DeskData},
     time::{parse_time, short_time},
+    PageLoad,
 };
 use interaction::{AskEvent, AskStatus, AskSummary};
-use leptos::prelude::*;
+use leptos::{either::Either, prelude::*};
 use leptos_meta::Title;
 use lists::Lists;
 
 /// The page at `/`.
 #[component]
 pub fn HomePage() -> impl IntoView {
-    let data = Resource::new(|| (), |()| list_desk());
+    // Read while the server renders, never serialized into the page: only
+    // the island's props cross into the browser.
+    let data: PageLoad<DeskData> = Box::pin(list_desk());
     let lang = use_lang();
     let t = lang.t();
     view! {
@@ -31,10 +34,10 @@ pub fn HomePage() -> impl IntoView {
             <p>{t.tagline}</p>
         </header>
         <Suspense fallback=move || view! { <p class="loading">{t.loading}</p> }>
-            {move || Suspend::new(async move {
+            {Suspend::new(async move {
                 match data.await {
                     Ok(DeskData { pending, history, version, public_url }) => {
-                        view! { <LiveDesk pending history version public_url lang/> }.into_any()
+                        view! { <LiveDesk pending history version public_url lang/> <crate::IslandScripts/> }.into_any()
                     }
                     Err(e) => view! { <p class="error">{t.server_error(&e)}</p> }.into_any(),
                 }
@@ -97,16 +100,16 @@ fn LiveDesk(
     let pending_list = move || {
         let asks = lists.with(|l| l.pending.clone());
         if asks.is_empty() {
-            return view! { <EmptyDesk public_url=public_url.clone()/> }.into_any();
+            return Either::Left(view! { <EmptyDesk public_url=public_url.clone()/> });
         }
-        view! { <ul class="asks" id="pending">{ask_items(asks, now)}</ul> }.into_any()
+        Either::Right(view! { <ul class="asks" id="pending">{ask_items(asks, now)}</ul> })
     };
     let history_list = move || {
         let asks = lists.with(|l| l.history_of(filter.get()));
         if asks.is_empty() {
-            return view! { <p class="empty-history">{t.nothing_yet}</p> }.into_any();
+            return Either::Left(view! { <p class="empty-history">{t.nothing_yet}</p> });
         }
-        view! { <ul class="asks history" id="history">{ask_items(asks, now)}</ul> }.into_any()
+        Either::Right(view! { <ul class="asks history" id="history">{ask_items(asks, now)}</ul> })
     };
     let notify_button = move || {
         (!notify.get()).then(|| {

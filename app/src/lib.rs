@@ -5,6 +5,8 @@
 //! code sits behind `#[cfg(feature = "ssr")]`; this crate does no I/O of its
 //! own beyond what server functions delegate to the server.
 
+#![recursion_limit = "256"]
+
 pub mod ask;
 pub mod browser;
 pub mod error;
@@ -30,6 +32,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     set_content_security_policy();
     #[cfg(feature = "ssr")]
     provide_context(request_lang());
+    provide_context(options.clone());
     let lang = i18n::use_lang();
     view! {
         <!DOCTYPE html>
@@ -37,8 +40,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
             <head>
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1"/>
-                <AutoReload options=options.clone()/>
-                <HydrationScripts options islands=true/>
+                <AutoReload options/>
                 <MetaTags/>
             </head>
             <body>
@@ -46,6 +48,19 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
             </body>
         </html>
     }
+}
+
+/// What a page reads while the server renders it. Boxed: the server
+/// function's future as a type would nest too deep in the page's view.
+pub(crate) type PageLoad<T> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<T, error::ServerError>> + Send>>;
+
+/// The scripts that wake a page's islands. Rendered beside an island
+/// rather than in every page's head, so a page without one (a finished
+/// ask, sign-in, not found) loads no JavaScript or wasm at all.
+#[component]
+pub fn IslandScripts() -> impl IntoView {
+    use_context::<LeptosOptions>().map(|options| view! { <HydrationScripts options islands=true/> })
 }
 
 /// The language a request asks for: the switch's cookie, else

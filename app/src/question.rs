@@ -4,7 +4,7 @@ use crate::ask::state::FormState;
 use crate::form::{other_field, selected_field};
 use crate::i18n::Speak;
 use interaction::{Problem, Question, QuestionDraft};
-use leptos::prelude::*;
+use leptos::{either::Either, prelude::*};
 
 /// A question as a `fieldset`: its header and text as the legend, its options
 /// as native checkboxes (multi-select) or radios (single-select) with an
@@ -90,7 +90,7 @@ pub fn QuestionField(
         edit(&|d| d.set_custom(text.clone()));
     };
     let free_text = if question.options.is_empty() {
-        view! {
+        Either::Left(view! {
             <div class="free-text">
                 <label for=other_id.clone()>{t.your_answer}</label>
                 <textarea
@@ -103,15 +103,14 @@ pub fn QuestionField(
                     {initial_custom}
                 </textarea>
             </div>
-        }
-        .into_any()
+        })
     } else {
         let overrides = move || {
             read(&QuestionDraft::custom_overrides_choice).then(|| {
                 view! { <p class="override">{t.overrides}</p> }
             })
         };
-        view! {
+        Either::Right(view! {
             <div class="other">
                 <label for=other_id.clone()>{t.other}</label>
                 <input
@@ -124,8 +123,7 @@ pub fn QuestionField(
                 />
                 {overrides}
             </div>
-        }
-        .into_any()
+        })
     };
     let problem_list = {
         let problems_id = problems_id.clone();

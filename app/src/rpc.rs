@@ -9,9 +9,46 @@ use crate::{error::ServerError, form::Posted};
 use interaction::{Answers, Ask, AskSummary};
 use leptos::{
     prelude::*,
-    server_fn::{codec::Json, ServerFn},
+    server_fn::{codec::Post, ContentType, Decodes, Encodes, Format, FormatType, ServerFn},
 };
-use serde::{Deserialize, Serialize};
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+
+/// JSON like `server_fn`'s own codec, read with `serde_json::from_str`.
+///
+/// Island props are read from strings, and every type serde_json reads
+/// costs the bundle one copy of its decoder per reader (`from_slice` and
+/// `from_str` are two): reading replies as strings too keeps one.
+pub struct StrJsonEncoding;
+
+/// Arguments and replies as JSON in a `POST` body, read from a string.
+pub type StrJson = Post<StrJsonEncoding>;
+
+impl ContentType for StrJsonEncoding {
+    const CONTENT_TYPE: &'static str = "application/json";
+}
+
+impl FormatType for StrJsonEncoding {
+    const FORMAT_TYPE: Format = Format::Text;
+}
+
+impl<T: Serialize> Encodes<T> for StrJsonEncoding {
+    type Error = serde_json::Error;
+
+    fn encode(output: &T) -> Result<leptos::server_fn::Bytes, Self::Error> {
+        serde_json::to_vec(output).map(Into::into)
+    }
+}
+
+impl<T: DeserializeOwned> Decodes<T> for StrJsonEncoding {
+    type Error = serde_json::Error;
+
+    fn decode(bytes: leptos::server_fn::Bytes) -> Result<T, Self::Error> {
+        let text = std::str::from_utf8(&bytes).map_err(|e| {
+            <serde_json::Error as serde::de::Error>::custom(format_args!("not UTF-8: {e}"))
+        })?;
+        serde_json::from_str(text)
+    }
+}
 
 /// How many finished asks the front page's history shows.
 pub const HISTORY: usize = 100;
@@ -51,7 +88,7 @@ pub fn link_capability_paths() -> [&'static str; 3] {
 }
 
 /// The ask with this id, and a refused form post to show again, if any.
-#[server(prefix = "/rpc", endpoint = "ask_load", input = Json)]
+#[server(prefix = "/rpc", endpoint = "ask_load", input = StrJson, output = StrJson)]
 pub async fn load_ask(id: String) -> Result<AskPageData, ServerError> {
     let ask = ssr::desk()?
         .get(&id)
@@ -62,7 +99,7 @@ pub async fn load_ask(id: String) -> Result<AskPageData, ServerError> {
 }
 
 /// Answers the ask; the desk validates the answers against the stored request.
-#[server(prefix = "/rpc", endpoint = "ask_answer", input = Json)]
+#[server(prefix = "/rpc", endpoint = "ask_answer", input = StrJson, output = StrJson)]
 pub async fn answer_ask(id: String, answers: Answers) -> Result<Ask, ServerError> {
     ssr::desk()?
         .answer(&id, &answers)
@@ -71,7 +108,7 @@ pub async fn answer_ask(id: String, answers: Answers) -> Result<Ask, ServerError
 }
 
 /// Declines the ask, with an optional reason for the agent.
-#[server(prefix = "/rpc", endpoint = "ask_decline", input = Json)]
+#[server(prefix = "/rpc", endpoint = "ask_decline", input = StrJson, output = StrJson)]
 pub async fn decline_ask(id: String, reason: String) -> Result<Ask, ServerError> {
     let decline = interaction::Decline {
         reason: Some(reason),
@@ -83,7 +120,7 @@ pub async fn decline_ask(id: String, reason: String) -> Result<Ask, ServerError>
 }
 
 /// The pending asks and the recent history.
-#[server(prefix = "/rpc", endpoint = "list_asks", input = Json)]
+#[server(prefix = "/rpc", endpoint = "list_asks", input = StrJson, output = StrJson)]
 pub async fn list_desk() -> Result<DeskData, ServerError> {
     use interaction::AskStatus;
     let desk = ssr::desk()?;

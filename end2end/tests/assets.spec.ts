@@ -34,3 +34,24 @@ test("a repeat visit downloads nothing of the bundle or the CSS, and the first o
   expect(new Set(repeat.map((f) => f.name)).size).toBe(3);
   for (const f of repeat) expect(f.bytes, `${f.name} came from the cache`).toBe(0);
 });
+
+test("pages without an island load no JavaScript or wasm", async ({ page, request }) => {
+  const api = new Api(request);
+  const finished = await api.createAsk();
+  const cancelled = await request.delete(`/api/v1/asks/${finished}`);
+  expect(cancelled.status()).toBe(200);
+  const code: string[] = [];
+  page.on("request", (r) => {
+    if (["script", "fetch"].includes(r.resourceType()) || /\.(js|wasm)$/.test(new URL(r.url()).pathname)) code.push(r.url());
+  });
+  for (const path of [`/asks/${finished}`, "/signin", "/no/such/page"]) {
+    await page.goto(path, { waitUntil: "networkidle" });
+    await expect(page.locator("h1")).toBeVisible();
+  }
+  expect(code).toEqual([]);
+
+  // The pending ask's page does load the bundle.
+  await page.goto(`/asks/${await api.createAsk()}`);
+  await expect(page.locator("body[data-hydrated]")).toBeAttached();
+  expect(code.some((u) => u.endsWith(".wasm"))).toBe(true);
+});

@@ -5,7 +5,7 @@
 use crate::common::{body_text, release_ask, TestServer, HOST};
 use axum::{
     body::Body,
-    http::{header, Request, StatusCode},
+    http::{header, Method, Request, StatusCode},
 };
 use http_body_util::BodyExt;
 use server::assets::Assets;
@@ -142,6 +142,47 @@ async fn pages_link_the_hashed_names_and_stay_out_of_caches() {
         css.headers()[header::CONTENT_TYPE],
         "text/css; charset=utf-8"
     );
+}
+
+/// Whether a page loads code: a module script, a script file, or a link to
+/// the bundle. (Leptos ends every page with two inline lines declaring
+/// empty resource tables; they load nothing.)
+fn loads_code(html: &str, bundle: &str) -> bool {
+    html.contains(r#"type="module""#)
+        || html.contains("<script src")
+        || html.contains(&format!("/pkg/{bundle}"))
+}
+
+#[tokio::test]
+async fn only_pages_with_an_island_load_the_bundle() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let assets = site(dir.path(), "export default 1;");
+    let bundle = assets.bundle().expect("bundle").to_owned();
+    let server = TestServer::with_site(assets).await;
+    let pending = server.create(release_ask()).await;
+    let finished = server.create(release_ask()).await;
+    let (status, _) = server
+        .json(Method::DELETE, &format!("/api/v1/asks/{finished}"), None)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+
+    for path in ["/".to_owned(), format!("/asks/{pending}")] {
+        let html = body_text(get(&server, &path, None).await).await;
+        assert!(loads_code(&html, &bundle), "{path}: {html}");
+    }
+    for path in [
+        format!("/asks/{finished}"),
+        "/signin".to_owned(),
+        "/no/such/page".to_owned(),
+        "/asks/no-such-ask".to_owned(),
+    ] {
+        let html = body_text(get(&server, &path, None).await).await;
+        assert!(!loads_code(&html, &bundle), "{path}: {html}");
+        assert!(
+            html.contains("<h1>") || html.contains("<h1 "),
+            "{path}: {html}"
+        );
+    }
 }
 
 #[tokio::test]
