@@ -7,5 +7,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/dev.sh bootstrap >&2
 . bench/serve.sh
-ASKDESK_URL=$URL ASKDESK_BIN=$PWD/target/release/askdesk \
+ASKDESK_URL=$URL ASKDESK_BIN=$ASKDESK_BIN \
   "${ASKDESK_TOOLS:-$HOME/.cache/askdesk-tools}/py/bin/python" bench/mcp_latency.py

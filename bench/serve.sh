@@ -1,19 +1,57 @@
+# shellcheck shell=bash
 # Sourced by the benchmarks: builds the release server and site, starts the
 # server on a free loopback port with a throwaway database, creates one ask
-# and sets URL, ASK_URL and SERVER_PID. The server stops when the script exits.
-scripts/dev.sh build-release >&2
-SERVER_OUT=$(mktemp)
-target/release/askdesk --addr 127.0.0.1:0 --database :memory: --site-root target/site \
-  >"$SERVER_OUT" 2>/dev/null &
-SERVER_PID=$!
-trap 'kill $SERVER_PID 2>/dev/null || true' EXIT
-URL=
-for _ in $(seq 100); do
-  URL=$(sed -n 's/^askdesk is serving on \(http:[^ ]*\)$/\1/p' "$SERVER_OUT")
-  [ -n "$URL" ] && break
-  sleep 0.1
-done
-[ -n "$URL" ] || { echo "the server did not start" >&2; exit 1; }
+# and sets URL, ASK_URL and SERVER_PID. askdesk_start starts another (with
+# a database of the caller's choosing) and askdesk_stop stops it; with
+# BENCH_NO_SERVER=1 it is the caller's to start any. Every process in
+# BENCH_PIDS stops, and the scratch folder BENCH_TMP goes, when the script
+# exits.
+#
+# With ASKDESK_BENCH_BIN (and ASKDESK_BENCH_SITE) set, nothing is built:
+# bench/report.sh builds once and copies the binary and site aside, so that
+# every figure of one report comes from one build.
+BENCH_PIDS=()
+BENCH_TMP=$(mktemp -d)
+trap 'kill "${BENCH_PIDS[@]}" 2>/dev/null || true; rm -rf "$BENCH_TMP"' EXIT
+if [ -z "${ASKDESK_BENCH_BIN:-}" ]; then
+  scripts/dev.sh build-release >&2
+fi
+ASKDESK_BIN=${ASKDESK_BENCH_BIN:-$PWD/target/release/askdesk}
+ASKDESK_SITE=${ASKDESK_BENCH_SITE:-$PWD/target/site}
+
+# askdesk_start DATABASE [OPTION...]: starts a server on a free loopback
+# port and sets URL and SERVER_PID.
+askdesk_start() {
+  local out=$BENCH_TMP/server.out
+  "$ASKDESK_BIN" --addr 127.0.0.1:0 --database "$1" --site-root "$ASKDESK_SITE" "${@:2}" \
+    >"$out" 2>/dev/null &
+  SERVER_PID=$!
+  BENCH_PIDS+=("$SERVER_PID")
+  URL=
+  for _ in $(seq 300); do
+    URL=$(sed -n 's/^askdesk is serving on \(http:[^ ]*\)$/\1/p' "$out")
+    [ -n "$URL" ] && break
+    kill -0 "$SERVER_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  rm -f "$out"
+  [ -n "$URL" ] || { echo "the server did not start" >&2; exit 1; }
+}
+
+# askdesk_stop: stops the server askdesk_start started last and waits (at
+# most 10 s, then kills it) until it has gone, so its database is free.
+askdesk_stop() {
+  kill "$SERVER_PID" 2>/dev/null || true
+  for _ in $(seq 100); do
+    case $(ps -o stat= -p "$SERVER_PID" 2>/dev/null || true) in Z* | '') break ;; esac
+    sleep 0.1
+  done
+  kill -9 "$SERVER_PID" 2>/dev/null || true
+  wait "$SERVER_PID" 2>/dev/null || true
+}
+
+[ "${BENCH_NO_SERVER:-}" = 1 ] && return 0
+askdesk_start :memory:
 ASK_URL=$(curl -sf -X POST "$URL/api/v1/asks" -H 'content-type: application/json' -d '{
   "title": "Release plan", "agent": "bench",
   "questions": [

@@ -9,9 +9,14 @@ cd "$(dirname "$0")/.."
 sudo=; [ "$(id -u)" -eq 0 ] || sudo=sudo
 command -v hyperfine >/dev/null || $sudo apt-get install -y -qq hyperfine >&2
 command -v script >/dev/null || $sudo apt-get install -y -qq bsdutils >&2
-scripts/dev.sh env >/dev/null
-cargo build --release -p server --bin askdesk >&2
-bin=$PWD/target/release/askdesk
+# ASKDESK_BENCH_BIN: a binary built already (see bench/serve.sh).
+if [ -n "${ASKDESK_BENCH_BIN:-}" ]; then
+  bin=$ASKDESK_BENCH_BIN
+else
+  scripts/dev.sh env >/dev/null
+  cargo build --release -p server --bin askdesk >&2
+  bin=$PWD/target/release/askdesk
+fi
 file=$PWD/tui/tests/five-questions.json
 run="ASKDESK_TUI_EXIT_AFTER_FIRST_FRAME=1 $bin answer $file"
 # Process start to main (exec, loading): the binary without a terminal.
