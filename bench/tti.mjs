@@ -1,18 +1,58 @@
-// Loads ASK_URL 30 times in fresh browser contexts and reports the time from
-// navigation start until `data-hydrated` appears on <body>.
+// Time to interactive and bytes on the wire of askdesk's answer page beside
+// two peers of the same form (bench/peers): a hand-written page with a small
+// script, and React 19 server-rendered and hydrated. Interactive means that
+// `data-hydrated` has appeared on <body>; the time runs from navigation start.
+//
+// Each round loads every page, in turn, with the CPU unthrottled and slowed
+// 4× (CDP Emulation.setCPUThrottlingRate): once in a fresh browser context
+// (cold cache), then again in the same context (repeat visit). The first
+// round warms the servers and the OS cache and is not counted. Reports
+// medians over LOADS rounds (default 15).
+//
+// Also loads FINISHED_URL, a page without an island, and counts the
+// scripts and wasm it fetches: there should be none.
+//
+//   ASK_URL=… VANILLA_URL=… REACT_URL=… [FINISHED_URL=…] [LOADS=15] [JSON_OUT=file] node bench/tti.mjs
+import { writeFileSync } from "node:fs";
 import { chromium } from "../end2end/node_modules/playwright-core/index.mjs";
 
-const url = process.env.ASK_URL;
+const pages = [
+  ["askdesk", process.env.ASK_URL],
+  ["vanilla", process.env.VANILLA_URL],
+  ["react", process.env.REACT_URL],
+];
+for (const [name, url] of pages) if (!url) throw new Error(`no URL for ${name}`);
+const loads = Number(process.env.LOADS ?? 15);
+const rates = [1, 4];
+
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 });
-const times = [];
-for (let i = 0; i < 31; i++) {
+
+// The bytes this document's loads took on the wire (Resource Timing's
+// transferSize: headers and body as sent, 0 for what the cache served),
+// in all and for JS and wasm (`code`) and CSS.
+const wire = () => {
+  const entries = [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")];
+  const sum = (re) => entries.filter((e) => re.test(new URL(e.name).pathname))
+    .reduce((total, e) => total + e.transferSize, 0);
+  return { all: sum(/./), code: sum(/\.(js|wasm)$/), css: sum(/\.css$/) };
+};
+
+async function interactive(page, url) {
+  // Waits for the response only: interactive may come before the load event.
+  await page.goto(url, { waitUntil: "commit" });
+  await page.waitForSelector("body[data-hydrated]", { state: "attached", timeout: 60_000 });
+  return page.evaluate(wire);
+}
+
+// One cold load and one repeat visit of `url` at CPU slowdown `rate`.
+async function visit(url, rate) {
   const context = await browser.newContext();
   const page = await context.newPage();
-  // Runs before any page script; records when hydration marks the body.
+  // Runs before any page script; records when the page marks the body.
   await page.addInitScript(() => {
     new MutationObserver((_, observer) => {
       if (document.body?.hasAttribute("data-hydrated")) {
@@ -21,14 +61,88 @@ for (let i = 0; i < 31; i++) {
       }
     }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-hydrated"] });
   });
-  await page.goto(url);
-  await page.waitForSelector("body[data-hydrated]", { state: "attached" });
-  const at = await page.evaluate(() => window.__interactiveAt);
-  if (i > 0) times.push(at); // the first load warms the server and the OS cache
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate });
+  const coldBytes = await interactive(page, url);
+  const cold = await page.evaluate(() => window.__interactiveAt);
+  const repeatBytes = await interactive(page, url);
+  const repeat = await page.evaluate(() => window.__interactiveAt);
+  await context.close();
+  return { cold, repeat, coldBytes, repeatBytes };
+}
+
+const samples = {}; // samples[name][figure] = [values]
+const add = (name, figure, value) => ((samples[name] ??= {})[figure] ??= []).push(value);
+const started = performance.now();
+for (let round = 0; round <= loads; round++) {
+  for (const rate of rates) {
+    for (const [name, url] of pages) {
+      const v = await visit(url, rate);
+      if (round === 0) continue;
+      add(name, `cold${rate}x`, v.cold);
+      add(name, `repeat${rate}x`, v.repeat);
+      if (rate === 1) {
+        add(name, "firstBytes", v.coldBytes.all);
+        add(name, "firstCodeBytes", v.coldBytes.code);
+        add(name, "repeatBytes", v.repeatBytes.all);
+        add(name, "repeatAssetBytes", v.repeatBytes.code + v.repeatBytes.css);
+      }
+    }
+  }
+}
+
+// A page without an island should fetch no script and no wasm. CDP sees
+// every fetch, including one started after the load event.
+let finished = null;
+if (process.env.FINISHED_URL) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  finished = { scripts: 0, codeBytes: 0 };
+  const code = new Set();
+  cdp.on("Network.responseReceived", ({ requestId, type, response }) => {
+    if (type === "Script" || /\.(js|wasm)$/.test(new URL(response.url).pathname)) code.add(requestId);
+  });
+  cdp.on("Network.loadingFinished", ({ requestId, encodedDataLength }) => {
+    if (!code.has(requestId)) return;
+    finished.scripts += 1;
+    finished.codeBytes += encodedDataLength;
+  });
+  await page.goto(process.env.FINISHED_URL, { waitUntil: "networkidle" });
   await context.close();
 }
 await browser.close();
-times.sort((a, b) => a - b);
-const pick = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
-console.log(`time to interactive over ${times.length} loads (ms): ` +
-  `min ${times[0].toFixed(0)}, median ${pick(0.5).toFixed(0)}, p90 ${pick(0.9).toFixed(0)}, max ${times[times.length - 1].toFixed(0)}`);
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const result = { loads, seconds: (performance.now() - started) / 1000, pages: {}, finished };
+for (const [name] of pages) {
+  result.pages[name] = Object.fromEntries(Object.entries(samples[name]).map(([k, v]) => [k, median(v)]));
+}
+
+const row = (label, figure, unit, digits) => {
+  const [a, v, r] = pages.map(([name]) => result.pages[name][figure]);
+  const ratio = (x, y) => (y ? (x / y).toFixed(2) : "-");
+  console.log(`${label.padEnd(26)}${[a, v, r].map((x) => x.toFixed(digits).padStart(10)).join("")}` +
+    `${ratio(a, v).padStart(12)}${ratio(a, r).padStart(12)}  ${unit}`);
+};
+console.log(`medians of ${loads} loads each (${result.seconds.toFixed(0)} s)`);
+console.log(`${"".padEnd(26)}${["askdesk", "vanilla", "react"].map((s) => s.padStart(10)).join("")}` +
+  `${"/vanilla".padStart(12)}${"/react".padStart(12)}`);
+row("TTI cold, CPU 1×", "cold1x", "ms", 0);
+row("TTI repeat visit, CPU 1×", "repeat1x", "ms", 0);
+row("TTI cold, CPU 4×", "cold4x", "ms", 0);
+row("TTI repeat visit, CPU 4×", "repeat4x", "ms", 0);
+row("wire, first visit", "firstBytes", "B", 0);
+row("wire, first visit JS+wasm", "firstCodeBytes", "B", 0);
+row("wire, repeat visit", "repeatBytes", "B", 0);
+row("wire, repeat JS+wasm+CSS", "repeatAssetBytes", "B", 0);
+if (finished) {
+  console.log(`page without an island (${process.env.FINISHED_URL}): ` +
+    `${finished.scripts} scripts or wasm fetched, ${finished.codeBytes} B`);
+}
+if (process.env.JSON_OUT) writeFileSync(process.env.JSON_OUT, JSON.stringify(result, null, 2));
