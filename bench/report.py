@@ -1,0 +1,131 @@
+"""Reads what bench/report.sh gathered in DIR and prints one Markdown table:
+figure | measured | target | met?
+
+    python3 bench/report.py DIR
+"""
+
+import json
+import re
+import sys
+from pathlib import Path
+
+out = Path(sys.argv[1])
+rows: list[tuple[str, str, str, str]] = []
+
+
+def row(figure: str, measured: str, target: str = "—", met=None):
+    rows.append((figure, measured, target, "—" if met is None else ("yes" if met else "**no**")))
+
+
+def read(name: str) -> str | None:
+    path = out / name
+    return path.read_text() if path.exists() else None
+
+
+def missing(figure: str, log: str):
+    row(figure, f"not measured (see {log})")
+
+
+def mb(mib: float) -> str:
+    return f"{mib * 1.048576:.0f} MB"
+
+
+def num(n: float) -> str:
+    return f"{n:,.0f}"
+
+
+# Bundle: the brotli files the server sends.
+bundle = read("bundle.txt")
+if bundle:
+    js, wasm = (int(x) for x in bundle.split())
+    row("bundle, brotli JS + wasm", f"{num(js + wasm)} B (JS {num(js)} + wasm {num(wasm)})",
+        "≤ 60 KB", js + wasm <= 60_000)
+else:
+    missing("bundle, brotli JS + wasm", "bundle.txt")
+
+tti = read("tti.json")
+if tti:
+    tti = json.loads(tti)
+    a, v, r = (tti["pages"][k] for k in ("askdesk", "vanilla", "react"))
+    finished = tti.get("finished")
+    if finished:
+        row("page without an island (finished ask): JS + wasm fetched",
+            f"{finished['scripts']} files, {num(finished['codeBytes'])} B", "0 B", finished["codeBytes"] == 0)
+    row("bytes on the wire, first visit (askdesk / vanilla / React)",
+        f"{num(a['firstBytes'])} / {num(v['firstBytes'])} / {num(r['firstBytes'])} B")
+    row("JS + wasm on the wire, first visit (askdesk / vanilla / React)",
+        f"{num(a['firstCodeBytes'])} / {num(v['firstCodeBytes'])} / {num(r['firstCodeBytes'])} B")
+    row("bytes on the wire, repeat visit (askdesk / vanilla / React)",
+        f"{num(a['repeatBytes'])} / {num(v['repeatBytes'])} / {num(r['repeatBytes'])} B")
+    row("repeat visit: JS + wasm + CSS bytes", f"{num(a['repeatAssetBytes'])} B", "0 B", a["repeatAssetBytes"] == 0)
+    for key, label in (("cold1x", "cold, CPU 1×"), ("cold4x", "cold, CPU 4×"),
+                       ("repeat1x", "repeat visit, CPU 1×"), ("repeat4x", "repeat visit, CPU 4×")):
+        ta, tv, tr = a[key], v[key], r[key]
+        row(f"time to interactive, {label} (median of {tti['loads']})",
+            f"{ta:.0f} ms: {ta / tv:.2f}× vanilla ({tv:.0f} ms), {ta / tr:.2f}× React ({tr:.0f} ms)",
+            "≤ React, ≤ 1.6× vanilla", ta <= tr and ta <= 1.6 * tv)
+else:
+    missing("time to interactive and bytes on the wire", "tti.log")
+
+ssr = read("ssr.log")
+m = ssr and re.search(r"pages (\d+)/s, JSON (\d+)/s", ssr)
+if m:
+    pages, api = int(m[1]), int(m[2])
+    row("SSR pages/s vs JSON/s (same ask)", f"{100 * pages / api:.0f}% ({num(pages)} vs {num(api)}/s)",
+        "≥ 55%", pages >= 0.55 * api)
+else:
+    missing("SSR pages/s vs JSON/s", "ssr.log")
+
+waiters = read("waiters.json")
+records = [json.loads(line) for line in (waiters or "").splitlines() if line.strip()]
+waits = {rec["n"]: rec for rec in records if rec["kind"] == "wait"}
+rss_target = {10_000: 150}
+p99_target = {1_000: 5, 10_000: 10}
+for n in (1_000, 10_000):
+    rec = waits.get(n)
+    if not rec:
+        missing(f"{num(n)} waiters", "waiters.log")
+        continue
+    target = rss_target.get(n)
+    row(f"server RSS, {num(n)} long-polls waiting",
+        f"{mb(rec['rss_waiting_mib'])} ({mb(rec['rss_stored_mib'])} before they connected)",
+        f"≤ {target} MB" if target else "—",
+        rec["rss_waiting_mib"] * 1.048576 <= target if target else None)
+    partial = "" if rec["answered"] == n else f"; {num(rec['answered'])} of {num(n)} answered in the time allowed"
+    row(f"answer → waiter, {num(n)} waiting: p50 / p99",
+        f"{rec['p50_ms']:.2f} / {rec['p99_ms']:.2f} ms{partial}",
+        f"p99 ≤ {p99_target[n]} ms", rec["p99_ms"] <= p99_target[n] and not partial)
+stored = next((rec for rec in records if rec["kind"] == "store"), None)
+idle = next((rec for rec in records if rec["kind"] == "idle"), None)
+if stored and idle:
+    label = "100,000" if stored["n"] == stored["wanted"] else f"{num(stored['n'])} (of {num(stored['wanted'])})"
+    worst = max(stored["rss_mib"], idle["rss_mib"])
+    row(f"server RSS at idle, {label} asks stored",
+        f"{mb(stored['rss_mib'])} after storing them, {mb(idle['rss_mib'])} after a restart",
+        "≤ 100 MB", worst * 1.048576 <= 100 and stored["n"] == stored["wanted"])
+else:
+    missing("server RSS at idle, 100,000 asks stored", "waiters.log")
+
+validate = read("validate.log")
+m = validate and re.search(r"thrpt:\s*\[\S+ \S+ (\S+) (\S+)", validate)
+if m:
+    scale = {"elem/s": 1e-6, "Kelem/s": 1e-3, "Melem/s": 1, "Gelem/s": 1e3}[m[2]]
+    rate = float(m[1]) * scale
+    row("answer validation (4 questions), criterion median", f"{rate:.2f} M/s", "≥ 1.43 M/s", rate >= 1.43)
+else:
+    missing("answer validation", "validate.log")
+
+tui = read("tui.log")
+frame = tui and re.search(r"main to first frame \(µs\): min (\d+), median (\d+)", tui)
+start = tui and re.search(r"Time \(mean ± σ\):\s*([\d.]+ \S+)", tui)
+rss = tui and re.search(r"peak RSS (\d+) KiB", tui)
+if frame and start and rss:
+    row("TUI (askdesk answer): process start, main → first frame, peak RSS",
+        f"{start[1]} + {int(frame[2]) / 1000:.1f} ms (median), {int(rss[1]) / 1024:.1f} MiB")
+else:
+    missing("TUI first frame", "tui.log")
+
+print("| figure | measured | target | met? |")
+print("|---|---|---|---|")
+for r in rows:
+    print("| " + " | ".join(r) + " |")

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Every benchmark figure in one go, against one build, as one Markdown table
+# (figure | measured | target | met?): bundle bytes; time to interactive and
+# bytes on the wire beside the vanilla and React peers (tti.sh); SSR against
+# JSON (ssr.sh); long-poll waiters and stored asks (waiters.sh); answer
+# validation (criterion); the terminal UI's first frame (tui.sh).
+# The release server and site are built once and copied aside, so builds
+# running meanwhile change nothing here; ASKDESK_BENCH_BIN (and
+# ASKDESK_BENCH_SITE) skip the build and use what they name. Each figure is
+# bounded in time; the whole takes about 10 minutes after the build.
+# Logs stay in target/bench-report.
+#   bench/report.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+started=$SECONDS
+out=$PWD/target/bench-report
+rm -rf "$out"
+mkdir -p "$out"
+step() { printf '\n\033[1m=== %s\033[0m (%d s)\n' "$*" "$((SECONDS - started))" >&2; }
+
+step "build"
+scripts/dev.sh bootstrap >&2
+if [ -z "${ASKDESK_BENCH_BIN:-}" ]; then
+  scripts/dev.sh build-release >&2
+  cp target/release/askdesk "$out/askdesk"
+  cp -r target/site "$out/site"
+  export ASKDESK_BENCH_BIN=$out/askdesk ASKDESK_BENCH_SITE=$out/site
+fi
+site=${ASKDESK_BENCH_SITE:-target/site}
+echo "$(stat -c%s "$site/pkg/askdesk.js.br") $(stat -c%s "$site/pkg/askdesk.wasm.br")" >"$out/bundle.txt"
+
+# A figure that fails is reported as not measured; the others still run.
+measure() { # measure NAME COMMAND...: runs COMMAND, its output in NAME.log
+  step "$1"
+  local name=$1
+  shift
+  if ! "$@" >"$out/$name.log" 2>"$out/$name.err"; then
+    echo "$name failed; the end of $out/$name.err:" >&2
+    tail -n 20 "$out/$name.err" >&2
+  fi
+  cat "$out/$name.log" >&2
+}
+measure tti env LOADS="${LOADS:-10}" JSON_OUT="$out/tti.json" bench/tti.sh
+measure ssr env DURATION=10 bench/ssr.sh
+measure waiters env BUDGET=60 JSON_OUT="$out/waiters.json" bench/waiters.sh
+measure validate cargo bench -p interaction --bench validate -- --warm-up-time 1 --measurement-time 5
+measure tui bench/tui.sh
+
+step "report"
+python3 bench/report.py "$out"
+echo
+echo "Measured in $((SECONDS - started)) s on $(nproc) cores; logs in $out."
