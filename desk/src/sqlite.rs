@@ -29,6 +29,10 @@ impl SqliteStore {
             .busy_timeout(Duration::from_secs(10));
         let pool = SqlitePoolOptions::new()
             .max_connections(8)
+            // A connection to a local file cannot go stale the way a
+            // network one can; a ping before every query only adds a hop
+            // to the connection's thread.
+            .test_before_acquire(false)
             .connect_with(options)
             .await?;
         Self::migrate(pool).await
@@ -42,6 +46,7 @@ impl SqliteStore {
         let pool = SqlitePoolOptions::new()
             .max_connections(1)
             .min_connections(1)
+            .test_before_acquire(false)
             .idle_timeout(None)
             .max_lifetime(None)
             .connect_with(options)
