@@ -5,7 +5,7 @@
 # ask, the server's RSS once all wait; then the asks are answered one at a
 # time, answer POST returned → its waiter has the reply, p50/p99 (for at
 # most BUDGET s each, default 60). Then 100,000 asks stored (for at most
-# 120 s): RSS at idle, and again after a restart on that file.
+# 180 s): RSS at idle, and again after a restart on that file.
 # The clients are one Python process (asyncio, raw HTTP/1.1).
 #   bench/waiters.sh      (COUNTS="1000 10000" STORED=100000 BUDGET=60)
 #   JSON_OUT=file         also appends each figure to file, one JSON line each
@@ -28,7 +28,7 @@ for n in $counts; do
   askdesk_stop
 done
 askdesk_start "$BENCH_TMP/stored.db"
-BUDGET=120 run store "$stored"
+BUDGET=180 run store "$stored"
 askdesk_stop
 askdesk_start "$BENCH_TMP/stored.db"
 echo -n "after a restart on that file: "
