@@ -3,6 +3,7 @@ stdio, answered by a "human" through askdesk's HTTP API."""
 
 import contextlib
 import os
+import subprocess
 import tempfile
 import uuid
 
@@ -193,14 +194,28 @@ async def test_stdio_starts_a_server_when_none_answers():
     url = f"http://127.0.0.1:{free_port()}"
     title = f"auto-started {uuid.uuid4()}"
     with tempfile.TemporaryDirectory() as tmp:
-        env = {"ASKDESK_DATABASE": f"{tmp}/asks.db"}
-        async with connect("stdio", url, env) as session:
-            result, _ = await call_while(
-                session,
-                claude_code_input(title),
-                lambda: human(url, title, "answers", {"answers": [
-                    {"id": "q1", "selected": ["Metrics"]}, {"id": "q2", "selected": [], "custom": "DuckDB"},
-                ]}),
-            )
-        assert result.structured_content["answers"][1] == {"id": "q2", "selected": [], "custom": "DuckDB"}
-        assert os.path.exists(f"{tmp}/asks.db")
+        env = {"ASKDESK_DATABASE": f"{tmp}/asks.db", "XDG_DATA_HOME": tmp}
+        try:
+            async with connect("stdio", url, env) as session:
+                result, _ = await call_while(
+                    session,
+                    claude_code_input(title),
+                    lambda: human(url, title, "answers", {"answers": [
+                        {"id": "q1", "selected": ["Metrics"]}, {"id": "q2", "selected": [], "custom": "DuckDB"},
+                    ]}),
+                )
+            assert result.structured_content["answers"][1] == {"id": "q2", "selected": [], "custom": "DuckDB"}
+            assert os.path.exists(f"{tmp}/asks.db")
+        finally:
+            stop_desk(url, tmp)
+
+
+def stop_desk(url: str, data_home: str) -> str:
+    """`askdesk stop` for the desk a client started at `url`."""
+    done = subprocess.run(
+        [str(BINARY), "stop"],
+        env={**os.environ, "ASKDESK_URL": url, "XDG_DATA_HOME": data_home},
+        capture_output=True, text=True, timeout=30,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout

@@ -268,7 +268,12 @@ async fn read(
                     MAX_WAIT.as_secs()
                 ))
             })?;
-            desk(&state).wait(&id, Duration::from_secs(seconds)).await?
+            // A server stopping answers its waiters with the ask as it is,
+            // as if their wait had run out; they ask again elsewhere.
+            tokio::select! {
+                ask = desk(&state).wait(&id, Duration::from_secs(seconds)) => ask?,
+                () = state.shutdown.cancelled() => desk(&state).get(&id).await?,
+            }
         }
     };
     Ok(axum::Json(ask).into_response())
@@ -306,9 +311,10 @@ async fn list(
     let after = number("after", query.after.as_deref(), "a list version")?;
     let wait = number("wait", query.wait.as_deref(), "a number of seconds")?;
     if let (Some(after), Some(wait)) = (after, wait) {
-        desk(&state)
-            .wait_for_change(after, Duration::from_secs(wait))
-            .await;
+        tokio::select! {
+            _ = desk(&state).wait_for_change(after, Duration::from_secs(wait)) => {}
+            () = state.shutdown.cancelled() => {}
+        }
     }
     // Read the version first: a change after it makes the next poll return.
     let version = desk(&state).version();

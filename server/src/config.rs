@@ -39,6 +39,18 @@ pub enum Command {
     /// server. Exit codes: 0 answered (the answers JSON on stdout), 3
     /// declined, 130 interrupted, 1 the request is invalid.
     Answer(tui::AnswerArgs),
+    /// Stop the desk `askdesk mcp` or the hook started at --url when none
+    /// answered there. Exit codes: 0 stopped, or none was running; 1 it
+    /// would not stop.
+    Stop(StopArgs),
+}
+
+/// Options of `askdesk stop`.
+#[derive(Debug, Clone, Args)]
+pub struct StopArgs {
+    /// The address of the desk to stop, as `askdesk mcp` was given it.
+    #[arg(long, env = "ASKDESK_URL", default_value = "http://127.0.0.1:3000")]
+    pub url: String,
 }
 
 /// The agents askdesk has a hook for.
@@ -56,8 +68,9 @@ pub enum Hook {
 #[derive(Debug, Clone, Args)]
 pub struct McpArgs {
     /// The askdesk server whose desk the questions go to. If nothing answers
-    /// there, askdesk starts a server in-process on that (loopback) address,
-    /// with the serve options below.
+    /// there, askdesk starts one on that (loopback) address with the serve
+    /// options below; it keeps serving after this client leaves, until
+    /// `askdesk stop`.
     #[arg(long, env = "ASKDESK_URL", default_value = "http://127.0.0.1:3000")]
     pub url: String,
     /// A PEM file with the CA certificate that signed the server's TLS
@@ -69,7 +82,7 @@ pub struct McpArgs {
 }
 
 /// Options of the web server.
-#[derive(Clone, Args)]
+#[derive(Clone, PartialEq, Args)]
 pub struct ServeArgs {
     /// Address to listen on. Anything but a loopback address needs --token.
     #[arg(long, env = "ASKDESK_ADDR", default_value = "127.0.0.1:3000")]
@@ -121,6 +134,24 @@ pub struct ServeArgs {
     /// folder instead of the copy built into the binary; for development.
     #[arg(long, env = "ASKDESK_SITE_ROOT")]
     pub site_root: Option<PathBuf>,
+}
+
+/// askdesk's folder in the user's data folder (`$XDG_DATA_HOME/askdesk`,
+/// else `~/.local/share/askdesk`): the default database, and the log of a
+/// desk `askdesk mcp` started.
+pub fn data_folder() -> Result<PathBuf, ConfigError> {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".local/share")))
+        .ok_or_else(|| {
+            ConfigError(
+                "cannot find a data folder (neither XDG_DATA_HOME nor HOME is set); \
+                 pass --database <file>"
+                    .to_owned(),
+            )
+        })?;
+    Ok(base.join("askdesk"))
 }
 
 impl fmt::Debug for ServeArgs {
@@ -251,23 +282,49 @@ impl ServeArgs {
                 )))
             }
             Some(path) => Ok(Database::File(PathBuf::from(path))),
-            None => {
-                let base = std::env::var_os("XDG_DATA_HOME")
-                    .filter(|d| !d.is_empty())
-                    .map(PathBuf::from)
-                    .or_else(|| {
-                        std::env::var_os("HOME").map(|h| Path::new(&h).join(".local/share"))
-                    })
-                    .ok_or_else(|| {
-                        ConfigError(
-                            "cannot find a data folder (neither XDG_DATA_HOME nor HOME is set); \
-                             pass --database <file>"
-                                .to_owned(),
-                        )
-                    })?;
-                Ok(Database::File(base.join("askdesk").join("askdesk.db")))
+            None => Ok(Database::File(data_folder()?.join("askdesk.db"))),
+        }
+    }
+
+    /// The command-line flags and environment that give another askdesk
+    /// process these settings: every setting, the secrets (the token, a
+    /// database URL that may hold a password) in the environment, where
+    /// other users' `ps` cannot read them.
+    pub fn to_command(&self) -> (Vec<String>, Vec<(&'static str, String)>) {
+        let mut flags = vec![
+            format!("--addr={}", self.addr),
+            format!("--database-connections={}", self.database_connections),
+            format!("--database-timeout={}", self.database_timeout),
+            format!("--frame-ancestors={}", self.frame_ancestors),
+        ];
+        let optional = [
+            ("--public-url", self.public_url.clone()),
+            ("--embed-origin", self.embed_origin.clone()),
+            (
+                "--mcp-default-timeout",
+                self.mcp_default_timeout.map(|t| t.to_string()),
+            ),
+            (
+                "--site-root",
+                self.site_root.as_ref().map(|p| p.display().to_string()),
+            ),
+        ];
+        for (flag, value) in optional {
+            if let Some(value) = value {
+                flags.push(format!("{flag}={value}"));
             }
         }
+        for host in &self.allowed_hosts {
+            flags.push(format!("--allowed-host={host}"));
+        }
+        let mut env = Vec::new();
+        if let Some(database) = &self.database {
+            env.push(("ASKDESK_DATABASE", database.clone()));
+        }
+        if let Some(token) = &self.token {
+            env.push(("ASKDESK_TOKEN", token.clone()));
+        }
+        (flags, env)
     }
 
     /// The security settings, refusing a listener other machines can reach
@@ -319,5 +376,53 @@ impl ServeArgs {
             )));
         }
         Ok(url.to_owned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Parser)]
+    struct Serve {
+        #[command(flatten)]
+        args: ServeArgs,
+    }
+
+    /// A detached desk is started from these: a setting left out would
+    /// make it a different desk from the one asked for.
+    #[test]
+    fn another_process_gets_every_setting_and_secrets_stay_off_its_command_line() {
+        let args = ServeArgs {
+            addr: "127.0.0.1:4123".parse().expect("addr"),
+            database: Some("postgres://desk:hunter2@db.internal/desk".to_owned()),
+            database_connections: 3,
+            database_timeout: 9,
+            public_url: Some("https://desk.example.com".to_owned()),
+            token: Some("s3cret-token".to_owned()),
+            allowed_hosts: vec!["a.example".to_owned(), "b.example".to_owned()],
+            mcp_default_timeout: Some(600),
+            frame_ancestors: "'self' https://dash.example".to_owned(),
+            embed_origin: Some("https://dash.example".to_owned()),
+            site_root: Some(PathBuf::from("/srv/askdesk site")),
+        };
+        let (flags, env) = args.to_command();
+        for flag in &flags {
+            assert!(
+                !flag.contains("hunter2") && !flag.contains("s3cret"),
+                "{flag}"
+            );
+        }
+        let mut parsed = Serve::try_parse_from(std::iter::once("askdesk".to_owned()).chain(flags))
+            .expect("flags parse")
+            .args;
+        for (name, value) in env {
+            match name {
+                "ASKDESK_DATABASE" => parsed.database = Some(value),
+                "ASKDESK_TOKEN" => parsed.token = Some(value),
+                other => panic!("unexpected variable {other}"),
+            }
+        }
+        assert!(parsed == args, "{parsed:?} != {args:?}");
     }
 }

@@ -11,7 +11,6 @@ use crate::{config::McpArgs, mcp};
 use interaction::{claude_code_answer, Ask, AskStatus, LenientAsk, LenientQuestion};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use tokio_util::sync::CancellationToken;
 
 /// The tool whose calls this hook answers.
 const TOOL: &str = "AskUserQuestion";
@@ -91,8 +90,7 @@ pub async fn claude_code(args: McpArgs, stdin: &str) -> Option<String> {
         idempotency_key: None,
     }
     .into_new_ask();
-    let shutdown = CancellationToken::new();
-    let backend = match mcp::stdio::find_desk(&args, shutdown.clone()).await {
+    let backend = match mcp::stdio::find_desk(&args).await {
         Ok(backend) => backend,
         Err(e) => {
             eprintln!("askdesk hook: {e}; Claude Code asks as usual");
@@ -126,7 +124,6 @@ pub async fn claude_code(args: McpArgs, stdin: &str) -> Option<String> {
             }
         }
     };
-    shutdown.cancel();
     let output = decision(&ask, &input.tool_input);
     serde_json::to_string(&output).ok()
 }

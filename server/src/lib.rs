@@ -8,6 +8,7 @@
 pub mod api;
 pub mod assets;
 pub mod config;
+pub mod detached;
 pub mod events;
 pub mod hook;
 pub mod mcp;

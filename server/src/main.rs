@@ -32,6 +32,13 @@ async fn main() -> ExitCode {
             in_terminal(move || tui::terminal::answer(args, started)).await
         }
         Some(Command::Hook(Hook::ClaudeCode(args))) => Ok(claude_code_hook(args).await),
+        Some(Command::Stop(args)) => match server::detached::stop(&args) {
+            Ok(done) => {
+                println!("{done}");
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(e) => Err(e),
+        },
     };
     match result {
         Ok(code) => code,
@@ -51,6 +58,8 @@ async fn logged(
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
         )
         .with_writer(std::io::stderr)
+        // Colours for a terminal; a detached desk's log is a file.
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     command
         .await
