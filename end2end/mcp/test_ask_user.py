@@ -22,8 +22,9 @@ TRANSPORTS = ["http", "stdio"]
 
 
 @contextlib.asynccontextmanager
-async def connect(kind: str, url: str, env: dict | None = None):
-    """An initialized client session to askdesk over `kind`."""
+async def connect(kind: str, url: str, env: dict | None = None, **session_options):
+    """An initialized client session to askdesk over `kind`; `session_options`
+    go to the SDK's ClientSession (e.g. `elicitation_callback`)."""
     if kind == "http":
         transport = streamable_http_client(f"{url}/mcp")
     else:
@@ -34,7 +35,7 @@ async def connect(kind: str, url: str, env: dict | None = None):
         )
         transport = stdio_client(params)
     async with transport as streams:
-        async with ClientSession(streams[0], streams[1]) as session:
+        async with ClientSession(streams[0], streams[1], **session_options) as session:
             await session.initialize()
             yield session
 

@@ -122,6 +122,11 @@ pub struct ServeArgs {
     /// sets no `timeoutSeconds`. Default: until the human acts.
     #[arg(long, env = "ASKDESK_MCP_TIMEOUT")]
     pub mcp_default_timeout: Option<u64>,
+    /// Also put each `ask_user` to the MCP client's own UI (elicitation),
+    /// when the client offers it: whoever answers first, there, on the page
+    /// or in the terminal, answers. A call may choose with `answerIn`.
+    #[arg(long, env = "ASKDESK_ELICIT")]
+    pub elicit: bool,
     /// Who may show askdesk's pages in an iframe: CSP `frame-ancestors`
     /// sources, e.g. `'self' https://dashboard.example.com`.
     #[arg(long, env = "ASKDESK_FRAME_ANCESTORS", default_value = "'self'")]
@@ -165,6 +170,7 @@ impl fmt::Debug for ServeArgs {
             .field("token", &self.token.as_ref().map(|_| "<set>"))
             .field("allowed_hosts", &self.allowed_hosts)
             .field("mcp_default_timeout", &self.mcp_default_timeout)
+            .field("elicit", &self.elicit)
             .field("frame_ancestors", &self.frame_ancestors)
             .field("embed_origin", &self.embed_origin)
             .field("site_root", &self.site_root)
@@ -314,6 +320,9 @@ impl ServeArgs {
                 flags.push(format!("{flag}={value}"));
             }
         }
+        if self.elicit {
+            flags.push("--elicit".to_owned());
+        }
         for host in &self.allowed_hosts {
             flags.push(format!("--allowed-host={host}"));
         }
@@ -402,6 +411,7 @@ mod tests {
             token: Some("s3cret-token".to_owned()),
             allowed_hosts: vec!["a.example".to_owned(), "b.example".to_owned()],
             mcp_default_timeout: Some(600),
+            elicit: true,
             frame_ancestors: "'self' https://dash.example".to_owned(),
             embed_origin: Some("https://dash.example".to_owned()),
             site_root: Some(PathBuf::from("/srv/askdesk site")),

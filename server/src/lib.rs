@@ -35,6 +35,8 @@ pub struct AppState {
     pub security: Arc<Security>,
     /// How long MCP asks without their own timeout wait, in seconds.
     pub mcp_default_timeout: Option<u64>,
+    /// Whether `ask_user` also asks in the MCP client's own UI.
+    pub mcp_elicit: bool,
     /// Cancelled when the server stops; ends long-lived MCP streams.
     pub shutdown: CancellationToken,
     /// Settings the pages need (frame ancestors, the embed origin, the

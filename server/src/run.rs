@@ -173,6 +173,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         desk: desk.clone(),
         security: Arc::new(security),
         mcp_default_timeout: args.mcp_default_timeout,
+        mcp_elicit: args.elicit,
         shutdown: shutdown.clone(),
         page,
     };

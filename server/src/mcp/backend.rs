@@ -5,7 +5,7 @@
 
 use client::{Client, Error};
 use desk::{Desk, DeskError};
-use interaction::{Ask, AskCreated, IdempotencyKey, NewAsk};
+use interaction::{Answers, Ask, AskCreated, Decline, IdempotencyKey, NewAsk};
 use std::time::Duration;
 
 /// Where a tool call names its idempotency key.
@@ -48,6 +48,22 @@ impl Backend {
         match self {
             Self::Local(desk) => desk.wait(id, wait).await.map_err(from_desk),
             Self::Remote(client) => client.wait(id, wait).await,
+        }
+    }
+
+    /// Answers the ask; the desk validates the answers.
+    pub async fn answer(&self, id: &str, answers: &Answers) -> Result<Ask, Error> {
+        match self {
+            Self::Local(desk) => desk.answer(id, answers).await.map_err(from_desk),
+            Self::Remote(client) => client.answer(id, answers).await,
+        }
+    }
+
+    /// Declines the ask.
+    pub async fn decline(&self, id: &str, decline: &Decline) -> Result<Ask, Error> {
+        match self {
+            Self::Local(desk) => desk.decline(id, decline.clone()).await.map_err(from_desk),
+            Self::Remote(client) => client.decline(id, decline).await,
         }
     }
 

@@ -8,6 +8,7 @@
 //! `await_answer` waits on an ask again; `cancel_ask` withdraws one.
 
 mod backend;
+pub mod elicit;
 mod schema;
 pub mod stdio;
 mod tools;
@@ -39,6 +40,7 @@ pub const PROGRESS_EVERY: Duration = Duration::from_secs(10);
 pub struct AskDesk {
     backend: Backend,
     default_timeout: Option<u64>,
+    elicit: bool,
 }
 
 impl AskDesk {
@@ -48,7 +50,15 @@ impl AskDesk {
         Self {
             backend,
             default_timeout,
+            elicit: false,
         }
+    }
+
+    /// Also asks in the client's own UI (elicitation) when it offers it,
+    /// unless a call says otherwise (`answerIn`).
+    pub fn eliciting(mut self, elicit: bool) -> Self {
+        self.elicit = elicit;
+        self
     }
 
     /// The tools as `tools/list` describes them.
@@ -144,7 +154,8 @@ pub fn http_service(state: &AppState) -> StreamableHttpService<AskDesk, LocalSes
     let handler = AskDesk::new(
         Backend::Local(state.desk.clone()),
         state.mcp_default_timeout,
-    );
+    )
+    .eliciting(state.mcp_elicit);
     let config = StreamableHttpServerConfig::default()
         .disable_allowed_hosts()
         .with_cancellation_token(state.shutdown.child_token());

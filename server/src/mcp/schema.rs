@@ -94,6 +94,11 @@ pub fn input() -> JsonObject {
                 "description": "Give up after this many seconds (the result is then \"expired\"). Default: wait until the human acts."
             },
             "waitSeconds": wait_seconds(),
+            "answerIn": {
+                "type": "string",
+                "enum": ["client", "desk"],
+                "description": "Where the human may answer. \"client\": also as a form in this MCP client, when it supports elicitation, racing askdesk's page and terminal (the first answer counts). \"desk\": only on askdesk's page and terminal. Default: the server's --elicit setting."
+            },
             "idempotencyKey": {
                 "type": "string",
                 "minLength": 1,

@@ -30,7 +30,8 @@ pub async fn find_desk(args: &McpArgs) -> Result<Backend, run::StartError> {
 /// Serves MCP on stdio until the client closes stdin.
 pub async fn run(args: McpArgs) -> Result<(), run::StartError> {
     let backend = find_desk(&args).await?;
-    let handler = AskDesk::new(backend, args.serve.mcp_default_timeout);
+    let handler =
+        AskDesk::new(backend, args.serve.mcp_default_timeout).eliciting(args.serve.elicit);
     let service = handler
         .serve(rmcp::transport::stdio())
         .await

@@ -4,21 +4,24 @@
 //! ends when the ask ends, or when the call's `waitSeconds` are up, with the
 //! ask still pending for a later `await_answer`.
 
-use super::{AskDesk, PROGRESS_EVERY, TOOL};
-use interaction::{Ask, AskStatus, LenientAsk, Problem};
+use super::{elicit::Elicitation, AskDesk, PROGRESS_EVERY, TOOL};
+use interaction::{Ask, AskStatus, LenientAsk, Problem, ValidRequest};
 use rmcp::{
     model::{CallToolResult, ContentBlock, JsonObject, ProgressNotificationParam},
-    service::RequestContext,
+    service::{ElicitationMode, RequestContext},
     RoleServer,
 };
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use std::time::Duration;
 use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
 
 /// Waits on an ask again.
 pub const AWAIT_ANSWER: &str = "await_answer";
 /// Withdraws an ask.
 pub const CANCEL_ASK: &str = "cancel_ask";
+/// `ask_user`'s argument choosing where the person may answer.
+pub const ANSWER_IN: &str = "answerIn";
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -72,6 +75,20 @@ impl AskDesk {
         arguments: JsonObject,
         context: RequestContext<RoleServer>,
     ) -> CallToolResult {
+        // Where to answer: at the desk only, or in this client's UI too.
+        let in_client = match arguments.get(ANSWER_IN) {
+            None | Some(serde_json::Value::Null) => self.elicit,
+            Some(value) if value == "client" => true,
+            Some(value) if value == "desk" => false,
+            Some(other) => {
+                return tool_error(format!(
+                    "{ANSWER_IN} is {other}; it takes \"client\" (answer in this client too, when \
+                     it can show a form) or \"desk\" (only on askdesk's page and terminal)."
+                ))
+            }
+        };
+        let mut arguments = arguments;
+        arguments.remove(ANSWER_IN);
         // Claude Code's AskUserQuestion input, plus an optional `id` per
         // question, `title`, `agent`, `timeoutSeconds`, `waitSeconds` and
         // `idempotencyKey`.
@@ -97,6 +114,11 @@ impl AskDesk {
             });
         }
         new.timeout_seconds = new.timeout_seconds.or(self.default_timeout);
+        let request = ValidRequest::new(interaction::Request {
+            questions: new.questions.clone(),
+        })
+        .ok();
+        let title = new.title.clone();
         let created = match self.backend.create(new, key.as_deref()).await {
             Ok(created) => created,
             Err(client::Error::Invalid { problems, .. }) => {
@@ -105,8 +127,40 @@ impl AskDesk {
             Err(e) => return tool_error(e.to_string()),
         };
         tracing::info!(id = %created.id, "waiting for the human to answer at {}", created.url);
-        self.follow(&created.id, &created.url, wait, OnAbort::Cancel, context)
-            .await
+        let offers_form = context
+            .peer
+            .supported_elicitation_modes()
+            .contains(&ElicitationMode::Form);
+        // The client's form races the page and the terminal; once the ask
+        // has ended, by whichever, the form is withdrawn.
+        let ended = CancellationToken::new();
+        let form = match request.filter(|_| in_client && offers_form) {
+            Some(request) => {
+                let elicitation = Elicitation {
+                    backend: self.backend.clone(),
+                    peer: context.peer.clone(),
+                    id: created.id.clone(),
+                    request,
+                    message: format!(
+                        "{}\nAnswer here, or at {}.",
+                        title.as_deref().unwrap_or("Questions for you"),
+                        created.url
+                    ),
+                };
+                Some(tokio::spawn(elicitation.run(ended.clone())))
+            }
+            None => None,
+        };
+        let result = self
+            .follow(&created.id, &created.url, wait, OnAbort::Cancel, context)
+            .await;
+        ended.cancel();
+        if let Some(form) = form {
+            if let Err(e) = form.await {
+                tracing::warn!("the client's form stopped: {e}");
+            }
+        }
+        result
     }
 
     pub(super) async fn await_answer(

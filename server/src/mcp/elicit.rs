@@ -1,0 +1,414 @@
+//! Answering inside the MCP client (elicitation, form mode): one more place
+//! to answer an ask, racing the page and the terminal.
+//!
+//! The form is flat, as MCP requires: per question a field named by its id
+//! (single-select: a string enum with titles; multi-select: an array of
+//! enum items; optionless: a string) and, when it has options, a
+//! `<id>_other` string for the person's own words. What the client sends
+//! back becomes answers through the `interaction` crate's drafts, which
+//! apply the seed's rules the page applies (on multi-select labels and
+//! text are kept together; on single-select text overrides the choice),
+//! and the answer goes through the desk and its one validator. Content the
+//! validator refuses leaves the ask pending: the client is asked again,
+//! saying why, a few times at most.
+
+use super::Backend;
+use interaction::{Answers, BatchDraft, Decline, Question, ValidRequest};
+use rmcp::{
+    model::{
+        ClientResult, ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction,
+        ElicitationSchema, ServerRequest,
+    },
+    service::{PeerRequestOptions, RequestHandle, ServiceError},
+    Peer, RoleServer,
+};
+use serde_json::{json, Map, Value};
+use std::collections::BTreeSet;
+use tokio_util::sync::CancellationToken;
+
+/// How many times a client whose content is refused is asked again.
+const ATTEMPTS: usize = 3;
+
+/// The suffix of a question's field for the person's own words.
+const OTHER: &str = "_other";
+
+/// The elicitation form of a request.
+#[derive(Debug, Clone)]
+pub struct Form {
+    schema: ElicitationSchema,
+}
+
+impl Form {
+    /// The form for `request`, or `None` when two of its fields would share
+    /// a name (a question `a` with options beside a question `a_other`).
+    pub fn new(request: &ValidRequest) -> Option<Self> {
+        let mut properties = Map::new();
+        let mut order = Vec::new();
+        for question in request.questions() {
+            let name = question_title(question);
+            let field = if question.options.is_empty() {
+                json!({"type": "string", "title": name})
+            } else {
+                let choices: Vec<Value> = question
+                    .options
+                    .iter()
+                    .map(|o| {
+                        let title = match &o.description {
+                            Some(d) => format!("{} — {d}", o.label),
+                            None => o.label.clone(),
+                        };
+                        json!({"const": o.label, "title": title})
+                    })
+                    .collect();
+                if question.multi_select {
+                    json!({"type": "array", "title": name, "items": {"anyOf": choices}})
+                } else {
+                    json!({"type": "string", "title": name, "oneOf": choices})
+                }
+            };
+            properties.insert(question.id.clone(), field);
+            order.push(question.id.clone());
+            if !question.options.is_empty() {
+                let other = format!("{}{OTHER}", question.id);
+                let description = if question.multi_select {
+                    "Your own words, sent together with the options you chose."
+                } else {
+                    "Your own words; they replace the option you chose."
+                };
+                properties.insert(
+                    other.clone(),
+                    json!({"type": "string", "title": "Other", "description": description}),
+                );
+                order.push(other);
+            }
+        }
+        let unique: BTreeSet<&String> = order.iter().collect();
+        if unique.len() != order.len() {
+            return None;
+        }
+        let mut schema: ElicitationSchema =
+            serde_json::from_value(json!({"type": "object", "properties": properties})).ok()?;
+        schema.property_order = Some(order);
+        Some(Self { schema })
+    }
+
+    /// The JSON Schema the client is sent.
+    pub fn schema(&self) -> &ElicitationSchema {
+        &self.schema
+    }
+}
+
+/// How the page names a question in the form: its header and its text.
+fn question_title(question: &Question) -> String {
+    match &question.header {
+        Some(header) => format!("{header}: {}", question.question),
+        None => question.question.clone(),
+    }
+}
+
+/// The answers the client's content stands for, or what is wrong with its
+/// shape (a field of the wrong type, a field the form does not have).
+/// Labels are not checked here: an unknown one is passed on for the
+/// validator to refuse, as it would from any other surface.
+pub fn answers(
+    request: &ValidRequest,
+    content: &Map<String, Value>,
+) -> Result<Answers, Vec<String>> {
+    let mut drafts = BatchDraft::new(request);
+    let mut unknown_labels: Vec<Vec<String>> = vec![Vec::new(); request.questions().len()];
+    let mut wrong = Vec::new();
+    let mut known = BTreeSet::new();
+    for (index, question) in request.questions().iter().enumerate() {
+        let id = &question.id;
+        let other = format!("{id}{OTHER}");
+        known.insert(id.clone());
+        let Some(draft) = drafts.draft_mut(index) else {
+            continue;
+        };
+        let mut choose =
+            |label: &str, draft: &mut interaction::QuestionDraft| match draft.index_of(label) {
+                Some(i) => draft.set_checked(i, true),
+                None => unknown_labels[index].push(label.to_owned()),
+            };
+        match (
+            content.get(id),
+            question.options.is_empty(),
+            question.multi_select,
+        ) {
+            (None | Some(Value::Null), _, _) => {}
+            (Some(Value::String(text)), true, _) => draft.set_custom(text.clone()),
+            (Some(Value::String(label)), false, false) => choose(label, draft),
+            (Some(Value::Array(labels)), false, true) => {
+                for label in labels {
+                    match label {
+                        Value::String(label) => choose(label, draft),
+                        _ => {
+                            wrong.push(format!("{id}: every chosen option must be a label (text)"))
+                        }
+                    }
+                }
+            }
+            (Some(_), true, _) => wrong.push(format!("{id} must be text")),
+            (Some(_), false, false) => wrong.push(format!("{id} must be one option's label")),
+            (Some(_), false, true) => wrong.push(format!("{id} must be a list of option labels")),
+        }
+        if !question.options.is_empty() {
+            known.insert(other.clone());
+            match content.get(&other) {
+                None | Some(Value::Null) => {}
+                Some(Value::String(text)) => draft.set_custom(text.clone()),
+                Some(_) => wrong.push(format!("{other} must be text")),
+            }
+        }
+    }
+    for field in content.keys().filter(|k| !known.contains(*k)) {
+        wrong.push(format!("the form has no field {field:?}"));
+    }
+    if !wrong.is_empty() {
+        return Err(wrong);
+    }
+    let mut answers = drafts.answers();
+    for (item, unknown) in answers.answers.iter_mut().zip(unknown_labels) {
+        // On single-select, text the person typed overrides the choice, an
+        // unknown one included.
+        let overridden = item.custom.is_some() && item.selected.is_empty();
+        let single = request
+            .questions()
+            .iter()
+            .find(|q| q.id == item.id)
+            .is_some_and(|q| !q.multi_select);
+        if !(overridden && single) {
+            item.selected.extend(unknown);
+        }
+    }
+    Ok(answers)
+}
+
+/// Where the elicitation of one ask is going.
+pub struct Elicitation {
+    /// The desk the answer goes to.
+    pub backend: Backend,
+    /// The client to ask.
+    pub peer: Peer<RoleServer>,
+    /// The ask.
+    pub id: String,
+    /// Its request, validated when it was made.
+    pub request: ValidRequest,
+    /// What the client shows above the form.
+    pub message: String,
+}
+
+impl Elicitation {
+    /// Asks the client until the person answers or declines there, cancels
+    /// the form, or `ended` says the ask ended elsewhere (then the client's
+    /// request is cancelled).
+    pub async fn run(self, ended: CancellationToken) {
+        let Some(form) = Form::new(&self.request) else {
+            tracing::info!(id = %self.id, "no form in the client: two of its fields would share a name");
+            return;
+        };
+        let mut message = self.message.clone();
+        for _ in 0..ATTEMPTS {
+            let params = ElicitRequestParams::FormElicitationParams {
+                meta: None,
+                message: message.clone(),
+                requested_schema: form.schema().clone(),
+            };
+            let request = ServerRequest::ElicitRequest(ElicitRequest::new(params));
+            let mut handle: RequestHandle<RoleServer> = match self
+                .peer
+                .send_cancellable_request(request, PeerRequestOptions::no_options())
+                .await
+            {
+                Ok(handle) => handle,
+                Err(e) => {
+                    tracing::info!(id = %self.id, "the client could not be asked: {e}");
+                    return;
+                }
+            };
+            let reply = tokio::select! {
+                reply = &mut handle.rx => reply.unwrap_or(Err(ServiceError::TransportClosed)),
+                () = ended.cancelled() => {
+                    // Answered on the page, in the terminal, or timed out:
+                    // the client takes its form down.
+                    let reason = "the ask has ended elsewhere".to_owned();
+                    if let Err(e) = handle.cancel(Some(reason)).await {
+                        tracing::debug!(id = %self.id, "the form was not withdrawn: {e}");
+                    }
+                    return;
+                }
+            };
+            let result = match reply {
+                Ok(ClientResult::ElicitResult(result)) => result,
+                Ok(_) => {
+                    tracing::info!(id = %self.id, "the client answered the form with something else");
+                    return;
+                }
+                Err(e) => {
+                    tracing::info!(id = %self.id, "the client's form failed: {e}");
+                    return;
+                }
+            };
+            match self.settle(result).await {
+                Some(refused) => {
+                    message = format!("That answer was not taken:\n{refused}\n\n{}", self.message);
+                }
+                None => return,
+            }
+        }
+    }
+
+    /// Acts on the client's reply; `Some(why)` when its content was refused
+    /// and the ask is still pending.
+    async fn settle(&self, result: ElicitResult) -> Option<String> {
+        match result.action {
+            ElicitationAction::Accept => {
+                let content = match result.content {
+                    Some(Value::Object(map)) => map,
+                    Some(_) => return Some("- the form's content must be an object".to_owned()),
+                    None => Map::new(),
+                };
+                let answers = match answers(&self.request, &content) {
+                    Ok(answers) => answers,
+                    Err(wrong) => return Some(bullets(wrong)),
+                };
+                match self.backend.answer(&self.id, &answers).await {
+                    Ok(_) => None,
+                    Err(client::Error::Invalid { problems, .. }) => {
+                        Some(bullets(problems.into_iter().map(|p| p.message).collect()))
+                    }
+                    // Answered elsewhere first, or the desk failed: the
+                    // tool call reports how the ask ended.
+                    Err(e) => {
+                        tracing::info!(id = %self.id, "the client's answer was not taken: {e}");
+                        None
+                    }
+                }
+            }
+            ElicitationAction::Decline => {
+                if let Err(e) = self.backend.decline(&self.id, &Decline::default()).await {
+                    tracing::info!(id = %self.id, "the client's decline was not taken: {e}");
+                }
+                None
+            }
+            // Cancel: the ask stays open on the page and in the terminal.
+            _ => None,
+        }
+    }
+}
+
+fn bullets(lines: Vec<String>) -> String {
+    lines
+        .into_iter()
+        .map(|line| format!("- {line}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use interaction::{AnswerItem, Request};
+
+    fn request() -> ValidRequest {
+        let request: Request = serde_json::from_value(json!({"questions": [
+            {"id": "features", "header": "Features", "question": "Which features?", "multiSelect": true,
+             "options": [{"label": "Auth", "description": "Sign-in"}, {"label": "Logging"}]},
+            {"id": "db", "question": "Which database?", "options": [{"label": "SQLite"}, {"label": "PostgreSQL"}]},
+            {"id": "notes", "question": "Anything else?"}
+        ]}))
+        .expect("request");
+        ValidRequest::new(request).expect("valid")
+    }
+
+    fn content(value: Value) -> Map<String, Value> {
+        match value {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        }
+    }
+
+    fn item(id: &str, selected: &[&str], custom: Option<&str>) -> AnswerItem {
+        AnswerItem {
+            id: id.to_owned(),
+            selected: selected.iter().map(|s| (*s).to_owned()).collect(),
+            custom: custom.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn the_form_is_flat_and_in_question_order() {
+        let form = Form::new(&request()).expect("form");
+        let schema = serde_json::to_value(form.schema()).expect("json");
+        assert_eq!(
+            form.schema().property_order.as_deref().expect("order"),
+            ["features", "features_other", "db", "db_other", "notes"]
+        );
+        assert_eq!(schema["properties"]["features"]["type"], "array");
+        assert_eq!(
+            schema["properties"]["features"]["items"]["anyOf"][0],
+            json!({"const": "Auth", "title": "Auth — Sign-in"})
+        );
+        assert_eq!(
+            schema["properties"]["features"]["title"],
+            "Features: Which features?"
+        );
+        assert_eq!(
+            schema["properties"]["db"]["oneOf"][1],
+            json!({"const": "PostgreSQL", "title": "PostgreSQL"})
+        );
+        assert_eq!(
+            schema["properties"]["notes"],
+            json!({"type": "string", "title": "Anything else?"})
+        );
+    }
+
+    #[test]
+    fn multi_select_keeps_labels_and_text_single_select_text_overrides() {
+        let answers = answers(
+            &request(),
+            &content(json!({
+                "features": ["Logging", "Auth"], "features_other": "Rate limiting",
+                "db": "SQLite", "db_other": "DuckDB",
+                "notes": "ship it"
+            })),
+        )
+        .expect("answers");
+        assert_eq!(
+            answers.answers,
+            [
+                item("features", &["Auth", "Logging"], Some("Rate limiting")),
+                item("db", &[], Some("DuckDB")),
+                item("notes", &[], Some("ship it")),
+            ]
+        );
+    }
+
+    #[test]
+    fn unknown_labels_reach_the_validator_and_wrong_types_are_named() {
+        let answers = answers(
+            &request(),
+            &content(json!({"features": ["Metrics"], "db": "SQLite", "notes": "x"})),
+        )
+        .expect("answers");
+        assert_eq!(answers.answers[0], item("features", &["Metrics"], None));
+        let wrong = super::answers(
+            &request(),
+            &content(json!({"features": "Auth", "db": ["SQLite"], "notes": 3, "extra": true})),
+        )
+        .expect_err("wrong types");
+        assert_eq!(wrong.len(), 4, "{wrong:?}");
+        assert!(wrong.iter().any(|w| w.contains("features must be a list")));
+        assert!(wrong.iter().any(|w| w.contains("\"extra\"")));
+    }
+
+    #[test]
+    fn clashing_field_names_mean_no_form() {
+        let request: Request = serde_json::from_value(json!({"questions": [
+            {"id": "a", "question": "A?", "options": [{"label": "x"}]},
+            {"id": "a_other", "question": "B?"}
+        ]}))
+        .expect("request");
+        assert!(Form::new(&ValidRequest::new(request).expect("valid")).is_none());
+    }
+}
