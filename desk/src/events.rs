@@ -3,11 +3,11 @@
 
 use interaction::AskSummary;
 use std::{
-    collections::VecDeque,
+    collections::{HashMap, VecDeque},
     sync::{Arc, Mutex, MutexGuard, PoisonError},
     time::Duration,
 };
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, Notify};
 
 /// Something that happened to an ask: it was created (status `pending`)
 /// or it ended.
@@ -32,12 +32,51 @@ struct Log {
     recent: VecDeque<Event>,
 }
 
+/// Who waits for which ask to end.
+type Watchers = Arc<Mutex<HashMap<String, Arc<Notify>>>>;
+
 /// The events of one desk: numbered, kept and broadcast.
 #[derive(Debug, Clone)]
 pub(crate) struct Events {
     sender: broadcast::Sender<Event>,
     log: Arc<Mutex<Log>>,
     epoch: Arc<str>,
+    watchers: Watchers,
+}
+
+/// A wait for one ask to end, woken by the event that ends it and by no
+/// other: with thousands of agents waiting, an answer wakes its own
+/// waiters, not all of them.
+#[derive(Debug)]
+pub(crate) struct EndWatch {
+    watchers: Watchers,
+    id: String,
+    notify: Option<Arc<Notify>>,
+}
+
+impl EndWatch {
+    /// Wakes every `notified()` future made (and enabled or polled) before
+    /// the ask's end is published.
+    pub(crate) fn notify(&self) -> &Notify {
+        self.notify
+            .as_deref()
+            .expect("an EndWatch keeps its Notify until dropped")
+    }
+}
+
+impl Drop for EndWatch {
+    fn drop(&mut self) {
+        // Counts change only under the lock: the last watcher of an ask
+        // removes its entry.
+        let mut watchers = self.watchers.lock().unwrap_or_else(PoisonError::into_inner);
+        drop(self.notify.take());
+        if watchers
+            .get(&self.id)
+            .is_some_and(|n| Arc::strong_count(n) == 1)
+        {
+            watchers.remove(&self.id);
+        }
+    }
 }
 
 impl Events {
@@ -46,7 +85,28 @@ impl Events {
             sender: broadcast::channel(1024).0,
             log: Arc::default(),
             epoch: epoch.into(),
+            watchers: Arc::default(),
         }
+    }
+
+    /// Starts watching for the end of the ask `id`.
+    pub(crate) fn watch_end(&self, id: &str) -> EndWatch {
+        let mut watchers = self.watchers.lock().unwrap_or_else(PoisonError::into_inner);
+        let notify = Arc::clone(watchers.entry(id.to_owned()).or_default());
+        EndWatch {
+            watchers: Arc::clone(&self.watchers),
+            id: id.to_owned(),
+            notify: Some(notify),
+        }
+    }
+
+    /// How many asks have someone waiting for their end.
+    #[cfg(test)]
+    pub(crate) fn watched(&self) -> usize {
+        self.watchers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
     }
 
     fn log(&self) -> MutexGuard<'_, Log> {
@@ -74,6 +134,12 @@ impl Events {
             log.recent.pop_front();
         }
         log.recent.push_back(event.clone());
+        if event.ask.status.is_finished() {
+            let watchers = self.watchers.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(notify) = watchers.get(&event.ask.id) {
+                notify.notify_waiters();
+            }
+        }
         // Nobody listening is fine: events are hints, the store is the truth.
         let _ = self.sender.send(event);
     }
@@ -118,5 +184,72 @@ impl Events {
             }
         }
         self.version()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use interaction::AskStatus;
+    use std::{
+        future::Future,
+        pin::pin,
+        task::{Context, Poll, Waker},
+    };
+
+    fn summary(id: &str, status: AskStatus) -> AskSummary {
+        AskSummary {
+            id: id.to_owned(),
+            url: format!("http://desk/asks/{id}"),
+            title: None,
+            agent: None,
+            status,
+            created_at: "2026-11-30T00:00:00.000Z".to_owned(),
+            expires_at: None,
+            question_count: 1,
+        }
+    }
+
+    fn is_woken(future: std::pin::Pin<&mut impl Future<Output = ()>>) -> bool {
+        future.poll(&mut Context::from_waker(Waker::noop())) == Poll::Ready(())
+    }
+
+    #[test]
+    fn an_ask_ending_wakes_its_own_waiters_only_and_their_entries_go_with_them() {
+        let events = Events::new("test".to_owned());
+        let (a1, a2, b) = (
+            events.watch_end("a"),
+            events.watch_end("a"),
+            events.watch_end("b"),
+        );
+        {
+            let mut woken_a1 = pin!(a1.notify().notified());
+            let mut woken_a2 = pin!(a2.notify().notified());
+            let mut woken_b = pin!(b.notify().notified());
+            for waiter in [woken_a1.as_mut(), woken_a2.as_mut(), woken_b.as_mut()] {
+                waiter.enable();
+            }
+            assert_eq!(events.watched(), 2);
+
+            events.publish(summary("a", AskStatus::Pending));
+            events.publish(summary("b", AskStatus::Pending));
+            events.publish(summary("c", AskStatus::Answered));
+            assert!(!is_woken(woken_a1.as_mut()), "a new ask wakes nobody");
+            assert!(!is_woken(woken_b.as_mut()));
+
+            events.publish(summary("a", AskStatus::Answered));
+            assert!(is_woken(woken_a1.as_mut()));
+            assert!(is_woken(woken_a2.as_mut()));
+            assert!(
+                !is_woken(woken_b.as_mut()),
+                "another ask's end wakes nobody else"
+            );
+        }
+
+        drop(a1);
+        assert_eq!(events.watched(), 2, "a2 still watches a");
+        drop(a2);
+        drop(b);
+        assert_eq!(events.watched(), 0);
     }
 }

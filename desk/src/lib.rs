@@ -291,8 +291,11 @@ impl Desk {
     /// The ask, once it has finished or `max` (capped at [`MAX_WAIT`]) has
     /// passed, whichever comes first.
     pub async fn wait(&self, id: &str, max: Duration) -> Result<Ask, DeskError> {
-        // Subscribe before reading, so a finish between the two is not missed.
-        let mut events = self.subscribe();
+        // Watch before reading, so a finish between the two is not missed.
+        let watch = self.events.watch_end(id);
+        let ended = watch.notify().notified();
+        tokio::pin!(ended);
+        ended.as_mut().enable();
         let record = self.read(id).await?;
         if record.end.is_some() || max.is_zero() {
             return Ok(self.view(&record));
@@ -302,23 +305,8 @@ impl Desk {
             let left = u64::try_from(at.saturating_sub(self.now())).unwrap_or(0);
             wait = wait.min(Duration::from_millis(left));
         }
-        let deadline = tokio::time::sleep(wait);
-        tokio::pin!(deadline);
-        loop {
-            tokio::select! {
-                event = events.recv() => match event {
-                    Ok(event) if event.ask.id == record.id.as_str() && event.ask.status.is_finished() => break,
-                    Ok(_) => {}
-                    Err(broadcast::error::RecvError::Lagged(_)) => {
-                        if self.read(id).await?.end.is_some() {
-                            break;
-                        }
-                    }
-                    Err(broadcast::error::RecvError::Closed) => break,
-                },
-                () = &mut deadline => break,
-            }
-        }
+        // Woken by this ask's end only (or the wait running out).
+        let _ = tokio::time::timeout(wait, ended).await;
         self.get(id).await
     }
 
