@@ -186,6 +186,47 @@ async fn only_pages_with_an_island_load_the_bundle() {
 }
 
 #[tokio::test]
+async fn pages_are_gzipped_for_browsers_that_accept_it_and_site_files_keep_their_own_encoding() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let assets = site(dir.path(), "export default 1;");
+    let bundle = assets.bundle().expect("bundle").to_owned();
+    let server = TestServer::with_site(assets).await;
+    let id = server.create(release_ask()).await;
+    let plain = get(&server, &format!("/asks/{id}"), None).await;
+    assert!(plain.headers().get(header::CONTENT_ENCODING).is_none());
+    let html = body_text(plain).await;
+
+    let page = get(&server, &format!("/asks/{id}"), Some("gzip, deflate, br")).await;
+    assert_eq!(page.headers()[header::CONTENT_ENCODING], "gzip");
+    assert!(page.headers()[header::VARY]
+        .to_str()
+        .expect("vary")
+        .contains("accept-encoding"));
+    let gzipped = page.into_body().collect().await.expect("body").to_bytes();
+    assert!(
+        gzipped.len() < html.len() / 2,
+        "{} of {}",
+        gzipped.len(),
+        html.len()
+    );
+    let mut unzipped = String::new();
+    std::io::Read::read_to_string(
+        &mut flate2::read::GzDecoder::new(&gzipped[..]),
+        &mut unzipped,
+    )
+    .expect("gunzip");
+    // The same page, but for its nonce.
+    assert_eq!(unzipped.len(), html.len());
+
+    let js = get(&server, &format!("/pkg/{bundle}.js"), Some("gzip, br")).await;
+    assert_eq!(js.headers()[header::CONTENT_ENCODING], "br");
+    assert_eq!(
+        js.into_body().collect().await.expect("body").to_bytes(),
+        &b"brotli bytes"[..]
+    );
+}
+
+#[tokio::test]
 async fn an_unknown_path_is_the_not_found_page() {
     let dir = tempfile::tempdir().expect("tempdir");
     let server = TestServer::with_site(site(dir.path(), "1")).await;
