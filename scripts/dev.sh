@@ -355,6 +355,34 @@ suite_mcp() {
     "$PYTHON" -m pytest end2end/mcp -q -p no:cacheprovider
 }
 
+# schemathesis against the API's own OpenAPI document, on the debug server
+# with a token: examples, coverage and a fuzzing phase bounded by examples
+# per operation (end2end/contract/schemathesis.toml). A fixed seed keeps a
+# run reproducible; `schemathesis … --seed <n>` replays another.
+suite_contract() {
+  install_mcp_client
+  build_server dev
+  local out pid url token=contract-token-0123456789
+  out=$(mktemp)
+  ASKDESK_TOKEN=$token target/debug/askdesk --addr 127.0.0.1:0 --database :memory: \
+    >"$out" 2>"$LOGS/contract-server.log" &
+  pid=$!
+  url=
+  for _ in $(seq 100); do
+    url=$(sed -n 's/^askdesk is serving on \(http:[^ ]*\)$/\1/p' "$out")
+    [ -n "$url" ] && break
+    sleep 0.1
+  done
+  [ -n "$url" ] || { kill "$pid"; die "the server for the contract suite did not start"; }
+  local rc=0
+  ASKDESK_TOKEN=$token "$(dirname "$PYTHON")/schemathesis" \
+    --config-file end2end/contract/schemathesis.toml \
+    run "$url/api/v1/openapi.json" --seed 20261130 || rc=$?
+  kill "$pid"
+  wait "$pid" 2>/dev/null || true
+  return "$rc"
+}
+
 # `askdesk tui` and `askdesk answer` in a real terminal: tmux sends keys and
 # reads the screen, keyless and connected to a real server. The tmux tests
 # are the ignored ones of the tui crate's one test binary.
@@ -366,9 +394,9 @@ suite_tui() {
 
 run_tests() {
   local suites=("$@") s
-  ((${#suites[@]})) || suites=(fmt clippy unit wasm e2e mcp tui)
+  ((${#suites[@]})) || suites=(fmt clippy unit wasm e2e mcp contract tui)
   for s in "${suites[@]}"; do
-    declare -F "suite_$s" >/dev/null || die "unknown suite '$s' (fmt clippy unit wasm e2e mcp tui)"
+    declare -F "suite_$s" >/dev/null || die "unknown suite '$s' (fmt clippy unit wasm e2e mcp contract tui)"
   done
   bootstrap
   mkdir -p "$LOGS"
@@ -409,6 +437,14 @@ summarize() {
         total_pass=$((total_pass + n))
         n=$(grep -E '^test result:' "$LOGS/$s.log" | grep -oE '[0-9]+ failed' | awk '{s+=$1} END {print s+0}')
         total_fail=$((total_fail + n))
+        ;;
+      contract)
+        # "Test cases: N generated, N passed, …" or "…, K found K unique failures".
+        grep -E '^  [0-9]+ generated' "$LOGS/$s.log" | sed "s/^ */$s: /" || true
+        n=$(grep -oE '^  [0-9]+ generated, [0-9]+ passed' "$LOGS/$s.log" | grep -oE '[0-9]+ passed' | grep -oE '[0-9]+' || true)
+        total_pass=$((total_pass + ${n:-0}))
+        n=$(grep -oE 'found [0-9]+ unique' "$LOGS/$s.log" | grep -oE '[0-9]+' || true)
+        total_fail=$((total_fail + ${n:-0}))
         ;;
       mcp)
         grep -E '^[0-9]+ (passed|failed)|^=+ .*(passed|failed)' "$LOGS/$s.log" | sed "s/^/$s: /" || true

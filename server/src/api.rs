@@ -262,7 +262,7 @@ async fn read(
     let ask = match query.wait {
         None => desk(&state).get(&id).await?,
         Some(wait) => {
-            let seconds: u64 = wait.parse().map_err(|_| {
+            let seconds = whole_number(&wait).ok_or_else(|| {
                 ApiError::Query(format!(
                     "wait={wait:?} is not a number of seconds; use 0 to {}",
                     MAX_WAIT.as_secs()
@@ -286,12 +286,22 @@ struct ListQuery {
     wait: Option<String>,
 }
 
+/// Seconds to wait, in decimal digits; a number too large for a `u64`
+/// counts as the largest, since a wait is capped anyway.
+fn whole_number(text: &str) -> Option<u64> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(text.parse().unwrap_or(u64::MAX))
+}
+
 fn number(name: &str, value: Option<&str>, what: &str) -> Result<Option<u64>, ApiError> {
+    let parse = |v: &str| match name {
+        "wait" => whole_number(v),
+        _ => v.parse().ok(),
+    };
     value
-        .map(|v| {
-            v.parse()
-                .map_err(|_| ApiError::Query(format!("{name}={v:?} is not {what}")))
-        })
+        .map(|v| parse(v).ok_or_else(|| ApiError::Query(format!("{name}={v:?} is not {what}"))))
         .transpose()
 }
 
