@@ -100,6 +100,16 @@ impl Events {
         }
     }
 
+    /// The asks someone here waits on.
+    pub(crate) fn watched_ids(&self) -> Vec<String> {
+        self.watchers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .keys()
+            .cloned()
+            .collect()
+    }
+
     /// How many asks have someone waiting for their end.
     #[cfg(test)]
     pub(crate) fn watched(&self) -> usize {

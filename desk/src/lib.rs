@@ -22,7 +22,7 @@ mod time;
 pub use error::DeskError;
 pub use events::{Event, MAX_WAIT, REPLAY_EVENTS};
 pub use id::AskId;
-pub use postgres::{PoolSettings, PostgresStore};
+pub use postgres::{Change, Changes, PoolSettings, PostgresStore};
 pub use record::{End, Record};
 pub use sqlite::SqliteStore;
 pub use store::{Entry, Keyed, Store, StoreError};
@@ -155,6 +155,38 @@ impl Desk {
 
     fn publish(&self, record: &Record) {
         self.events.publish(record.summary(self.url(&record.id)));
+    }
+
+    /// Follows what other instances on the same PostgreSQL database do:
+    /// the asks they create and finish reach this instance's waiters,
+    /// event streams and open pages as its own do. Runs until dropped.
+    pub async fn follow(&self, mut changes: Changes) {
+        loop {
+            match changes.next().await {
+                Change::Ask(id) => self.learn(&id, false).await,
+                // Missed while disconnected: whatever a waiter here waits
+                // on is read again.
+                Change::Reconnected => {
+                    for id in self.events.watched_ids() {
+                        if let Some(id) = AskId::parse(&id) {
+                            self.learn(&id, true).await;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads an ask another instance changed and tells this instance's
+    /// listeners (only if it has ended, when `only_ended`).
+    async fn learn(&self, id: &AskId, only_ended: bool) {
+        match self.store.get(id).await {
+            Ok(Some(record)) if !only_ended || record.end.is_some() => self.publish(&record),
+            Ok(_) => {}
+            Err(e) => {
+                tracing::warn!(id = %id, "reading an ask another instance changed failed: {e}")
+            }
+        }
     }
 
     fn view(&self, record: &Record) -> Ask {

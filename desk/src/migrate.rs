@@ -84,6 +84,11 @@ pub(crate) const POSTGRES: Migrations = Migrations(&[
         "idempotency",
         include_str!("../migrations/postgres/0002_idempotency.sql"),
     ),
+    (
+        3,
+        "notify",
+        include_str!("../migrations/postgres/0003_notify.sql"),
+    ),
 ]);
 
 /// The query that reads the newest applied version, the same in both

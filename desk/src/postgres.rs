@@ -2,9 +2,16 @@
 //! The same rows, statements ([`crate::sql`]) and decoding
 //! ([`crate::stored`]) as SQLite.
 
-use crate::{migrate, store::StoreError};
-use sqlx::{migrate::Migrator, postgres::PgPoolOptions, PgPool};
-use std::time::Duration;
+use crate::{migrate, store::StoreError, AskId};
+use sqlx::{
+    migrate::Migrator,
+    postgres::{PgConnectOptions, PgListener, PgPoolOptions},
+    PgPool,
+};
+use std::{str::FromStr, time::Duration};
+
+/// The channel every instance's changes are announced on (migration 0003).
+const CHANNEL: &str = "askdesk_asks";
 
 /// How an instance uses its share of the database.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,16 +36,72 @@ impl Default for PoolSettings {
 #[derive(Debug, Clone)]
 pub struct PostgresStore {
     pool: PgPool,
+    /// This instance's connections' `application_name`.
+    name: String,
+}
+
+/// What another instance did, as [`Changes::next`] tells it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// Another instance created or changed this ask.
+    Ask(AskId),
+    /// The connection was lost and is back: changes meanwhile were not
+    /// heard, so what is being waited on needs reading again.
+    Reconnected,
+}
+
+/// The changes other instances make, heard through `LISTEN`.
+pub struct Changes {
+    listener: PgListener,
+    schema: String,
+    name: String,
+}
+
+impl Changes {
+    /// The next change another instance made to this schema's asks.
+    pub async fn next(&mut self) -> Change {
+        loop {
+            match self.listener.try_recv().await {
+                Ok(Some(note)) => {
+                    let mut parts = note.payload().splitn(3, ' ');
+                    let (Some(schema), Some(writer), Some(id)) =
+                        (parts.next(), parts.next(), parts.next())
+                    else {
+                        continue;
+                    };
+                    if schema != self.schema || writer == self.name {
+                        continue;
+                    }
+                    if let Some(id) = AskId::parse(id) {
+                        return Change::Ask(id);
+                    }
+                }
+                Ok(None) => return Change::Reconnected,
+                Err(e) => {
+                    // The next try reconnects; meanwhile, do not spin.
+                    tracing::warn!("listening for other instances' changes failed: {e}");
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                }
+            }
+        }
+    }
 }
 
 impl PostgresStore {
     /// Connects to the database at `url` (`postgres://…`) and brings its
     /// schema up to date.
     pub async fn connect(url: &str, settings: PoolSettings) -> Result<Self, StoreError> {
+        // Named per instance, so that an instance knows its own changes
+        // among those it hears.
+        let unique = AskId::random().map_err(|e| {
+            sqlx::Error::Configuration(format!("no randomness for a name: {e}").into())
+        })?;
+        let name = format!("askdesk-{}", unique.as_str().get(..12).unwrap_or_default());
+        let options = PgConnectOptions::from_str(url)?.application_name(&name);
         let pool = PgPoolOptions::new()
             .max_connections(settings.max_connections)
             .acquire_timeout(settings.acquire_timeout)
-            .connect(url)
+            .connect_with(options)
             .await?;
         let applied: Option<i64> = sqlx::query_scalar(migrate::APPLIED)
             .fetch_one(&pool)
@@ -46,7 +109,21 @@ impl PostgresStore {
             .unwrap_or(None);
         migrate::POSTGRES.check(applied)?;
         Migrator::new(migrate::POSTGRES).await?.run(&pool).await?;
-        Ok(Self { pool })
+        Ok(Self { pool, name })
+    }
+
+    /// Starts listening for the changes other instances make.
+    pub async fn changes(&self) -> Result<Changes, StoreError> {
+        let schema: String = sqlx::query_scalar("SELECT current_schema()")
+            .fetch_one(&self.pool)
+            .await?;
+        let mut listener = PgListener::connect_with(&self.pool).await?;
+        listener.listen(CHANNEL).await?;
+        Ok(Changes {
+            listener,
+            schema,
+            name: self.name.clone(),
+        })
     }
 }
 

@@ -93,9 +93,20 @@ pub fn claim(path: &Path) -> Result<Claim, StartError> {
     }
 }
 
+/// The store the settings name, opened.
+pub struct Opened {
+    /// Where asks are kept.
+    pub store: Arc<dyn Store>,
+    /// Which database it is.
+    pub database: Database,
+    /// PostgreSQL's store again, to hear other instances' changes through.
+    pub shared: Option<PostgresStore>,
+}
+
 /// Opens the store the settings name.
-pub async fn open_store(args: &ServeArgs) -> Result<(Arc<dyn Store>, Database), StartError> {
+pub async fn open_store(args: &ServeArgs) -> Result<Opened, StartError> {
     let database = args.database()?;
+    let mut shared = None;
     let store: Arc<dyn Store> = match &database {
         Database::Memory => Arc::new(SqliteStore::in_memory().await?),
         Database::File(path) => {
@@ -118,14 +129,18 @@ pub async fn open_store(args: &ServeArgs) -> Result<(Arc<dyn Store>, Database), 
                 max_connections: args.database_connections.max(1),
                 acquire_timeout: std::time::Duration::from_secs(args.database_timeout.max(1)),
             };
-            Arc::new(
-                PostgresStore::connect(url, settings)
-                    .await
-                    .map_err(|e| format!("cannot open the database {database}: {e}"))?,
-            )
+            let store = PostgresStore::connect(url, settings)
+                .await
+                .map_err(|e| format!("cannot open the database {database}: {e}"))?;
+            shared = Some(store.clone());
+            Arc::new(store)
         }
     };
-    Ok((store, database))
+    Ok(Opened {
+        store,
+        database,
+        shared,
+    })
 }
 
 /// Prepares an accepted connection. Without `TCP_NODELAY`, a response
@@ -157,7 +172,22 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         Database::File(path) => Some(claim(&path)?),
         Database::Memory | Database::Postgres(_) => None,
     };
-    let (store, database) = open_store(args).await?;
+    let Opened {
+        store,
+        database,
+        shared,
+    } = open_store(args).await?;
+    // Several instances on one PostgreSQL database are one desk: each
+    // hears what the others create and finish.
+    let changes = match &shared {
+        Some(shared) => Some(
+            shared
+                .changes()
+                .await
+                .map_err(|e| format!("cannot listen to the database {database}: {e}"))?,
+        ),
+        None => None,
+    };
     let listener = tokio::net::TcpListener::bind(args.addr)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
@@ -188,6 +218,16 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
             public_url = state.security.public_url(),
             "links to asks use the public URL"
         );
+    }
+    if let Some(changes) = changes {
+        let follower = desk.clone();
+        let stop = shutdown.clone();
+        tokio::spawn(async move {
+            tokio::select! {
+                () = stop.cancelled() => {}
+                () = follower.follow(changes) => {}
+            }
+        });
     }
     // Asks expire when their time is up, not when someone next looks:
     // waiting pages and agents hear of it at once.

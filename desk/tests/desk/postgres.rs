@@ -29,3 +29,71 @@ async fn a_database_a_newer_askdesk_migrated_is_refused_naming_both_versions() {
         "{error}"
     );
 }
+
+/// The next event, failing the test rather than hanging when none comes.
+async fn next(heard: &mut tokio::sync::broadcast::Receiver<desk::Event>) -> desk::Event {
+    tokio::time::timeout(std::time::Duration::from_secs(10), heard.recv())
+        .await
+        .expect("an event within 10 s")
+        .expect("event")
+}
+
+/// Two instances on one database: what one does, the other hears of at
+/// once (LISTEN/NOTIFY), and not its own changes twice.
+#[tokio::test]
+async fn an_instance_hears_at_once_what_another_creates_and_finishes() {
+    use crate::common::{combined, new_ask};
+    use desk::Desk;
+    use interaction::AskStatus;
+    use std::{sync::Arc, time::Duration};
+    use tokio::time::timeout;
+
+    let url = postgres_schema().await;
+    let a_store = PostgresStore::connect(&url, PoolSettings::default())
+        .await
+        .expect("store a");
+    let b_store = PostgresStore::connect(&url, PoolSettings::default())
+        .await
+        .expect("store b");
+    let changes = a_store.changes().await.expect("listen");
+    let a = Desk::new(Arc::new(a_store), "http://a");
+    let b = Desk::new(Arc::new(b_store), "http://b");
+    let follower = tokio::spawn({
+        let a = a.clone();
+        async move { a.follow(changes).await }
+    });
+    let mut heard = a.subscribe();
+
+    let own = a.create(new_ask(None)).await.expect("create on a");
+    let theirs = b.create(new_ask(None)).await.expect("create on b");
+    let first = next(&mut heard).await;
+    assert_eq!(first.ask.id, own.id);
+    let second = next(&mut heard).await;
+    assert_eq!(
+        (second.ask.id.as_str(), second.ask.status),
+        (theirs.id.as_str(), AskStatus::Pending),
+        "a's own ask is not heard again from the database"
+    );
+
+    // A long-poll on a wakes when b answers: well before its wait is over.
+    let waiter = tokio::spawn({
+        let a = a.clone();
+        let id = theirs.id.clone();
+        async move { a.wait(&id, Duration::from_secs(300)).await }
+    });
+    b.answer(&theirs.id, &combined())
+        .await
+        .expect("answer on b");
+    let ask = timeout(Duration::from_secs(30), waiter)
+        .await
+        .expect("woken by b's answer")
+        .expect("task")
+        .expect("wait");
+    assert_eq!(ask.status, AskStatus::Answered);
+    let third = next(&mut heard).await;
+    assert_eq!(
+        (third.ask.id.as_str(), third.ask.status),
+        (theirs.id.as_str(), AskStatus::Answered)
+    );
+    follower.abort();
+}

@@ -58,7 +58,9 @@ fn a_postgres_password_never_shows_in_what_is_printed() {
 async fn the_api_works_the_same_on_postgres() {
     let mut settings = args(None);
     settings.database = Some(postgres_url().await);
-    let (store, database) = open_store(&settings).await.expect("store");
+    let server::run::Opened {
+        store, database, ..
+    } = open_store(&settings).await.expect("store");
     assert!(matches!(database, Database::Postgres(_)));
     let server = TestServer::with_store(store, None).await;
     let id = server.create(release_ask()).await;
