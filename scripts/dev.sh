@@ -346,9 +346,12 @@ suite_e2e() {
 }
 
 # ask_user through the Python MCP SDK, over HTTP and stdio, against the
-# debug server and the site (both built already by e2e when both run).
+# debug server and the site (both built already by e2e when both run); and
+# one session across two instances on the test PostgreSQL.
 suite_mcp() {
   install_mcp_client
+  # Two instances on one PostgreSQL: the test makes its own schema.
+  command -v psql >/dev/null || apt_install postgresql-client
   build_server dev
   build_site # the servers the tests start serve it (built already after e2e)
   ASKDESK_BIN=$ROOT/target/debug/askdesk ASKDESK_SITE_ROOT=$SITE \
@@ -400,7 +403,7 @@ run_tests() {
   done
   bootstrap
   mkdir -p "$LOGS"
-  case " ${suites[*]} " in *" unit "*) need_postgres ;; esac
+  case " ${suites[*]} " in *" unit "* | *" mcp "*) need_postgres ;; esac
   local failed=() passed=() start
   for s in "${suites[@]}"; do
     log "suite $s"

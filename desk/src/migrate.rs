@@ -89,6 +89,11 @@ pub(crate) const POSTGRES: Migrations = Migrations(&[
         "notify",
         include_str!("../migrations/postgres/0003_notify.sql"),
     ),
+    (
+        4,
+        "mcp sessions",
+        include_str!("../migrations/postgres/0004_mcp_sessions.sql"),
+    ),
 ]);
 
 /// The query that reads the newest applied version, the same in both

@@ -112,6 +112,43 @@ impl PostgresStore {
         Ok(Self { pool, name })
     }
 
+    /// An MCP session's state, as [`PostgresStore::keep_session`] kept it.
+    pub async fn session(&self, id: &str) -> Result<Option<String>, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT state FROM mcp_sessions WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
+    }
+
+    /// Keeps an MCP session's state for every instance.
+    pub async fn keep_session(&self, id: &str, state: &str) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO mcp_sessions (id, state, updated_at) VALUES ($1, $2, $3) \
+             ON CONFLICT (id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at",
+        )
+        .bind(id)
+        .bind(state)
+        .bind(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX)),
+        )
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Forgets an MCP session that ended.
+    pub async fn drop_session(&self, id: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM mcp_sessions WHERE id = $1")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// Starts listening for the changes other instances make.
     pub async fn changes(&self) -> Result<Changes, StoreError> {
         let schema: String = sqlx::query_scalar("SELECT current_schema()")

@@ -37,6 +37,9 @@ pub struct AppState {
     pub mcp_default_timeout: Option<u64>,
     /// Whether `ask_user` also asks in the MCP client's own UI.
     pub mcp_elicit: bool,
+    /// The PostgreSQL database several instances share, if that is the
+    /// store: MCP sessions are kept there.
+    pub shared: Option<desk::PostgresStore>,
     /// Cancelled when the server stops; ends long-lived MCP streams.
     pub shutdown: CancellationToken,
     /// Settings the pages need (frame ancestors, the embed origin, the

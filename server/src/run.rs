@@ -204,6 +204,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         security: Arc::new(security),
         mcp_default_timeout: args.mcp_default_timeout,
         mcp_elicit: args.elicit,
+        shared,
         shutdown: shutdown.clone(),
         page,
     };

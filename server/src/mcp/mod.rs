@@ -10,6 +10,7 @@
 mod backend;
 pub mod elicit;
 mod schema;
+mod sessions;
 pub mod stdio;
 mod tools;
 
@@ -156,9 +157,14 @@ pub fn http_service(state: &AppState) -> StreamableHttpService<AskDesk, LocalSes
         state.mcp_default_timeout,
     )
     .eliciting(state.mcp_elicit);
-    let config = StreamableHttpServerConfig::default()
+    let mut config = StreamableHttpServerConfig::default()
         .disable_allowed_hosts()
         .with_cancellation_token(state.shutdown.child_token());
+    // On PostgreSQL, sessions are kept for every instance: a client's next
+    // request may reach another one.
+    if let Some(shared) = &state.shared {
+        config.session_store = Some(Arc::new(sessions::SharedSessions(shared.clone())));
+    }
     let mut sessions = LocalSessionManager::default();
     // A call may wait days for a human, sending nothing when the client
     // asked for no progress; rmcp's default 5-minute idle limit would end

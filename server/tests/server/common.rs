@@ -77,6 +77,7 @@ impl TestServer {
             security: Arc::new(security),
             mcp_default_timeout: None,
             mcp_elicit: false,
+            shared: None,
             shutdown: tokio_util::sync::CancellationToken::new(),
             page: args.page_config(&assets).expect("page config"),
             assets: Arc::new(assets),

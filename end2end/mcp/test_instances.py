@@ -1,0 +1,90 @@
+"""Several askdesk instances on one PostgreSQL database are one desk, also
+for MCP over HTTP: one client session whose requests alternate between two
+instances, as a balancer without stickiness would send them."""
+
+import itertools
+import os
+import subprocess
+import tempfile
+import uuid
+
+import httpx2
+import pytest
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+from conftest import BINARY, SITE, wait_for_url
+from test_ask_user import call_while, claude_code_input, human
+
+pytestmark = pytest.mark.anyio
+
+
+class Alternating(httpx2.AsyncBaseTransport):
+    """Sends each request to the next instance in turn."""
+
+    def __init__(self, urls: list[str]):
+        self.targets = itertools.cycle([httpx2.URL(u) for u in urls])
+        self.inner = httpx2.AsyncHTTPTransport()
+        self.sent: list[str] = []
+
+    async def handle_async_request(self, request):
+        target = next(self.targets)
+        request.url = request.url.copy_with(host=target.host, port=target.port)
+        request.headers["host"] = f"{target.host}:{target.port}"
+        self.sent.append(f"{target.port} {request.method}")
+        return await self.inner.handle_async_request(request)
+
+    async def aclose(self):
+        await self.inner.aclose()
+
+
+@pytest.fixture
+def two_instances():
+    base = os.environ.get("ASKDESK_TEST_POSTGRES")
+    assert base, "ASKDESK_TEST_POSTGRES must name a PostgreSQL to test on (scripts/dev.sh sets it)"
+    schema = f"mcp_{uuid.uuid4().hex[:12]}"
+    subprocess.run(["psql", base, "-qc", f"CREATE SCHEMA {schema}"], check=True)
+    url = f"{base}{'&' if '?' in base else '?'}options=-c%20search_path%3D{schema}"
+    processes = []
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            urls = []
+            for name in ("a", "b"):
+                process = subprocess.Popen(
+                    [str(BINARY), "--addr", "127.0.0.1:0", "--site-root", SITE],
+                    env={**os.environ, "ASKDESK_DATABASE": url},
+                    stdout=subprocess.PIPE, stderr=open(f"{tmp}/{name}.log", "w"), text=True,
+                )
+                processes.append(process)
+                urls.append(wait_for_url(process))
+            yield urls
+        finally:
+            for process in processes:
+                process.terminate()
+                process.wait(timeout=10)
+            subprocess.run(["psql", base, "-qc", f"DROP SCHEMA {schema} CASCADE"], check=False)
+
+
+async def test_one_mcp_session_across_two_instances(two_instances):
+    a, b = two_instances
+    alternating = Alternating([a, b])
+    title = f"two instances {uuid.uuid4()}"
+    async with httpx2.AsyncClient(transport=alternating, timeout=httpx2.Timeout(30, read=120)) as http:
+        async with streamable_http_client(f"{a}/mcp", http_client=http) as streams:
+            async with ClientSession(streams[0], streams[1]) as session:
+                await session.initialize()
+                tools = await session.list_tools()
+                assert "ask_user" in [t.name for t in tools.tools]
+                # Asked through one instance, answered through the other.
+                result, _ = await call_while(
+                    session,
+                    claude_code_input(title),
+                    lambda: human(b, title, "answers", {"answers": [
+                        {"id": "q1", "selected": ["Auth"]}, {"id": "q2", "selected": ["PostgreSQL"]},
+                    ]}),
+                )
+                assert result.structured_content["answers"][1] == {"id": "q2", "selected": ["PostgreSQL"]}
+                more = await session.call_tool("await_answer", {"askId": "0" * 32})
+                assert more.is_error
+    ports = {line.split()[0] for line in alternating.sent}
+    assert len(ports) == 2, alternating.sent
