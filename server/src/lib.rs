@@ -11,6 +11,7 @@ pub mod config;
 pub mod detached;
 pub mod events;
 pub mod hook;
+pub mod limit;
 pub mod mcp;
 pub mod page;
 pub mod run;

@@ -248,9 +248,12 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         }
     });
     let task = tokio::spawn(async move {
-        let served = axum::serve(listener.tap_io(accepted), app(state))
-            .with_graceful_shutdown(async move { shutdown.cancelled().await })
-            .await;
+        let served = axum::serve(
+            listener.tap_io(accepted),
+            app(state).into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(async move { shutdown.cancelled().await })
+        .await;
         // The file is free for another server once this one has stopped.
         drop(claim);
         served

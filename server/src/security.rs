@@ -2,12 +2,13 @@
 //! `Origin` check (CSRF), the token, and the security headers on every
 //! response.
 
+use crate::limit::Failures;
 use axum::{
-    extract::{Form, Request, State},
+    extract::{ConnectInfo, Extension, Form, Request, State},
     http::{
         header::{
             AUTHORIZATION, CACHE_CONTROL, CONTENT_SECURITY_POLICY, COOKIE, HOST, LOCATION, ORIGIN,
-            REFERRER_POLICY, SET_COOKIE, WWW_AUTHENTICATE, X_CONTENT_TYPE_OPTIONS,
+            REFERRER_POLICY, RETRY_AFTER, SET_COOKIE, WWW_AUTHENTICATE, X_CONTENT_TYPE_OPTIONS,
         },
         HeaderMap, HeaderValue, Method, StatusCode, Uri,
     },
@@ -17,7 +18,11 @@ use axum::{
 use interaction::ErrorBody;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
-use std::sync::Arc;
+use std::{
+    net::{IpAddr, SocketAddr},
+    sync::Arc,
+    time::Instant,
+};
 
 /// The cookie that remembers a signed-in browser.
 pub const SESSION_COOKIE: &str = "askdesk_session";
@@ -33,7 +38,13 @@ pub struct Security {
     public_url: String,
     hosts: Vec<String>,
     secure_cookie: bool,
+    failures: Arc<Failures>,
 }
+
+/// The address a request came from, when the server knows it (the TCP
+/// peer; behind a reverse proxy, the proxy's).
+#[derive(Debug, Clone, Copy)]
+pub struct ClientAddr(pub Option<IpAddr>);
 
 fn digest(parts: &[&[u8]]) -> [u8; 32] {
     let mut hasher = Sha256::new();
@@ -81,6 +92,7 @@ impl Security {
             secure_cookie: public_url.starts_with("https://"),
             public_url,
             hosts,
+            failures: Arc::default(),
         }
     }
 
@@ -165,7 +177,12 @@ pub async fn guard(
     with_headers(response)
 }
 
-async fn check(security: &Security, request: Request, next: Next) -> Response {
+async fn check(security: &Security, mut request: Request, next: Next) -> Response {
+    let addr = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|ConnectInfo(addr)| addr.ip());
+    request.extensions_mut().insert(ClientAddr(addr));
     let headers = request.headers();
     let host = headers
         .get(HOST)
@@ -208,6 +225,19 @@ async fn check(security: &Security, request: Request, next: Next) -> Response {
         }
     }
     let path = request.uri().path();
+    // An address that got the token wrong too often waits, whatever it
+    // sends next with a token or to the sign-in form.
+    let tries_token = headers.contains_key(AUTHORIZATION)
+        || (path == "/signin" && *request.method() == Method::POST);
+    if let (true, true, Some(addr)) = (security.has_token(), tries_token, addr) {
+        if let Some(wait) = security.failures.refused(addr, Instant::now()) {
+            return too_many(wait);
+        }
+        if headers.contains_key(AUTHORIZATION) && !security.bearer_ok(headers) {
+            tracing::warn!(%addr, "a request with a wrong token");
+            security.failures.fail(addr, Instant::now());
+        }
+    }
     if security.has_token()
         && !crate::is_public(path)
         && !security.bearer_ok(headers)
@@ -229,6 +259,21 @@ async fn check(security: &Security, request: Request, next: Next) -> Response {
         return redirect("/signin");
     }
     next.run(request).await
+}
+
+/// `429`: too many failed attempts at the token from this address.
+fn too_many(wait: std::time::Duration) -> Response {
+    let seconds = wait.as_secs().max(1);
+    let mut response = error(
+        StatusCode::TOO_MANY_REQUESTS,
+        format!(
+            "too many wrong tokens or failed sign-ins from this address; try again in {seconds} s"
+        ),
+    );
+    response
+        .headers_mut()
+        .insert(RETRY_AFTER, HeaderValue::from(seconds));
+    response
 }
 
 /// Why a state-changing request comes from another site, if it does.
@@ -286,7 +331,11 @@ pub struct SignIn {
 }
 
 /// `POST /signin`: sets the session cookie when the token is right.
-pub async fn sign_in(State(security): State<Arc<Security>>, Form(form): Form<SignIn>) -> Response {
+pub async fn sign_in(
+    State(security): State<Arc<Security>>,
+    Extension(ClientAddr(addr)): Extension<ClientAddr>,
+    Form(form): Form<SignIn>,
+) -> Response {
     let right = security
         .token_digest
         .is_some_and(|expected| digest(&[form.token.trim().as_bytes()]) == expected);
@@ -294,7 +343,10 @@ pub async fn sign_in(State(security): State<Arc<Security>>, Form(form): Form<Sig
         if !security.has_token() {
             return redirect("/");
         }
-        tracing::warn!("sign-in with a wrong token");
+        tracing::warn!(addr = ?addr, "sign-in with a wrong token");
+        if let Some(addr) = addr {
+            security.failures.fail(addr, Instant::now());
+        }
         return redirect("/signin?failed=1");
     };
     let mut response = redirect("/");

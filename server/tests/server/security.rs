@@ -405,3 +405,80 @@ async fn accepted_connections_send_without_waiting_for_acks() {
     server::run::accepted(&mut tcp);
     assert!(tcp.nodelay().expect("option"));
 }
+
+/// A request for the asks from `addr`, as the server's listener records
+/// where a connection came from.
+fn list_from(addr: &str, token: &str) -> Request<Body> {
+    let mut request = Request::get("/api/v1/asks")
+        .header(header::HOST, HOST)
+        .header(header::AUTHORIZATION, format!("Bearer {token}"))
+        .body(Body::empty())
+        .expect("request");
+    let addr: std::net::SocketAddr = addr.parse().expect("address");
+    request
+        .extensions_mut()
+        .insert(axum::extract::ConnectInfo(addr));
+    request
+}
+
+fn sign_in_from(addr: &str, token: &str) -> Request<Body> {
+    let mut request = Request::post("/signin")
+        .header(header::HOST, HOST)
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(Body::from(format!("token={token}")))
+        .expect("request");
+    let addr: std::net::SocketAddr = addr.parse().expect("address");
+    request
+        .extensions_mut()
+        .insert(axum::extract::ConnectInfo(addr));
+    request
+}
+
+#[tokio::test]
+async fn ten_wrong_tokens_from_one_address_make_it_wait_and_others_are_not_affected() {
+    let server = TestServer::with_token().await;
+    let attacker = "192.0.2.7:40000";
+    for attempt in 1..=10 {
+        let response = server.send(list_from(attacker, "guess")).await;
+        assert_eq!(
+            response.status(),
+            StatusCode::UNAUTHORIZED,
+            "attempt {attempt}"
+        );
+    }
+    let response = server.send(list_from(attacker, "guess")).await;
+    assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+    let wait: u64 = response.headers()[header::RETRY_AFTER]
+        .to_str()
+        .expect("text")
+        .parse()
+        .expect("seconds");
+    assert!((1..=60).contains(&wait), "{wait}");
+    let body = body_text(response).await;
+    assert!(body.contains("too many wrong tokens"), "{body}");
+    // Even the right token waits: guessing must not go on.
+    let response = server.send(list_from("192.0.2.7:40001", TOKEN)).await;
+    assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+    // The sign-in form too.
+    let response = server.send(sign_in_from(attacker, TOKEN)).await;
+    assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+
+    let response = server.send(list_from("198.51.100.3:5000", TOKEN)).await;
+    assert_eq!(response.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn failed_sign_ins_count_too() {
+    let server = TestServer::with_token().await;
+    let addr = "203.0.113.9:1234";
+    for _ in 0..10 {
+        let response = server.send(sign_in_from(addr, "wrong")).await;
+        assert_eq!(response.status(), StatusCode::SEE_OTHER);
+        assert_eq!(response.headers()[header::LOCATION], "/signin?failed=1");
+    }
+    let response = server.send(sign_in_from(addr, TOKEN)).await;
+    assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+    let response = server.send(sign_in_from("203.0.113.10:1234", TOKEN)).await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    assert_eq!(response.headers()[header::LOCATION], "/");
+}
