@@ -90,7 +90,6 @@ async def test_cancelling_the_form_leaves_the_ask_open_for_the_page(server_url):
         with anyio.fail_after(20):
             while not form.shown:
                 await anyio.sleep(0.05)
-        await anyio.sleep(0.2)
         assert await status_of(server_url, title) == "pending"
         await human(server_url, title, "answers", {"answers": [
             {"id": "q1", "selected": ["Metrics"]}, {"id": "q2", "selected": ["PostgreSQL"]},
@@ -118,7 +117,6 @@ async def test_content_the_validator_refuses_never_reaches_the_agent_and_the_for
         with anyio.fail_after(20):
             while len(form.shown) < 3 or form.replies:
                 await anyio.sleep(0.05)
-        await anyio.sleep(0.2)
         await human(server_url, title, "answers", {"answers": [
             {"id": "q1", "selected": ["Auth"]}, {"id": "q2", "selected": ["SQLite"]},
         ]})

@@ -406,14 +406,9 @@ async fn accepted_connections_send_without_waiting_for_acks() {
     assert!(tcp.nodelay().expect("option"));
 }
 
-/// A request for the asks from `addr`, as the server's listener records
+/// `request` as coming from `addr`, as the server's listener records
 /// where a connection came from.
-fn list_from(addr: &str, token: &str) -> Request<Body> {
-    let mut request = Request::get("/api/v1/asks")
-        .header(header::HOST, HOST)
-        .header(header::AUTHORIZATION, format!("Bearer {token}"))
-        .body(Body::empty())
-        .expect("request");
+fn from(addr: &str, mut request: Request<Body>) -> Request<Body> {
     let addr: std::net::SocketAddr = addr.parse().expect("address");
     request
         .extensions_mut()
@@ -421,17 +416,22 @@ fn list_from(addr: &str, token: &str) -> Request<Body> {
     request
 }
 
+fn list_from(addr: &str, token: &str) -> Request<Body> {
+    let request = Request::get("/api/v1/asks")
+        .header(header::HOST, HOST)
+        .header(header::AUTHORIZATION, format!("Bearer {token}"))
+        .body(Body::empty())
+        .expect("request");
+    from(addr, request)
+}
+
 fn sign_in_from(addr: &str, token: &str) -> Request<Body> {
-    let mut request = Request::post("/signin")
+    let request = Request::post("/signin")
         .header(header::HOST, HOST)
         .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
         .body(Body::from(format!("token={token}")))
         .expect("request");
-    let addr: std::net::SocketAddr = addr.parse().expect("address");
-    request
-        .extensions_mut()
-        .insert(axum::extract::ConnectInfo(addr));
-    request
+    from(addr, request)
 }
 
 #[tokio::test]
