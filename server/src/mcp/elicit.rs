@@ -167,19 +167,11 @@ pub fn answers(
     if !wrong.is_empty() {
         return Err(wrong);
     }
+    // Labels no draft can hold go to the validator as given: it refuses
+    // them, naming the question, as from any other surface.
     let mut answers = drafts.answers();
     for (item, unknown) in answers.answers.iter_mut().zip(unknown_labels) {
-        // On single-select, text the person typed overrides the choice, an
-        // unknown one included.
-        let overridden = item.custom.is_some() && item.selected.is_empty();
-        let single = request
-            .questions()
-            .iter()
-            .find(|q| q.id == item.id)
-            .is_some_and(|q| !q.multi_select);
-        if !(overridden && single) {
-            item.selected.extend(unknown);
-        }
+        item.selected.extend(unknown);
     }
     Ok(answers)
 }
