@@ -261,6 +261,25 @@ build_site() {
 
 # ------------------------------------------------------------------- suites --
 
+# served_url OUT PID LOG: the URL a server started with --addr 127.0.0.1:0
+# prints on OUT, once it does; if it exits or stays silent for 10 s, its
+# LOG is shown and the script stops.
+served_url() {
+  local out=$1 pid=$2 log=$3 url= _
+  for _ in $(seq 100); do
+    url=$(sed -n 's/^askdesk is serving on \(http:[^ ]*\)$/\1/p' "$out")
+    [ -n "$url" ] && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if [ -z "$url" ]; then
+    kill "$pid" 2>/dev/null || true
+    cat "$log" >&2
+    die "the server did not start"
+  fi
+  echo "$url"
+}
+
 # The most bytes (brotli, JS + wasm) a pending ask page may download. Sizes
 # are deterministic for a toolchain, so this is a test: a change that grows
 # the bundle past it fails until it earns the bytes or the budget is raised
@@ -325,17 +344,7 @@ suite_e2e() {
     --embed-origin "http://127.0.0.1:$host_port" \
     >"$out" 2>"$LOGS/e2e-server.log" &
   pid=$!
-  for _ in $(seq 100); do
-    url=$(sed -n 's/^askdesk is serving on \(http:[^ ]*\)$/\1/p' "$out")
-    [ -n "$url" ] && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if [ -z "$url" ]; then
-    kill "$pid" 2>/dev/null || true
-    cat "$LOGS/e2e-server.log" >&2
-    die "the server did not start"
-  fi
+  url=$(served_url "$out" "$pid" "$LOGS/e2e-server.log")
   local rc=0
   (cd end2end && BASE_URL=$url HOST_PORT=$host_port OTHER_PORT=$other_port CHROMIUM=$CHROMIUM \
     npx playwright test) || rc=$?
@@ -370,19 +379,14 @@ suite_contract() {
   ASKDESK_TOKEN=$token target/debug/askdesk --addr 127.0.0.1:0 --database :memory: \
     >"$out" 2>"$LOGS/contract-server.log" &
   pid=$!
-  url=
-  for _ in $(seq 100); do
-    url=$(sed -n 's/^askdesk is serving on \(http:[^ ]*\)$/\1/p' "$out")
-    [ -n "$url" ] && break
-    sleep 0.1
-  done
-  [ -n "$url" ] || { kill "$pid"; die "the server for the contract suite did not start"; }
+  url=$(served_url "$out" "$pid" "$LOGS/contract-server.log")
   local rc=0
   ASKDESK_TOKEN=$token "$(dirname "$PYTHON")/schemathesis" \
     --config-file end2end/contract/schemathesis.toml \
     run "$url/api/v1/openapi.json" --seed 20261130 || rc=$?
   kill "$pid"
   wait "$pid" 2>/dev/null || true
+  rm -f "$out"
   return "$rc"
 }
 
