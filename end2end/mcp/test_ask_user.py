@@ -2,6 +2,7 @@
 stdio, answered by a "human" through askdesk's HTTP API."""
 
 import contextlib
+import dataclasses
 import os
 import subprocess
 import tempfile
@@ -191,24 +192,41 @@ async def test_cancelling_the_call_cancels_the_ask(kind, server_url):
                     await anyio.sleep(0.05)
 
 
-async def test_stdio_starts_a_server_when_none_answers():
+@dataclasses.dataclass
+class NoDeskYet:
+    """A free loopback address where a stdio client will start a desk, with
+    its own database and data folder."""
+
+    url: str
+    data_home: str
+    env: dict
+
+
+@contextlib.contextmanager
+def no_desk_yet():
+    """A place for a desk that clients start; stopped (`askdesk stop`) after."""
     url = f"http://127.0.0.1:{free_port()}"
-    title = f"auto-started {uuid.uuid4()}"
     with tempfile.TemporaryDirectory() as tmp:
-        env = {"ASKDESK_DATABASE": f"{tmp}/asks.db", "XDG_DATA_HOME": tmp}
         try:
-            async with connect("stdio", url, env) as session:
-                result, _ = await call_while(
-                    session,
-                    claude_code_input(title),
-                    lambda: human(url, title, "answers", {"answers": [
-                        {"id": "q1", "selected": ["Metrics"]}, {"id": "q2", "selected": [], "custom": "DuckDB"},
-                    ]}),
-                )
-            assert result.structured_content["answers"][1] == {"id": "q2", "selected": [], "custom": "DuckDB"}
-            assert os.path.exists(f"{tmp}/asks.db")
+            yield NoDeskYet(url, tmp, {"ASKDESK_DATABASE": f"{tmp}/asks.db", "XDG_DATA_HOME": tmp})
         finally:
             stop_desk(url, tmp)
+
+
+async def test_stdio_starts_a_server_when_none_answers():
+    title = f"auto-started {uuid.uuid4()}"
+    with no_desk_yet() as desk:
+        url = desk.url
+        async with connect("stdio", url, desk.env) as session:
+            result, _ = await call_while(
+                session,
+                claude_code_input(title),
+                lambda: human(url, title, "answers", {"answers": [
+                    {"id": "q1", "selected": ["Metrics"]}, {"id": "q2", "selected": [], "custom": "DuckDB"},
+                ]}),
+            )
+        assert result.structured_content["answers"][1] == {"id": "q2", "selected": [], "custom": "DuckDB"}
+        assert os.path.exists(f"{desk.data_home}/asks.db")
 
 
 def stop_desk(url: str, data_home: str) -> str:
