@@ -259,19 +259,13 @@ async fn read(
     Path(id): Path<String>,
     QueryParams(query): QueryParams<ReadQuery>,
 ) -> Result<Response, ApiError> {
-    let ask = match query.wait {
+    let ask = match wait_seconds(query.wait.as_deref())? {
         None => desk(&state).get(&id).await?,
         Some(wait) => {
-            let seconds = whole_number(&wait).ok_or_else(|| {
-                ApiError::Query(format!(
-                    "wait={wait:?} is not a number of seconds; use 0 to {}",
-                    MAX_WAIT.as_secs()
-                ))
-            })?;
             // A server stopping answers its waiters with the ask as it is,
             // as if their wait had run out; they ask again elsewhere.
             tokio::select! {
-                ask = desk(&state).wait(&id, Duration::from_secs(seconds)) => ask?,
+                ask = desk(&state).wait(&id, wait) => ask?,
                 () = state.shutdown.cancelled() => desk(&state).get(&id).await?,
             }
         }
@@ -286,22 +280,21 @@ struct ListQuery {
     wait: Option<String>,
 }
 
-/// Seconds to wait, in decimal digits; a number too large for a `u64`
-/// counts as the largest, since a wait is capped anyway.
-fn whole_number(text: &str) -> Option<u64> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    Some(text.parse().unwrap_or(u64::MAX))
-}
-
-fn number(name: &str, value: Option<&str>, what: &str) -> Result<Option<u64>, ApiError> {
-    let parse = |v: &str| match name {
-        "wait" => whole_number(v),
-        _ => v.parse().ok(),
-    };
+/// `?wait=`: whole seconds in decimal digits. A number too large for a
+/// `u64` counts as the largest, since the desk caps a wait anyway.
+fn wait_seconds(value: Option<&str>) -> Result<Option<Duration>, ApiError> {
     value
-        .map(|v| parse(v).ok_or_else(|| ApiError::Query(format!("{name}={v:?} is not {what}"))))
+        .map(|v| {
+            let digits = !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit());
+            digits
+                .then(|| Duration::from_secs(v.parse().unwrap_or(u64::MAX)))
+                .ok_or_else(|| {
+                    ApiError::Query(format!(
+                        "wait={v:?} is not a number of seconds; use 0 to {}",
+                        MAX_WAIT.as_secs()
+                    ))
+                })
+        })
         .transpose()
 }
 
@@ -318,11 +311,18 @@ async fn list(
             ))
         })?),
     };
-    let after = number("after", query.after.as_deref(), "a list version")?;
-    let wait = number("wait", query.wait.as_deref(), "a number of seconds")?;
+    let after = query
+        .after
+        .as_deref()
+        .map(|v| {
+            v.parse::<u64>()
+                .map_err(|_| ApiError::Query(format!("after={v:?} is not a list version")))
+        })
+        .transpose()?;
+    let wait = wait_seconds(query.wait.as_deref())?;
     if let (Some(after), Some(wait)) = (after, wait) {
         tokio::select! {
-            _ = desk(&state).wait_for_change(after, Duration::from_secs(wait)) => {}
+            _ = desk(&state).wait_for_change(after, wait) => {}
             () = state.shutdown.cancelled() => {}
         }
     }
