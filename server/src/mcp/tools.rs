@@ -114,10 +114,14 @@ impl AskDesk {
             });
         }
         new.timeout_seconds = new.timeout_seconds.or(self.default_timeout);
-        let request = ValidRequest::new(interaction::Request {
+        // The questions again, for the client's own form when it shows one.
+        let offers_form = context
+            .peer
+            .supported_elicitation_modes()
+            .contains(&ElicitationMode::Form);
+        let for_form = (in_client && offers_form).then(|| interaction::Request {
             questions: new.questions.clone(),
-        })
-        .ok();
+        });
         let title = new.title.clone();
         let created = match self.backend.create(new, key.as_deref()).await {
             Ok(created) => created,
@@ -127,14 +131,11 @@ impl AskDesk {
             Err(e) => return tool_error(e.to_string()),
         };
         tracing::info!(id = %created.id, "waiting for the human to answer at {}", created.url);
-        let offers_form = context
-            .peer
-            .supported_elicitation_modes()
-            .contains(&ElicitationMode::Form);
         // The client's form races the page and the terminal; once the ask
         // has ended, by whichever, the form is withdrawn.
         let ended = CancellationToken::new();
-        let form = match request.filter(|_| in_client && offers_form) {
+        // The desk accepted these questions, so they are valid.
+        let form = match for_form.and_then(|r| ValidRequest::new(r).ok()) {
             Some(request) => {
                 let elicitation = Elicitation {
                     backend: self.backend.clone(),
