@@ -227,21 +227,19 @@ async fn check(security: &Security, mut request: Request, next: Next) -> Respons
     let path = request.uri().path();
     // An address that got the token wrong too often waits, whatever it
     // sends next with a token or to the sign-in form.
+    let bearer_ok = security.bearer_ok(headers);
     let tries_token = headers.contains_key(AUTHORIZATION)
         || (path == "/signin" && *request.method() == Method::POST);
     if let (true, true, Some(addr)) = (security.has_token(), tries_token, addr) {
         if let Some(wait) = security.failures.refused(addr, Instant::now()) {
             return too_many(wait);
         }
-        if headers.contains_key(AUTHORIZATION) && !security.bearer_ok(headers) {
+        if headers.contains_key(AUTHORIZATION) && !bearer_ok {
             tracing::warn!(%addr, "a request with a wrong token");
             security.failures.fail(addr, Instant::now());
         }
     }
-    if security.has_token()
-        && !crate::is_public(path)
-        && !security.bearer_ok(headers)
-        && !security.cookie_ok(headers)
+    if security.has_token() && !crate::is_public(path) && !bearer_ok && !security.cookie_ok(headers)
     {
         let api = ["/api/", "/rpc/", "/mcp"]
             .iter()
