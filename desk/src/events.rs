@@ -3,8 +3,11 @@
 
 use interaction::AskSummary;
 use std::{
-    collections::{HashMap, VecDeque},
-    sync::{Arc, Mutex, MutexGuard, PoisonError},
+    collections::HashMap,
+    sync::{
+        atomic::{AtomicU64, Ordering},
+        Arc, Mutex, PoisonError,
+    },
     time::Duration,
 };
 use tokio::sync::{broadcast, Notify};
@@ -13,34 +16,29 @@ use tokio::sync::{broadcast, Notify};
 /// or it ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Event {
-    /// The event's place in the order of all events since the desk started.
+    /// The event's number, given by the database in the transaction that
+    /// made the change: the same on every instance and after restarts.
     pub seq: u64,
     /// The ask as it is after the event.
     pub ask: Arc<AskSummary>,
 }
 
-/// How many recent events the desk keeps for clients that reconnect.
-pub const REPLAY_EVENTS: usize = 10_000;
+/// How many events the desk keeps by default for streams that resume.
+pub const KEEP_EVENTS: u64 = 10_000;
 
 /// How long a long poll may wait at most.
 pub const MAX_WAIT: Duration = Duration::from_secs(300);
 
-/// The numbered events, newest last.
-#[derive(Debug, Default)]
-struct Log {
-    seq: u64,
-    recent: VecDeque<Event>,
-}
-
 /// Who waits for which ask to end.
 type Watchers = Arc<Mutex<HashMap<String, Arc<Notify>>>>;
 
-/// The events of one desk: numbered, kept and broadcast.
+/// The events of one desk as this process has heard them, in number
+/// order: broadcast, and waking those who wait for an ask to end.
 #[derive(Debug, Clone)]
 pub(crate) struct Events {
     sender: broadcast::Sender<Event>,
-    log: Arc<Mutex<Log>>,
-    epoch: Arc<str>,
+    /// The newest event published here.
+    seq: Arc<AtomicU64>,
     watchers: Watchers,
 }
 
@@ -80,11 +78,11 @@ impl Drop for EndWatch {
 }
 
 impl Events {
-    pub(crate) fn new(epoch: String) -> Self {
+    /// Events published here will follow event `seq`.
+    pub(crate) fn new(seq: u64) -> Self {
         Self {
             sender: broadcast::channel(1024).0,
-            log: Arc::default(),
-            epoch: epoch.into(),
+            seq: Arc::new(AtomicU64::new(seq)),
             watchers: Arc::default(),
         }
     }
@@ -100,16 +98,6 @@ impl Events {
         }
     }
 
-    /// The asks someone here waits on.
-    pub(crate) fn watched_ids(&self) -> Vec<String> {
-        self.watchers
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .keys()
-            .cloned()
-            .collect()
-    }
-
     /// How many asks have someone waiting for their end.
     #[cfg(test)]
     pub(crate) fn watched(&self) -> usize {
@@ -119,31 +107,18 @@ impl Events {
             .len()
     }
 
-    fn log(&self) -> MutexGuard<'_, Log> {
-        self.log.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
     pub(crate) fn subscribe(&self) -> broadcast::Receiver<Event> {
         self.sender.subscribe()
     }
 
-    pub(crate) fn epoch(&self) -> &str {
-        &self.epoch
-    }
-
-    pub(crate) fn publish(&self, ask: AskSummary) {
-        // Numbering, keeping and sending under one lock keeps events in
-        // number order for every listener.
-        let mut log = self.log();
-        log.seq += 1;
+    /// Publishes event `seq`. Callers publish in number order, one at a
+    /// time ([`crate::Desk`] does, under its cursor's lock).
+    pub(crate) fn publish(&self, seq: u64, ask: AskSummary) {
         let event = Event {
-            seq: log.seq,
+            seq,
             ask: Arc::new(ask),
         };
-        if log.recent.len() == REPLAY_EVENTS {
-            log.recent.pop_front();
-        }
-        log.recent.push_back(event.clone());
+        self.seq.store(seq, Ordering::Release);
         if event.ask.status.is_finished() {
             let watchers = self.watchers.lock().unwrap_or_else(PoisonError::into_inner);
             if let Some(notify) = watchers.get(&event.ask.id) {
@@ -154,26 +129,9 @@ impl Events {
         let _ = self.sender.send(event);
     }
 
+    /// The newest event published here.
     pub(crate) fn version(&self) -> u64 {
-        self.log().seq
-    }
-
-    pub(crate) fn since(&self, after: u64) -> Option<Vec<Event>> {
-        let log = self.log();
-        if after > log.seq {
-            return None;
-        }
-        let oldest_kept = log.recent.front().map_or(log.seq + 1, |e| e.seq);
-        if after + 1 < oldest_kept {
-            return None;
-        }
-        Some(
-            log.recent
-                .iter()
-                .filter(|e| e.seq > after)
-                .cloned()
-                .collect(),
-        )
+        self.seq.load(Ordering::Acquire)
     }
 
     pub(crate) async fn wait_for_change(&self, after: u64, max: Duration) -> u64 {
@@ -226,7 +184,7 @@ mod tests {
 
     #[test]
     fn an_ask_ending_wakes_its_own_waiters_only_and_their_entries_go_with_them() {
-        let events = Events::new("test".to_owned());
+        let events = Events::new(0);
         let (a1, a2, b) = (
             events.watch_end("a"),
             events.watch_end("a"),
@@ -241,13 +199,13 @@ mod tests {
             }
             assert_eq!(events.watched(), 2);
 
-            events.publish(summary("a", AskStatus::Pending));
-            events.publish(summary("b", AskStatus::Pending));
-            events.publish(summary("c", AskStatus::Answered));
+            events.publish(1, summary("a", AskStatus::Pending));
+            events.publish(2, summary("b", AskStatus::Pending));
+            events.publish(3, summary("c", AskStatus::Answered));
             assert!(!is_woken(woken_a1.as_mut()), "a new ask wakes nobody");
             assert!(!is_woken(woken_b.as_mut()));
 
-            events.publish(summary("a", AskStatus::Answered));
+            events.publish(4, summary("a", AskStatus::Answered));
             assert!(is_woken(woken_a1.as_mut()));
             assert!(is_woken(woken_a2.as_mut()));
             assert!(

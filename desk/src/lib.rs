@@ -20,12 +20,12 @@ mod stored;
 mod time;
 
 pub use error::DeskError;
-pub use events::{Event, MAX_WAIT, REPLAY_EVENTS};
+pub use events::{Event, KEEP_EVENTS, MAX_WAIT};
 pub use id::AskId;
 pub use postgres::{Change, Changes, PoolSettings, PostgresStore};
 pub use record::{End, Record};
 pub use sqlite::SqliteStore;
-pub use store::{Entry, Keyed, Store, StoreError};
+pub use store::{Entry, EventBounds, Keyed, Store, StoreError};
 pub use time::rfc3339;
 
 use events::Events;
@@ -76,6 +76,9 @@ fn system_clock() -> Clock {
 pub struct Desk {
     store: Arc<dyn Store>,
     events: Events,
+    /// The newest event published here; held while events are read and
+    /// published, so they go out one at a time, in number order.
+    cursor: Arc<tokio::sync::Mutex<u64>>,
     public_url: Arc<str>,
     clock: Clock,
 }
@@ -90,17 +93,16 @@ impl fmt::Debug for Desk {
 
 impl Desk {
     /// A desk over `store` whose ask pages live under `public_url` (e.g.
-    /// `http://127.0.0.1:3000`).
-    pub fn new(store: Arc<dyn Store>, public_url: &str) -> Self {
-        let epoch = AskId::random()
-            .map(|id| id.as_str()[..8].to_owned())
-            .unwrap_or_else(|_| "0".to_owned());
-        Self {
+    /// `http://127.0.0.1:3000`). Its events follow the newest one stored.
+    pub async fn open(store: Arc<dyn Store>, public_url: &str) -> Result<Self, StoreError> {
+        let last = store.event_bounds().await?.last;
+        Ok(Self {
             store,
-            events: Events::new(epoch),
+            events: Events::new(last),
+            cursor: Arc::new(tokio::sync::Mutex::new(last)),
             public_url: public_url.trim_end_matches('/').into(),
             clock: system_clock(),
-        }
+        })
     }
 
     /// The same desk reading the time from `clock`; for tests of expiry.
@@ -120,23 +122,43 @@ impl Desk {
         self.events.subscribe()
     }
 
-    /// The number of the newest event: it grows whenever an ask is created
-    /// or finished, so a list read at version `v` is stale once it grows.
+    /// The number of the newest event heard here: it grows whenever an
+    /// ask is created or finished (on any instance of this database), so a
+    /// list read at version `v` is stale once it grows.
     pub fn version(&self) -> u64 {
         self.events.version()
     }
 
-    /// Names this run of the desk: event numbers restart when it restarts,
-    /// so a client's last event id only means something with its epoch.
-    pub fn epoch(&self) -> &str {
-        self.events.epoch()
+    /// Every event after number `after`, oldest first, read from the store;
+    /// `None` when some of them are no longer kept, or `after` is not an
+    /// event of this database, so the caller must re-read the asks instead.
+    pub async fn events_since(&self, after: u64) -> Result<Option<Vec<Event>>, DeskError> {
+        const BATCH: u32 = 1000;
+        if !self.store.event_bounds().await?.keeps_after(after) {
+            return Ok(None);
+        }
+        let mut events = Vec::new();
+        let mut last = after;
+        loop {
+            let batch = self.store.events_after(last, BATCH).await?;
+            let full = batch.len() == BATCH as usize;
+            for (seq, entry) in batch {
+                last = seq;
+                events.push(Event {
+                    seq,
+                    ask: Arc::new(self.summary(entry)),
+                });
+            }
+            if !full {
+                return Ok(Some(events));
+            }
+        }
     }
 
-    /// Every event after number `after`, oldest first; `None` when some of
-    /// them are no longer kept (or `after` is in the future), so the caller
-    /// must re-read the asks instead.
-    pub fn events_since(&self, after: u64) -> Option<Vec<Event>> {
-        self.events.since(after)
+    /// Forgets all but the newest `keep` events: a stream resuming from
+    /// before them is told to re-read the asks.
+    pub async fn prune_events(&self, keep: u64) -> Result<(), DeskError> {
+        Ok(self.store.prune_events(keep).await?)
     }
 
     /// Returns once the version is past `after`, or `max` (capped at
@@ -153,39 +175,46 @@ impl Desk {
         format!("{}/asks/{id}", self.public_url)
     }
 
-    fn publish(&self, record: &Record) {
-        self.events.publish(record.summary(self.url(&record.id)));
+    fn summary(&self, entry: Entry) -> AskSummary {
+        let url = self.url(&entry.id);
+        entry.summary(url)
     }
 
-    /// Follows what other instances on the same PostgreSQL database do:
-    /// the asks they create and finish reach this instance's waiters,
-    /// event streams and open pages as its own do. Runs until dropped.
-    pub async fn follow(&self, mut changes: Changes) {
+    /// Publishes the events stored since the last one published here, in
+    /// order: this instance's own, after each change it makes, and other
+    /// instances', when [`Desk::follow`] hears of them. A failed read is
+    /// logged; the events stay stored for the next catch-up.
+    async fn catch_up(&self) {
+        const BATCH: u32 = 500;
+        let mut cursor = self.cursor.lock().await;
         loop {
-            match changes.next().await {
-                Change::Ask(id) => self.learn(&id, false).await,
-                // Missed while disconnected: whatever a waiter here waits
-                // on is read again.
-                Change::Reconnected => {
-                    for id in self.events.watched_ids() {
-                        if let Some(id) = AskId::parse(&id) {
-                            self.learn(&id, true).await;
-                        }
-                    }
+            let batch = match self.store.events_after(*cursor, BATCH).await {
+                Ok(batch) => batch,
+                Err(e) => {
+                    tracing::warn!("reading the desk's new events failed: {e}");
+                    return;
                 }
+            };
+            let full = batch.len() == BATCH as usize;
+            for (seq, entry) in batch {
+                self.events.publish(seq, self.summary(entry));
+                *cursor = seq;
+            }
+            if !full {
+                return;
             }
         }
     }
 
-    /// Reads an ask another instance changed and tells this instance's
-    /// listeners (only if it has ended, when `only_ended`).
-    async fn learn(&self, id: &AskId, only_ended: bool) {
-        match self.store.get(id).await {
-            Ok(Some(record)) if !only_ended || record.end.is_some() => self.publish(&record),
-            Ok(_) => {}
-            Err(e) => {
-                tracing::warn!(id = %id, "reading an ask another instance changed failed: {e}")
-            }
+    /// Follows what other instances on the same PostgreSQL database do:
+    /// the asks they create and finish reach this instance's waiters,
+    /// event streams and open pages as its own do, in the database's
+    /// order; after a lost connection, the events missed meanwhile follow.
+    /// Runs until dropped.
+    pub async fn follow(&self, mut changes: Changes) {
+        loop {
+            changes.next().await;
+            self.catch_up().await;
         }
     }
 
@@ -198,7 +227,7 @@ impl Desk {
         let valid = new.validate().map_err(DeskError::Invalid)?;
         let record = self.record_of(valid)?;
         self.store.insert(&record, None).await?;
-        self.announce(&record);
+        self.announce(&record).await;
         Ok(self.created(&record))
     }
 
@@ -222,7 +251,7 @@ impl Desk {
         }
         let record = self.record_of(valid)?;
         if self.store.insert(&record, Some(&keyed)).await? {
-            self.announce(&record);
+            self.announce(&record).await;
             return Ok((self.created(&record), true));
         }
         // Another call made it between our look and our insert.
@@ -265,9 +294,9 @@ impl Desk {
     }
 
     /// Tells the log and the listeners of a new ask just stored.
-    fn announce(&self, record: &Record) {
+    async fn announce(&self, record: &Record) {
         tracing::info!(id = %record.id, url = %self.url(&record.id), "new ask");
-        self.publish(record);
+        self.catch_up().await;
     }
 
     /// Where an ask is, as its creation reports it.
@@ -311,7 +340,7 @@ impl Desk {
         }
         tracing::info!(id = %record.id, status = end.outcome().status().as_str(), "ask finished");
         record.end = Some(end);
-        self.publish(&record);
+        self.catch_up().await;
         Ok(Ok(record))
     }
 
@@ -413,13 +442,7 @@ impl Desk {
     pub async fn list(&self, status: Option<AskStatus>) -> Result<Vec<AskSummary>, DeskError> {
         self.expire_due().await?;
         let entries = self.store.list(status, LIST_LIMIT).await?;
-        Ok(entries
-            .into_iter()
-            .map(|e| {
-                let url = self.url(&e.id);
-                e.summary(url)
-            })
-            .collect())
+        Ok(entries.into_iter().map(|e| self.summary(e)).collect())
     }
 
     /// Expires every pending ask whose time is up, and tells listeners.

@@ -70,6 +70,11 @@ pub(crate) const SQLITE: Migrations = Migrations(&[
         "idempotency",
         include_str!("../migrations/sqlite/0003_idempotency.sql"),
     ),
+    (
+        4,
+        "events",
+        include_str!("../migrations/sqlite/0004_events.sql"),
+    ),
 ]);
 
 /// PostgreSQL's schema.
@@ -93,6 +98,11 @@ pub(crate) const POSTGRES: Migrations = Migrations(&[
         4,
         "mcp sessions",
         include_str!("../migrations/postgres/0004_mcp_sessions.sql"),
+    ),
+    (
+        5,
+        "events",
+        include_str!("../migrations/postgres/0005_events.sql"),
     ),
 ]);
 

@@ -10,8 +10,8 @@ use sqlx::{
 };
 use std::{str::FromStr, time::Duration};
 
-/// The channel every instance's changes are announced on (migration 0003).
-const CHANNEL: &str = "askdesk_asks";
+/// The channel new events are announced on (migration 0005).
+const CHANNEL: &str = "askdesk_events";
 
 /// How an instance uses its share of the database.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,51 +36,61 @@ impl Default for PoolSettings {
 #[derive(Debug, Clone)]
 pub struct PostgresStore {
     pool: PgPool,
-    /// This instance's connections' `application_name`.
-    name: String,
 }
 
-/// What another instance did, as [`Changes::next`] tells it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What [`Changes::next`] heard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Change {
-    /// Another instance created or changed this ask.
-    Ask(AskId),
-    /// The connection was lost and is back: changes meanwhile were not
-    /// heard, so what is being waited on needs reading again.
+    /// Events were stored, by this instance or another.
+    Events,
+    /// The connection was lost and is back: events stored meanwhile were
+    /// not announced here, so the caller reads what it has not seen.
     Reconnected,
 }
 
-/// The changes other instances make, heard through `LISTEN`.
+/// New events in this schema, heard through `LISTEN`.
 pub struct Changes {
-    listener: PgListener,
+    pool: PgPool,
+    /// `None` while the connection is lost and not yet made again.
+    listener: Option<PgListener>,
     schema: String,
-    name: String,
 }
 
 impl Changes {
-    /// The next change another instance made to this schema's asks.
+    async fn listen(pool: &PgPool) -> Result<PgListener, sqlx::Error> {
+        let mut listener = PgListener::connect_with(pool).await?;
+        listener.listen(CHANNEL).await?;
+        Ok(listener)
+    }
+
+    /// Waits until events may have been stored since the last call. While
+    /// the database is unreachable it tries again every half second, and
+    /// says [`Change::Reconnected`] once it listens again.
     pub async fn next(&mut self) -> Change {
         loop {
-            match self.listener.try_recv().await {
-                Ok(Some(note)) => {
-                    let mut parts = note.payload().splitn(3, ' ');
-                    let (Some(schema), Some(writer), Some(id)) =
-                        (parts.next(), parts.next(), parts.next())
-                    else {
-                        continue;
-                    };
-                    if schema != self.schema || writer == self.name {
-                        continue;
+            let Some(listener) = &mut self.listener else {
+                match Self::listen(&self.pool).await {
+                    Ok(listener) => {
+                        tracing::info!("listening for other instances' changes again");
+                        self.listener = Some(listener);
+                        return Change::Reconnected;
                     }
-                    if let Some(id) = AskId::parse(id) {
-                        return Change::Ask(id);
+                    Err(_) => {
+                        tokio::time::sleep(Duration::from_millis(500)).await;
+                        continue;
                     }
                 }
+            };
+            match listener.try_recv().await {
+                Ok(Some(note)) if note.payload() == self.schema => return Change::Events,
+                // Another schema's desk on the same database.
+                Ok(Some(_)) => {}
+                // Lost, and already listening again on a new connection.
                 Ok(None) => return Change::Reconnected,
                 Err(e) => {
-                    // The next try reconnects; meanwhile, do not spin.
+                    // Whatever state the connection is in, start afresh.
                     tracing::warn!("listening for other instances' changes failed: {e}");
-                    tokio::time::sleep(Duration::from_millis(500)).await;
+                    self.listener = None;
                 }
             }
         }
@@ -91,8 +101,8 @@ impl PostgresStore {
     /// Connects to the database at `url` (`postgres://…`) and brings its
     /// schema up to date.
     pub async fn connect(url: &str, settings: PoolSettings) -> Result<Self, StoreError> {
-        // Named per instance, so that an instance knows its own changes
-        // among those it hears.
+        // Named per instance, so an administrator tells them apart in
+        // `pg_stat_activity`.
         let unique = AskId::random().map_err(|e| {
             sqlx::Error::Configuration(format!("no randomness for a name: {e}").into())
         })?;
@@ -109,7 +119,7 @@ impl PostgresStore {
             .unwrap_or(None);
         migrate::POSTGRES.check(applied)?;
         Migrator::new(migrate::POSTGRES).await?.run(&pool).await?;
-        Ok(Self { pool, name })
+        Ok(Self { pool })
     }
 
     /// An MCP session's state, as [`PostgresStore::keep_session`] kept it.
@@ -154,14 +164,13 @@ impl PostgresStore {
         let schema: String = sqlx::query_scalar("SELECT current_schema()")
             .fetch_one(&self.pool)
             .await?;
-        let mut listener = PgListener::connect_with(&self.pool).await?;
-        listener.listen(CHANNEL).await?;
+        let listener = Changes::listen(&self.pool).await?;
         Ok(Changes {
-            listener,
+            pool: self.pool.clone(),
+            listener: Some(listener),
             schema,
-            name: self.name.clone(),
         })
     }
 }
 
-crate::sql::sql_store!(PostgresStore, "seq");
+crate::sql::sql_store!(PostgresStore, sqlx::Postgres, "seq");

@@ -3,11 +3,38 @@
 //! too) and the same binds, expanded once per pool type by
 //! [`sql_store!`], so the SQLite and PostgreSQL stores cannot drift apart.
 
-/// Implements `Store` for `$store` (a struct with a `pool` field) whose
-/// asks are ordered among equals by the column `$order` (SQLite's `rowid`,
-/// PostgreSQL's `seq`).
+/// Implements `Store` for `$store` (a struct with a `pool` field of
+/// database `$db`) whose asks are ordered among equals by the column
+/// `$order` (SQLite's `rowid`, PostgreSQL's `seq`).
 macro_rules! sql_store {
-    ($store:ty, $order:literal) => {
+    ($store:ty, $db:ty, $order:literal) => {
+        impl $store {
+            /// Numbers the change of ask `id` to `status` at `at` as the
+            /// next event, inside the change's transaction. Updating the
+            /// one counter row holds it until the transaction ends, so
+            /// events commit in number order.
+            async fn add_event(
+                tx: &mut sqlx::Transaction<'static, $db>,
+                id: &$crate::id::AskId,
+                status: interaction::AskStatus,
+                at: i64,
+            ) -> Result<(), $crate::store::StoreError> {
+                let seq: i64 = sqlx::query_scalar(
+                    "UPDATE event_log SET seq = seq + 1 WHERE id = 1 RETURNING seq",
+                )
+                .fetch_one(&mut **tx)
+                .await?;
+                sqlx::query("INSERT INTO events (seq, ask_id, status, at) VALUES ($1, $2, $3, $4)")
+                    .bind(seq)
+                    .bind(id.as_str())
+                    .bind(status.as_str())
+                    .bind(at)
+                    .execute(&mut **tx)
+                    .await?;
+                Ok(())
+            }
+        }
+
         #[async_trait::async_trait]
         impl $crate::store::Store for $store {
             async fn insert(
@@ -16,6 +43,7 @@ macro_rules! sql_store {
                 key: Option<&$crate::store::Keyed>,
             ) -> Result<bool, $crate::store::StoreError> {
                 use $crate::stored::json;
+                let mut tx = self.pool.begin().await?;
                 let inserted = sqlx::query(
                     "INSERT INTO asks (id, status, title, agent, request, question_count, \
                      created_at, expires_at, idempotency_key, fingerprint) \
@@ -30,10 +58,20 @@ macro_rules! sql_store {
                 .bind(record.expires_at)
                 .bind(key.map(|k| k.key.as_str()))
                 .bind(key.map(|k| k.fingerprint.as_str()))
-                .execute(&self.pool)
+                .execute(&mut *tx)
                 .await;
                 match inserted {
-                    Ok(_) => Ok(true),
+                    Ok(_) => {
+                        Self::add_event(
+                            &mut tx,
+                            &record.id,
+                            interaction::AskStatus::Pending,
+                            record.created_at,
+                        )
+                        .await?;
+                        tx.commit().await?;
+                        Ok(true)
+                    }
                     // Only the key can collide: ids are 128 random bits.
                     Err(sqlx::Error::Database(e)) if key.is_some() && e.is_unique_violation() => {
                         Ok(false)
@@ -106,6 +144,7 @@ macro_rules! sql_store {
                 // The status condition makes this the one transition out of
                 // `pending`: of two racing calls, on any instance, exactly
                 // one changes the row.
+                let mut tx = self.pool.begin().await?;
                 let done = sqlx::query(
                     "UPDATE asks SET status = $1, answers = $2, decline_reason = $3, \
                      finished_at = $4, projection = $5 WHERE id = $6 AND status = 'pending'",
@@ -116,9 +155,14 @@ macro_rules! sql_store {
                 .bind(end.at())
                 .bind(json(id, end.projection())?)
                 .bind(id.as_str())
-                .execute(&self.pool)
+                .execute(&mut *tx)
                 .await?;
-                Ok(done.rows_affected() == 1)
+                if done.rows_affected() != 1 {
+                    return Ok(false);
+                }
+                Self::add_event(&mut tx, id, outcome.status(), end.at()).await?;
+                tx.commit().await?;
+                Ok(true)
             }
 
             async fn due(
@@ -134,6 +178,64 @@ macro_rules! sql_store {
                 rows.iter()
                     .map(|row| $crate::stored::parse_id(&row.try_get::<String, _>("id")?))
                     .collect()
+            }
+
+            async fn events_after(
+                &self,
+                after: u64,
+                limit: u32,
+            ) -> Result<Vec<(u64, $crate::store::Entry)>, $crate::store::StoreError> {
+                use sqlx::Row;
+                let rows = sqlx::query(
+                    "SELECT e.seq, a.id, e.status, a.title, a.agent, a.created_at, \
+                     a.expires_at, a.question_count \
+                     FROM events e JOIN asks a ON a.id = e.ask_id \
+                     WHERE e.seq > $1 ORDER BY e.seq LIMIT $2",
+                )
+                .bind(i64::try_from(after).unwrap_or(i64::MAX))
+                .bind(i64::from(limit))
+                .fetch_all(&self.pool)
+                .await?;
+                rows.iter()
+                    .map(|row| {
+                        let seq: i64 = row.try_get("seq")?;
+                        Ok((u64::try_from(seq).unwrap_or(0), $crate::stored::entry(row)?))
+                    })
+                    .collect()
+            }
+
+            async fn event_bounds(
+                &self,
+            ) -> Result<$crate::store::EventBounds, $crate::store::StoreError> {
+                let (pruned, last): (i64, i64) =
+                    sqlx::query_as("SELECT pruned, seq FROM event_log WHERE id = 1")
+                        .fetch_one(&self.pool)
+                        .await?;
+                Ok($crate::store::EventBounds {
+                    pruned: u64::try_from(pruned).unwrap_or(0),
+                    last: u64::try_from(last).unwrap_or(0),
+                })
+            }
+
+            async fn prune_events(&self, keep: u64) -> Result<(), $crate::store::StoreError> {
+                let bounds = self.event_bounds().await?;
+                let through = bounds.last.saturating_sub(keep);
+                // Nothing to forget: no write at all.
+                if through <= bounds.pruned {
+                    return Ok(());
+                }
+                let through = i64::try_from(through).unwrap_or(i64::MAX);
+                let mut tx = self.pool.begin().await?;
+                sqlx::query("UPDATE event_log SET pruned = $1 WHERE id = 1 AND pruned < $1")
+                    .bind(through)
+                    .execute(&mut *tx)
+                    .await?;
+                sqlx::query("DELETE FROM events WHERE seq <= $1")
+                    .bind(through)
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await?;
+                Ok(())
             }
         }
     };

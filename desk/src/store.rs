@@ -53,6 +53,24 @@ pub struct Keyed {
     pub fingerprint: String,
 }
 
+/// Which events the store keeps: those numbered after `pruned`, up to and
+/// including `last`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EventBounds {
+    /// The newest event pruned (0 when none was).
+    pub pruned: u64,
+    /// The newest event (0 when there is none yet).
+    pub last: u64,
+}
+
+impl EventBounds {
+    /// Whether every event after `after` is still kept (and `after` is an
+    /// event this store numbered at all).
+    pub fn keeps_after(self, after: u64) -> bool {
+        after >= self.pruned && after <= self.last
+    }
+}
+
 /// A failure of the database itself (not of the caller's input).
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -106,8 +124,9 @@ impl StoreError {
 #[async_trait]
 pub trait Store: Send + Sync + 'static {
     /// Stores a new pending ask, with the idempotency key and the digest of
-    /// its content when it was created with one. Returns `false`, storing
-    /// nothing, when that key is taken already.
+    /// its content when it was created with one, and its creation as the
+    /// next event, in one transaction. Returns `false`, storing nothing,
+    /// when that key is taken already.
     async fn insert(&self, record: &Record, key: Option<&Keyed>) -> Result<bool, StoreError>;
 
     /// The ask created with this idempotency key, and its content's digest.
@@ -121,10 +140,23 @@ pub trait Store: Send + Sync + 'static {
     /// `limit` of them.
     async fn list(&self, status: Option<AskStatus>, limit: u32) -> Result<Vec<Entry>, StoreError>;
 
-    /// Ends a pending ask. Returns `false`, changing nothing, when the ask
-    /// is unknown or has already ended.
+    /// Ends a pending ask and numbers its end as the next event, in one
+    /// transaction. Returns `false`, changing nothing, when the ask is
+    /// unknown or has already ended.
     async fn finish(&self, id: &AskId, end: &End) -> Result<bool, StoreError>;
 
     /// The pending asks whose expiry is at or before `now`.
     async fn due(&self, now: i64) -> Result<Vec<AskId>, StoreError>;
+
+    /// The events numbered after `after`, oldest first, at most `limit`:
+    /// each with its ask's list line as it was after the event. Events
+    /// commit in number order, so none can later appear before the last
+    /// one returned.
+    async fn events_after(&self, after: u64, limit: u32) -> Result<Vec<(u64, Entry)>, StoreError>;
+
+    /// The numbers of the events kept.
+    async fn event_bounds(&self) -> Result<EventBounds, StoreError>;
+
+    /// Forgets all but the newest `keep` events.
+    async fn prune_events(&self, keep: u64) -> Result<(), StoreError>;
 }

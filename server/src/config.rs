@@ -100,6 +100,11 @@ pub struct ServeArgs {
     /// refused with 503.
     #[arg(long, env = "ASKDESK_DATABASE_TIMEOUT", default_value_t = 5)]
     pub database_timeout: u64,
+    /// How many of the newest events the database keeps, so that event
+    /// streams resume (`Last-Event-ID`) without loss; a stream further
+    /// behind is told to re-read the asks.
+    #[arg(long, env = "ASKDESK_KEEP_EVENTS", default_value_t = desk::KEEP_EVENTS)]
+    pub keep_events: u64,
     /// The URL people and agents reach this server at, e.g.
     /// `https://desk.example.com`. Links to asks start with it, and its host
     /// is accepted in `Host` and `Origin`. Default: `http://<addr>`.
@@ -166,6 +171,7 @@ impl fmt::Debug for ServeArgs {
             .field("database", &self.database().map(|d| d.to_string()).ok())
             .field("database_connections", &self.database_connections)
             .field("database_timeout", &self.database_timeout)
+            .field("keep_events", &self.keep_events)
             .field("public_url", &self.public_url)
             .field("token", &self.token.as_ref().map(|_| "<set>"))
             .field("allowed_hosts", &self.allowed_hosts)
@@ -301,6 +307,7 @@ impl ServeArgs {
             format!("--addr={}", self.addr),
             format!("--database-connections={}", self.database_connections),
             format!("--database-timeout={}", self.database_timeout),
+            format!("--keep-events={}", self.keep_events),
             format!("--frame-ancestors={}", self.frame_ancestors),
         ];
         let optional = [
@@ -407,6 +414,7 @@ mod tests {
             database: Some("postgres://desk:hunter2@db.internal/desk".to_owned()),
             database_connections: 3,
             database_timeout: 9,
+            keep_events: 77,
             public_url: Some("https://desk.example.com".to_owned()),
             token: Some("s3cret-token".to_owned()),
             allowed_hosts: vec!["a.example".to_owned(), "b.example".to_owned()],

@@ -2,12 +2,14 @@
 //! finished, and `GET /asks/{id}/events` the changes of one ask (open like
 //! the ask page itself: its id is the capability).
 //!
-//! Each event is `event: ask`, `id: <epoch>-<seq>`, `data: {"seq", "ask":
-//! AskSummary}`. A client that reconnects with `Last-Event-ID` (browsers'
-//! EventSource does so by itself) gets exactly the events it missed, in
-//! order, then the live ones. When the missed events are no longer kept, or
-//! the server restarted (a new epoch), it gets `event: reset` instead and
-//! should re-read `GET /api/v1/asks`.
+//! Each event is `event: ask`, `id: <seq>`, `data: {"seq", "ask":
+//! AskSummary}`. Events are numbered by the database, so a client that
+//! reconnects with `Last-Event-ID` (browsers' EventSource does so by
+//! itself), to this instance or another one on the same database, before or
+//! after a restart, gets exactly the events it missed, in order, then the
+//! live ones. When the missed events are no longer kept (`--keep-events`),
+//! or the id is not one of this database's, it gets `event: reset` instead
+//! and should re-read `GET /api/v1/asks`.
 
 use crate::{
     api::{ApiError, QueryParams},
@@ -46,30 +48,27 @@ struct EventsQuery {
 enum Resume {
     /// From now on.
     Now,
-    /// After event `seq` of this run.
+    /// After event `seq`.
     After(u64),
     /// The client's place is unknown: it must re-read the asks.
     Reset,
 }
 
-fn resume(desk: &Desk, headers: &HeaderMap, after: Option<u64>) -> Resume {
-    if let Some(last) = headers.get("last-event-id").and_then(|v| v.to_str().ok()) {
-        return match last.split_once('-') {
-            Some((epoch, seq)) if epoch == desk.epoch() => {
-                seq.parse().map_or(Resume::Reset, Resume::After)
-            }
-            _ => Resume::Reset,
-        };
+fn resume(headers: &HeaderMap, after: Option<u64>) -> Resume {
+    if let Some(last) = headers.get("last-event-id") {
+        return last
+            .to_str()
+            .ok()
+            .and_then(|seq| seq.trim().parse().ok())
+            .map_or(Resume::Reset, Resume::After);
     }
     after.map_or(Resume::Now, Resume::After)
 }
 
 /// The one way an event of the stream is written: `event:`, `id:` and
 /// the JSON of its interaction type.
-fn sse(desk: &Desk, name: &str, seq: u64, data: &impl serde::Serialize) -> SseEvent {
-    let event = SseEvent::default()
-        .event(name)
-        .id(format!("{}-{seq}", desk.epoch()));
+fn sse(name: &str, seq: u64, data: &impl serde::Serialize) -> SseEvent {
+    let event = SseEvent::default().event(name).id(seq.to_string());
     match event.clone().json_data(data) {
         Ok(event) => event,
         // Plain structs of strings and numbers always serialize; if one
@@ -81,63 +80,51 @@ fn sse(desk: &Desk, name: &str, seq: u64, data: &impl serde::Serialize) -> SseEv
     }
 }
 
-fn ask_event(desk: &Desk, seq: u64, ask: &AskSummary) -> SseEvent {
+fn ask_event(seq: u64, ask: &AskSummary) -> SseEvent {
     let event = AskEvent {
         seq,
         ask: ask.clone(),
     };
-    sse(desk, ASK_EVENT, seq, &event)
+    sse(ASK_EVENT, seq, &event)
 }
 
-fn reset_event(desk: &Desk, seq: u64, reason: &str) -> SseEvent {
+fn reset_event(seq: u64, reason: &str) -> SseEvent {
     let event = ResetEvent {
         reason: reason.to_owned(),
     };
-    sse(desk, RESET_EVENT, seq, &event)
+    sse(RESET_EVENT, seq, &event)
 }
 
 /// The events after the client's place, then the live ones, for asks that
 /// `keep` accepts; ends when the server shuts down.
-fn event_stream(
+async fn event_stream(
     state: &AppState,
     resume: Resume,
     keep: impl Fn(&Event) -> bool + Send + 'static,
-) -> impl Stream<Item = Result<SseEvent, Infallible>> + Send + 'static {
+) -> Result<impl Stream<Item = Result<SseEvent, Infallible>> + Send + 'static, ApiError> {
     let desk = state.desk.clone();
-    // Subscribe before reading the log: an event between the two comes
-    // through both, and the sequence number drops the second copy.
+    // Subscribe before reading the stored events: an event between the two
+    // comes through both, and its number drops the second copy.
     let live = desk.subscribe();
+    let reset = |reason: &str| {
+        let now = desk.version();
+        (vec![reset_event(now, reason)], now)
+    };
     let (initial, last) = match resume {
         Resume::Now => (Vec::new(), desk.version()),
-        Resume::After(after) => match desk.events_since(after) {
+        Resume::After(after) => match desk.events_since(after).await? {
             Some(missed) => {
                 let last = missed.last().map_or(after, |e| e.seq);
                 let events = missed
                     .iter()
                     .filter(|e| keep(e))
-                    .map(|e| ask_event(&desk, e.seq, &e.ask))
+                    .map(|e| ask_event(e.seq, &e.ask))
                     .collect();
                 (events, last)
             }
-            None => {
-                let now = desk.version();
-                (
-                    vec![reset_event(&desk, now, "missed events are no longer kept")],
-                    now,
-                )
-            }
+            None => reset("the events after that id are no longer kept, or it is not this desk's"),
         },
-        Resume::Reset => {
-            let now = desk.version();
-            (
-                vec![reset_event(
-                    &desk,
-                    now,
-                    "this server does not know that event id",
-                )],
-                now,
-            )
-        }
+        Resume::Reset => reset("that is not an event id of this desk"),
     };
     let following = stream::unfold(
         Follow {
@@ -165,14 +152,14 @@ fn event_stream(
     )
     .filter_map(move |item| {
         std::future::ready(match item {
-            Item::Ask(event) => keep(&event).then(|| ask_event(&desk, event.seq, &event.ask)),
-            Item::Reset(seq) => Some(reset_event(&desk, seq, "the stream fell behind")),
+            Item::Ask(event) => keep(&event).then(|| ask_event(event.seq, &event.ask)),
+            Item::Reset(seq) => Some(reset_event(seq, "the stream fell behind")),
         })
     });
-    stream::iter(initial)
+    Ok(stream::iter(initial)
         .chain(following)
         .map(Ok)
-        .take_until(state.shutdown.clone().cancelled_owned())
+        .take_until(state.shutdown.clone().cancelled_owned()))
 }
 
 /// Where a live stream is.
@@ -192,21 +179,21 @@ async fn all(
     State(state): State<AppState>,
     headers: HeaderMap,
     QueryParams(query): QueryParams<EventsQuery>,
-) -> Response {
-    let resume = resume(&state.desk, &headers, query.after);
-    Sse::new(event_stream(&state, resume, |_| true))
+) -> Result<Response, ApiError> {
+    let resume = resume(&headers, query.after);
+    Ok(Sse::new(event_stream(&state, resume, |_| true).await?)
         .keep_alive(KeepAlive::default())
-        .into_response()
+        .into_response())
 }
 
 async fn one(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
     // Follow first, then read: a change in between shows in the snapshot
     // and again as an event, never in neither.
     let wanted = id.clone();
-    let changes = event_stream(&state, Resume::Now, move |e| e.ask.id == wanted);
+    let changes = event_stream(&state, Resume::Now, move |e| e.ask.id == wanted).await?;
     let ask = state.desk.get(&id).await?;
     // The ask as it is now, then its changes.
-    let now = ask_event(&state.desk, state.desk.version(), &AskSummary::from(&ask));
+    let now = ask_event(state.desk.version(), &AskSummary::from(&ask));
     let stream = stream::iter([Ok(now)]).chain(changes);
     Ok(Sse::new(stream)
         .keep_alive(KeepAlive::default())

@@ -196,7 +196,9 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         claim.announce(&format!("http://{addr}"));
     }
     let security = args.security(addr)?;
-    let desk = Desk::new(store, security.public_url());
+    let desk = Desk::open(store, security.public_url())
+        .await
+        .map_err(|e| format!("cannot read the database {database}: {e}"))?;
     let state = AppState {
         leptos_options: args.leptos_options(assets.bundle()),
         assets: Arc::new(assets),
@@ -232,7 +234,9 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
     }
     // Asks expire when their time is up, not when someone next looks:
     // waiting pages and agents hear of it at once.
+    // Events beyond the newest `keep_events` are forgotten as they age out.
     let sweeper = desk.clone();
+    let keep_events = args.keep_events;
     let stop = shutdown.clone();
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
@@ -242,6 +246,9 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
                 _ = tick.tick() => {
                     if let Err(e) = sweeper.expire_due().await {
                         tracing::warn!("expiring asks failed: {e}");
+                    }
+                    if let Err(e) = sweeper.prune_events(keep_events).await {
+                        tracing::warn!("forgetting old events failed: {e}");
                     }
                 }
             }

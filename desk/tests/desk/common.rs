@@ -72,7 +72,12 @@ pub async fn store_on(kind: Kind) -> (Arc<dyn Store>, Db) {
 /// A desk over a fresh store of this kind.
 pub async fn desk_on(kind: Kind) -> (Desk, Db) {
     let (store, db) = store_on(kind).await;
-    (Desk::new(store, "http://127.0.0.1:3000/"), db)
+    (
+        Desk::open(store, "http://127.0.0.1:3000/")
+            .await
+            .expect("desk"),
+        db,
+    )
 }
 
 pub fn new_ask(timeout: Option<u64>) -> NewAsk {

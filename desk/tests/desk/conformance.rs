@@ -58,6 +58,9 @@ suite!(
     a_long_poll_returns_the_pending_ask_when_its_wait_is_over,
     a_long_poll_ends_when_the_ask_expires,
     concurrent_submissions_yield_exactly_one_success,
+    events_are_numbered_by_the_store_and_replay_the_status_each_had,
+    racing_changes_are_published_once_each_in_number_order,
+    pruned_events_are_not_replayed_and_unknown_numbers_are_refused,
 );
 
 pub async fn a_new_ask_is_pending_with_an_unguessable_id_and_its_url(kind: Kind) {
@@ -355,4 +358,88 @@ pub async fn racing_creations_with_one_key_make_one_ask(kind: Kind) {
     assert_eq!(ids.len(), 1, "one ask for one key");
     assert_eq!(made, 1, "made once, found fifteen times");
     assert_eq!(desk.list(None).await.expect("list").len(), 1);
+}
+
+/// The status of each event, as `events_since` replays them.
+async fn replayed(desk: &desk::Desk, after: u64) -> Option<Vec<(u64, String, AskStatus)>> {
+    let events = desk.events_since(after).await.expect("events");
+    events.map(|events| {
+        events
+            .iter()
+            .map(|e| (e.seq, e.ask.id.clone(), e.ask.status))
+            .collect()
+    })
+}
+
+pub async fn events_are_numbered_by_the_store_and_replay_the_status_each_had(kind: Kind) {
+    let (desk, _db) = desk_on(kind).await;
+    assert_eq!(desk.version(), 0);
+    let mut live = desk.subscribe();
+    let a = desk.create(new_ask(None)).await.expect("a").id;
+    let b = desk.create(new_ask(None)).await.expect("b").id;
+    desk.answer(&a, &combined()).await.expect("answered");
+    desk.cancel(&b).await.expect("cancelled");
+
+    let expected = vec![
+        (1, a.clone(), AskStatus::Pending),
+        (2, b.clone(), AskStatus::Pending),
+        (3, a.clone(), AskStatus::Answered),
+        (4, b.clone(), AskStatus::Cancelled),
+    ];
+    assert_eq!(replayed(&desk, 0).await, Some(expected.clone()));
+    assert_eq!(replayed(&desk, 2).await, Some(expected[2..].to_vec()));
+    assert_eq!(replayed(&desk, 4).await, Some(Vec::new()));
+    assert_eq!(desk.version(), 4);
+    for want in expected {
+        let event = live.try_recv().expect("published when the call returned");
+        assert_eq!((event.seq, event.ask.id.clone(), event.ask.status), want);
+    }
+    assert_eq!(
+        replayed(&desk, 5).await,
+        None,
+        "a number this store has not given is not resumed from"
+    );
+}
+
+pub async fn racing_changes_are_published_once_each_in_number_order(kind: Kind) {
+    let (desk, _db) = desk_on(kind).await;
+    let mut live = desk.subscribe();
+    let tasks: Vec<_> = (0..16)
+        .map(|_| {
+            let desk = desk.clone();
+            tokio::spawn(async move {
+                let id = desk.create(new_ask(None)).await.expect("created").id;
+                desk.answer(&id, &combined()).await.expect("answered");
+            })
+        })
+        .collect();
+    for task in tasks {
+        task.await.expect("task");
+    }
+    let heard: Vec<u64> = (0..32)
+        .map(|_| live.try_recv().expect("every change is published").seq)
+        .collect();
+    assert_eq!(heard, (1..=32).collect::<Vec<u64>>());
+    assert!(live.try_recv().is_err(), "and each only once");
+    let stored = replayed(&desk, 0).await.expect("kept");
+    assert_eq!(
+        stored.iter().map(|e| e.0).collect::<Vec<_>>(),
+        (1..=32).collect::<Vec<u64>>()
+    );
+}
+
+pub async fn pruned_events_are_not_replayed_and_unknown_numbers_are_refused(kind: Kind) {
+    let (desk, _db) = desk_on(kind).await;
+    for _ in 0..5 {
+        desk.create(new_ask(None)).await.expect("created");
+    }
+    desk.prune_events(2).await.expect("pruned");
+    assert_eq!(replayed(&desk, 2).await, None, "event 3 is gone");
+    let kept = replayed(&desk, 3).await.expect("4 and 5 are kept");
+    assert_eq!(kept.iter().map(|e| e.0).collect::<Vec<_>>(), vec![4, 5]);
+    // Pruning again with nothing to forget changes nothing.
+    desk.prune_events(2).await.expect("pruned");
+    assert_eq!(replayed(&desk, 3).await.map(|e| e.len()), Some(2));
+    desk.create(new_ask(None)).await.expect("created");
+    assert_eq!(replayed(&desk, 3).await.map(|e| e.len()), Some(3));
 }

@@ -56,8 +56,12 @@ async fn an_instance_hears_at_once_what_another_creates_and_finishes() {
         .await
         .expect("store b");
     let changes = a_store.changes().await.expect("listen");
-    let a = Desk::new(Arc::new(a_store), "http://a");
-    let b = Desk::new(Arc::new(b_store), "http://b");
+    let a = Desk::open(Arc::new(a_store), "http://a")
+        .await
+        .expect("desk a");
+    let b = Desk::open(Arc::new(b_store), "http://b")
+        .await
+        .expect("desk b");
     let follower = tokio::spawn({
         let a = a.clone();
         async move { a.follow(changes).await }
@@ -70,8 +74,8 @@ async fn an_instance_hears_at_once_what_another_creates_and_finishes() {
     assert_eq!(first.ask.id, own.id);
     let second = next(&mut heard).await;
     assert_eq!(
-        (second.ask.id.as_str(), second.ask.status),
-        (theirs.id.as_str(), AskStatus::Pending),
+        (second.seq, second.ask.id.as_str(), second.ask.status),
+        (2, theirs.id.as_str(), AskStatus::Pending),
         "a's own ask is not heard again from the database"
     );
 
@@ -92,8 +96,14 @@ async fn an_instance_hears_at_once_what_another_creates_and_finishes() {
     assert_eq!(ask.status, AskStatus::Answered);
     let third = next(&mut heard).await;
     assert_eq!(
-        (third.ask.id.as_str(), third.ask.status),
-        (theirs.id.as_str(), AskStatus::Answered)
+        (third.seq, third.ask.id.as_str(), third.ask.status),
+        (3, theirs.id.as_str(), AskStatus::Answered)
+    );
+    // One numbering for both: a stream that read event 1 on a resumes on b.
+    let resumed = b.events_since(1).await.expect("read").expect("kept");
+    assert_eq!(
+        resumed.iter().map(|e| e.seq).collect::<Vec<_>>(),
+        vec![2, 3]
     );
     follower.abort();
 }

@@ -8,10 +8,12 @@ use interaction::AskStatus;
 use std::{path::Path, sync::Arc};
 
 async fn desk_at(path: &Path) -> Desk {
-    Desk::new(
+    Desk::open(
         Arc::new(SqliteStore::open(path).await.expect("store")),
         "http://x",
     )
+    .await
+    .expect("desk")
 }
 
 /// Changes the database behind the desk's back, as a person with `sqlite3`
@@ -43,6 +45,26 @@ async fn an_answer_survives_reopening_the_database() {
         Some("Rate limiting")
     );
     assert_eq!(ask, answered, "read back exactly as it was answered");
+}
+
+/// Event numbers go on where they were: a stream resumes across a restart.
+#[tokio::test]
+async fn event_numbers_continue_after_reopening_and_old_ones_replay() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("asks.db");
+    let first = desk_at(&path).await;
+    let id = first.create(new_ask(None)).await.expect("created").id;
+    drop(first);
+
+    let desk = desk_at(&path).await;
+    assert_eq!(desk.version(), 1);
+    desk.cancel(&id).await.expect("cancelled");
+    let events = desk.events_since(0).await.expect("read").expect("kept");
+    let seen: Vec<_> = events.iter().map(|e| (e.seq, e.ask.status)).collect();
+    assert_eq!(
+        seen,
+        vec![(1, AskStatus::Pending), (2, AskStatus::Cancelled)]
+    );
 }
 
 #[tokio::test]

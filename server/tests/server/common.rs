@@ -23,6 +23,7 @@ pub fn args(token: Option<&str>) -> ServeArgs {
         database: Some(":memory:".to_owned()),
         database_connections: 10,
         database_timeout: 5,
+        keep_events: desk::KEEP_EVENTS,
         public_url: None,
         token: token.map(str::to_owned),
         allowed_hosts: Vec::new(),
@@ -57,20 +58,22 @@ impl TestServer {
     }
 
     pub async fn with_store(store: Arc<dyn Store>, token: Option<&str>) -> Self {
-        Self::build(store, token, Assets::default())
+        Self::build(store, token, Assets::default()).await
     }
 
     /// A server whose site is `assets`.
     pub async fn with_site(assets: Assets) -> Self {
         let store = Arc::new(SqliteStore::in_memory().await.expect("store"));
-        Self::build(store, None, assets)
+        Self::build(store, None, assets).await
     }
 
-    fn build(store: Arc<dyn Store>, token: Option<&str>, assets: Assets) -> Self {
+    async fn build(store: Arc<dyn Store>, token: Option<&str>, assets: Assets) -> Self {
         let args = args(token);
         let addr = args.addr;
         let security = args.security(addr).expect("security settings");
-        let desk = Desk::new(store, security.public_url());
+        let desk = Desk::open(store, security.public_url())
+            .await
+            .expect("desk");
         let router = app(AppState {
             leptos_options: args.leptos_options(assets.bundle()),
             desk: desk.clone(),

@@ -6,7 +6,7 @@ use axum::http::{Method, StatusCode};
 use server::{config::Database, run::open_store};
 
 /// A fresh schema in the test PostgreSQL (`scripts/dev.sh` starts one).
-async fn postgres_url() -> String {
+pub async fn postgres_url() -> String {
     use sqlx::Connection;
     let url = std::env::var("ASKDESK_TEST_POSTGRES").unwrap_or_else(|_| {
         panic!("ASKDESK_TEST_POSTGRES is not set: run `scripts/dev.sh test unit`")

@@ -124,7 +124,7 @@ async fn events_arrive_in_order_with_the_ask_as_it_now_is() {
     assert_eq!(got[2].data["ask"]["id"], first.as_str());
     assert_eq!(got[2].data["ask"]["status"], "answered");
     assert!(seq(&got[0]) < seq(&got[1]) && seq(&got[1]) < seq(&got[2]));
-    assert!(got[2].id.ends_with(&format!("-{}", seq(&got[2]))));
+    assert_eq!(got[2].id, seq(&got[2]).to_string());
 }
 
 #[tokio::test]
@@ -153,10 +153,59 @@ async fn a_reconnect_with_last_event_id_replays_exactly_what_was_missed() {
     assert_eq!(seq(&c), seq(&b) + 1);
 }
 
+/// Events are numbered by the database: a stream resumes where it was
+/// after the server restarts.
+#[tokio::test]
+async fn a_stream_resumes_after_a_restart_with_exactly_what_was_missed() {
+    use desk::SqliteStore;
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("asks.db");
+    let open = || async { Arc::new(SqliteStore::open(&path).await.expect("store")) };
+
+    let before = TestServer::with_store(open().await, None).await;
+    let mut events = Events::open(&before, "/api/v1/events", None).await;
+    before.create(release_ask()).await;
+    let seen = events.next().await;
+    let missed = before.create(release_ask()).await;
+    drop(events);
+    drop(before);
+
+    let after = TestServer::with_store(open().await, None).await;
+    let also_missed = after.create(release_ask()).await;
+    let mut events = Events::open(&after, "/api/v1/events", Some(&seen.id)).await;
+    let a = events.next().await;
+    let b = events.next().await;
+    assert_eq!(
+        (a.data["ask"]["id"].as_str(), seq(&a)),
+        (Some(missed.as_str()), seq(&seen) + 1)
+    );
+    assert_eq!(
+        (b.data["ask"]["id"].as_str(), seq(&b)),
+        (Some(also_missed.as_str()), seq(&seen) + 2)
+    );
+    assert!(events.quiet_for(Duration::from_millis(300)).await);
+}
+
+#[tokio::test]
+async fn events_no_longer_kept_get_a_reset_telling_the_client_to_reload() {
+    let server = TestServer::new().await;
+    for _ in 0..3 {
+        server.create(release_ask()).await;
+    }
+    server.desk.prune_events(1).await.expect("pruned");
+    let mut events = Events::open(&server, "/api/v1/events", Some("1")).await;
+    assert_eq!(events.next().await.event, "reset");
+    let mut events = Events::open(&server, "/api/v1/events", Some("2")).await;
+    assert_eq!(seq(&events.next().await), 3, "event 3 is kept");
+}
+
 #[tokio::test]
 async fn an_unknown_event_id_gets_a_reset_telling_the_client_to_reload() {
     let server = TestServer::new().await;
-    for id in ["otherrun-5", "garbage"] {
+    // An old server's `<epoch>-<seq>`, anything else, and a number this
+    // desk has not reached (another database's).
+    for id in ["otherrun-5", "garbage", "99"] {
         let mut events = Events::open(&server, "/api/v1/events", Some(id)).await;
         let reset = events.next().await;
         assert_eq!(reset.event, "reset", "{id}");

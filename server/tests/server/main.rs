@@ -9,6 +9,7 @@ mod contract;
 mod database;
 mod docs;
 mod events;
+mod faults;
 mod hook;
 mod pages;
 mod security;
