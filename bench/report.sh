@@ -3,11 +3,13 @@
 # (figure | measured | target | met?): bundle bytes; time to interactive and
 # bytes on the wire beside the vanilla and React peers (tti.sh); SSR against
 # JSON (ssr.sh); long-poll waiters and stored asks (waiters.sh); answer
-# validation (criterion); the terminal UI's first frame (tui.sh).
+# validation (criterion); the terminal UI's first frame (tui.sh); creates
+# and answers per second on SQLite and PostgreSQL, and three instances on
+# one PostgreSQL (multi.sh).
 # The release server and site are built once and copied aside, so builds
 # running meanwhile change nothing here; ASKDESK_BENCH_BIN (and
 # ASKDESK_BENCH_SITE) skip the build and use what they name. Each figure is
-# bounded in time; the whole takes about 10 minutes after the build.
+# bounded in time; the whole takes about 12 minutes after the build.
 # Logs stay in target/bench-report.
 #   bench/report.sh
 set -euo pipefail
@@ -45,6 +47,7 @@ measure ssr env DURATION=10 bench/ssr.sh
 measure waiters env BUDGET=60 JSON_OUT="$out/waiters.json" bench/waiters.sh
 measure validate cargo bench -p interaction --bench validate -- --warm-up-time 1 --measurement-time 5
 measure tui bench/tui.sh
+measure multi env JSON_OUT="$out/multi.json" bench/multi.sh
 
 step "report"
 python3 bench/report.py "$out"

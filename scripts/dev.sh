@@ -4,12 +4,14 @@
 #
 #   scripts/dev.sh run              build in release mode and serve on 127.0.0.1:3000
 #   scripts/dev.sh test [SUITE...]  run every suite, or the named ones:
-#                                   fmt clippy unit wasm e2e mcp tui
+#                                   fmt clippy unit wasm e2e mcp multi contract tui
 #   scripts/dev.sh build            build the debug server and the site
 #   scripts/dev.sh build-site       build only the site (target/site)
 #   scripts/dev.sh build-release    build the release server and the site (benchmarks)
 #   scripts/dev.sh bootstrap        install the toolchain and tools only
 #   scripts/dev.sh env              print the toolchain this machine uses
+#   scripts/dev.sh with-postgres CMD...  run CMD with ASKDESK_TEST_POSTGRES set
+#                                   (a throwaway cluster unless it is set already)
 #
 # Toolchain: a rustup toolchain with the wasm32-unknown-unknown target is
 # used when there is one (or rustup can add it). Otherwise Debian's
@@ -167,7 +169,8 @@ install_mcp_client() {
 
 # PostgreSQL for the tests that claim it: ASKDESK_TEST_POSTGRES when set,
 # else a throwaway cluster (Debian's postgresql, installed when missing)
-# under target/ on a free port, stopped when this script exits.
+# under target/ on a free port, stopped when this script exits. The tests'
+# cluster skips fsync; with ASKDESK_PG_DURABLE=1 (benchmarks) it keeps it.
 # PostgreSQL refuses to run as root, so as root it runs as `postgres`.
 PG_DATA=
 need_postgres() {
@@ -196,8 +199,10 @@ need_postgres() {
   log "PostgreSQL (throwaway, port $port)"
   "${PG_AS[@]}" "$bin/initdb" -D "$dir/data" -A trust -U postgres --no-sync >"$dir/initdb.log" 2>&1 ||
     { cat "$dir/initdb.log" >&2; die "initdb failed"; }
+  local fsync=off
+  [ "${ASKDESK_PG_DURABLE:-}" = 1 ] && fsync=on
   "${PG_AS[@]}" "$bin/pg_ctl" -D "$dir/data" -w -l "$dir/server.log" \
-    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300" start >&2 ||
+    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=$fsync -c max_connections=300" start >&2 ||
     { cat "$dir/server.log" >&2; die "PostgreSQL did not start"; }
   PG_DATA=$dir/data
   PG_CTL=$bin/pg_ctl
@@ -367,6 +372,16 @@ suite_mcp() {
     "$PYTHON" -m pytest end2end/mcp -q -p no:cacheprovider
 }
 
+# Three real askdesk processes on one PostgreSQL (the test makes its own
+# schema) acting as one desk while they are SIGKILLed.
+suite_multi() {
+  install_mcp_client # the tools virtualenv: pytest and httpx2
+  command -v psql >/dev/null || apt_install postgresql-client
+  build_server dev
+  ASKDESK_BIN=$ROOT/target/debug/askdesk \
+    "$PYTHON" -m pytest end2end/multi -q -p no:cacheprovider --durations=0
+}
+
 # schemathesis against the API's own OpenAPI document, on the debug server
 # with a token: examples, coverage and a fuzzing phase bounded by examples
 # per operation (end2end/contract/schemathesis.toml). A fixed seed keeps a
@@ -401,13 +416,13 @@ suite_tui() {
 
 run_tests() {
   local suites=("$@") s
-  ((${#suites[@]})) || suites=(fmt clippy unit wasm e2e mcp contract tui)
+  ((${#suites[@]})) || suites=(fmt clippy unit wasm e2e mcp multi contract tui)
   for s in "${suites[@]}"; do
-    declare -F "suite_$s" >/dev/null || die "unknown suite '$s' (fmt clippy unit wasm e2e mcp contract tui)"
+    declare -F "suite_$s" >/dev/null || die "unknown suite '$s' (fmt clippy unit wasm e2e mcp multi contract tui)"
   done
   bootstrap
   mkdir -p "$LOGS"
-  case " ${suites[*]} " in *" unit "* | *" mcp "*) need_postgres ;; esac
+  case " ${suites[*]} " in *" unit "* | *" mcp "* | *" multi "*) need_postgres ;; esac
   local failed=() passed=() start
   for s in "${suites[@]}"; do
     log "suite $s"
@@ -453,7 +468,7 @@ summarize() {
         n=$(grep -oE 'found [0-9]+ unique' "$LOGS/$s.log" | grep -oE '[0-9]+' || true)
         total_fail=$((total_fail + ${n:-0}))
         ;;
-      mcp)
+      mcp | multi)
         grep -E '^[0-9]+ (passed|failed)|^=+ .*(passed|failed)' "$LOGS/$s.log" | sed "s/^/$s: /" || true
         n=$(grep -oE '[0-9]+ passed' "$LOGS/$s.log" | tail -1 | grep -oE '[0-9]+' || true)
         total_pass=$((total_pass + ${n:-0}))
@@ -486,6 +501,10 @@ case "$cmd" in
     exec target/release/askdesk "$@"
     ;;
   test) run_tests "$@" ;;
+  with-postgres)
+    need_postgres
+    "$@"
+    ;;
   build) bootstrap; build_server dev; build_site ;;
   build-site) bootstrap; build_site ;;
   build-release) bootstrap; build_site; build_server release ;;
@@ -501,7 +520,7 @@ case "$cmd" in
     echo "tools: $TOOLS"
     ;;
   *)
-    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
     [ -z "$cmd" ] || exit 2
     ;;
 esac
