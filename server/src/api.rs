@@ -9,7 +9,10 @@ use axum::{
         rejection::{BytesRejection, JsonRejection},
         FromRequest, Path, Query, Request, State,
     },
-    http::{header::LOCATION, HeaderMap, HeaderValue, StatusCode},
+    http::{
+        header::{LOCATION, RETRY_AFTER},
+        HeaderMap, HeaderValue, StatusCode,
+    },
     response::{IntoResponse, Response},
     routing::{get, post},
     Router,
@@ -153,7 +156,15 @@ impl IntoResponse for ApiError {
                 )),
             ),
         };
-        (status, axum::Json(body)).into_response()
+        let mut response = (status, axum::Json(body)).into_response();
+        if status == StatusCode::SERVICE_UNAVAILABLE {
+            // The database is away; a client retrying a little later is
+            // what should happen (the database timeout is a few seconds).
+            response
+                .headers_mut()
+                .insert(RETRY_AFTER, HeaderValue::from_static("2"));
+        }
+        response
     }
 }
 

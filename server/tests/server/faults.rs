@@ -17,6 +17,7 @@ use server::run::{start, Started};
 use sqlx::postgres::PgConnectOptions;
 use std::{net::SocketAddr, str::FromStr, time::Duration};
 use tokio::{
+    io::{AsyncReadExt, AsyncWriteExt},
     net::{TcpListener, TcpStream},
     sync::watch,
     time::timeout,
@@ -69,6 +70,18 @@ impl Proxy {
     }
 }
 
+/// The head of a plain HTTP/1.1 GET's reply, headers in lower case.
+async fn raw_get(addr: SocketAddr, path: &str) -> String {
+    let mut stream = TcpStream::connect(addr).await.expect("connect");
+    let request = format!("GET {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.expect("write");
+    let mut reply = Vec::new();
+    stream.read_to_end(&mut reply).await.expect("read");
+    let reply = String::from_utf8_lossy(&reply).to_lowercase();
+    let end = reply.find("\r\n\r\n").unwrap_or(reply.len());
+    reply[..end + 2].to_owned()
+}
+
 async fn serve(database: &str, stop: &CancellationToken) -> (Started, Client) {
     let mut settings = args(None);
     settings.addr = "127.0.0.1:0".parse().expect("addr");
@@ -118,7 +131,7 @@ async fn with_postgres_gone_calls_are_refused_with_503_and_all_recovers_when_it_
     let proxied = direct.replacen(&target, &proxy.addr.to_string(), 1);
 
     let stop = CancellationToken::new();
-    let (_a, a) = serve(&proxied, &stop).await;
+    let (started_a, a) = serve(&proxied, &stop).await;
     let (_b, b) = serve(&direct, &stop).await;
 
     let kept = a.create(&ask()).await.expect("created before the outage");
@@ -158,6 +171,12 @@ async fn with_postgres_gone_calls_are_refused_with_503_and_all_recovers_when_it_
         .await
         .expect("no hang");
     assert_unavailable(answer, "POST answers");
+    // The refusal says when to try again.
+    let head = raw_get(started_a.addr, &format!("/api/v1/asks/{}", kept.id)).await;
+    assert!(
+        head.starts_with("http/1.1 503") && head.contains("\r\nretry-after: 2\r\n"),
+        "{head}"
+    );
     // Meanwhile another instance, whose database is there, answers.
     let finished = b.answer(&kept.id, &answers()).await.expect("B answers");
 
