@@ -11,6 +11,7 @@ mod error;
 mod events;
 mod id;
 mod migrate;
+mod outbox;
 mod postgres;
 mod record;
 mod sql;
@@ -22,6 +23,7 @@ mod time;
 pub use error::DeskError;
 pub use events::{Event, KEEP_EVENTS, MAX_WAIT};
 pub use id::AskId;
+pub use outbox::{Attempt, Claimed, Delivery, Notice, Owed};
 pub use postgres::{Change, Changes, PoolSettings, PostgresStore};
 pub use record::{End, Record};
 pub use sqlite::SqliteStore;
@@ -81,6 +83,8 @@ pub struct Desk {
     cursor: Arc<tokio::sync::Mutex<u64>>,
     public_url: Arc<str>,
     clock: Clock,
+    /// The names of the channels every ask is told to (the outbox's).
+    channels: Arc<[String]>,
 }
 
 impl fmt::Debug for Desk {
@@ -102,7 +106,53 @@ impl Desk {
             cursor: Arc::new(tokio::sync::Mutex::new(last)),
             public_url: public_url.trim_end_matches('/').into(),
             clock: system_clock(),
+            channels: Arc::new([]),
         })
+    }
+
+    /// The same desk telling the channels named `channels` of every ask
+    /// created and finished: each change writes one outbox row per channel
+    /// in its own transaction (see [`Desk::claim_deliveries`]).
+    pub fn notifying(mut self, channels: Vec<String>) -> Self {
+        self.channels = channels.into();
+        self
+    }
+
+    /// The notifications of `notice` owed to every channel.
+    fn owed(&self, notice: Notice) -> Result<Vec<Owed>, DeskError> {
+        self.channels
+            .iter()
+            .map(|channel| Owed::new(channel, notice))
+            .collect::<Result<_, _>>()
+            .map_err(|e| DeskError::System(format!("no randomness: {e}")))
+    }
+
+    /// Claims at most `limit` deliveries that are due, for `lease`: see
+    /// [`Store::claim_deliveries`].
+    pub async fn claim_deliveries(
+        &self,
+        lease: Duration,
+        limit: u32,
+    ) -> Result<Vec<Claimed>, DeskError> {
+        let now = self.now();
+        let until = now.saturating_add(i64::try_from(lease.as_millis()).unwrap_or(i64::MAX));
+        Ok(self.store.claim_deliveries(now, until, limit).await?)
+    }
+
+    /// Records how an attempt at delivery `id` went.
+    pub async fn record_attempt(&self, id: &str, attempt: &Attempt) -> Result<(), DeskError> {
+        Ok(self.store.record_attempt(id, self.now(), attempt).await?)
+    }
+
+    /// Every delivery owed for the ask `id`, oldest first.
+    pub async fn deliveries(&self, id: &str) -> Result<Vec<Delivery>, DeskError> {
+        let id = AskId::parse(id).ok_or(DeskError::NotFound)?;
+        Ok(self.store.deliveries(&id).await?)
+    }
+
+    /// The time now, as this desk's clock says, in ms since the epoch.
+    pub fn now_ms(&self) -> i64 {
+        self.now()
     }
 
     /// The same desk reading the time from `clock`; for tests of expiry.
@@ -226,7 +276,9 @@ impl Desk {
     pub async fn create(&self, new: NewAsk) -> Result<AskCreated, DeskError> {
         let valid = new.validate().map_err(DeskError::Invalid)?;
         let record = self.record_of(valid)?;
-        self.store.insert(&record, None).await?;
+        self.store
+            .insert(&record, None, &self.owed(Notice::Created)?)
+            .await?;
         self.announce(&record).await;
         Ok(self.created(&record))
     }
@@ -250,7 +302,8 @@ impl Desk {
             return Ok((existing, false));
         }
         let record = self.record_of(valid)?;
-        if self.store.insert(&record, Some(&keyed)).await? {
+        let owed = self.owed(Notice::Created)?;
+        if self.store.insert(&record, Some(&keyed), &owed).await? {
             self.announce(&record).await;
             return Ok((self.created(&record), true));
         }
@@ -335,7 +388,8 @@ impl Desk {
         at: i64,
     ) -> Result<Result<Record, AskId>, DeskError> {
         let end = End::new(&record.request, outcome, at);
-        if !self.store.finish(&record.id, &end).await? {
+        let owed = self.owed(Notice::Finished)?;
+        if !self.store.finish(&record.id, &end, &owed).await? {
             return Ok(Err(record.id));
         }
         tracing::info!(id = %record.id, status = end.outcome().status().as_str(), "ask finished");

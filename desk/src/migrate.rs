@@ -75,6 +75,11 @@ pub(crate) const SQLITE: Migrations = Migrations(&[
         "events",
         include_str!("../migrations/sqlite/0004_events.sql"),
     ),
+    (
+        5,
+        "outbox",
+        include_str!("../migrations/sqlite/0005_outbox.sql"),
+    ),
 ]);
 
 /// PostgreSQL's schema.
@@ -103,6 +108,11 @@ pub(crate) const POSTGRES: Migrations = Migrations(&[
         5,
         "events",
         include_str!("../migrations/postgres/0005_events.sql"),
+    ),
+    (
+        6,
+        "outbox",
+        include_str!("../migrations/postgres/0006_outbox.sql"),
     ),
 ]);
 

@@ -173,4 +173,9 @@ impl PostgresStore {
     }
 }
 
-crate::sql::sql_store!(PostgresStore, sqlx::Postgres, "seq");
+crate::sql::sql_store!(
+    PostgresStore,
+    sqlx::Postgres,
+    "seq",
+    "FOR UPDATE SKIP LOCKED"
+);

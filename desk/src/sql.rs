@@ -5,10 +5,36 @@
 
 /// Implements `Store` for `$store` (a struct with a `pool` field of
 /// database `$db`) whose asks are ordered among equals by the column
-/// `$order` (SQLite's `rowid`, PostgreSQL's `seq`).
+/// `$order` (SQLite's `rowid`, PostgreSQL's `seq`), and whose workers
+/// claim deliveries with the row lock `$skip_locked` (PostgreSQL's
+/// `FOR UPDATE SKIP LOCKED`; nothing for SQLite, which has one writer).
 macro_rules! sql_store {
-    ($store:ty, $db:ty, $order:literal) => {
+    ($store:ty, $db:ty, $order:literal, $skip_locked:literal) => {
         impl $store {
+            /// Writes the notifications owed for ask `id` at `at`, inside
+            /// the change's transaction.
+            async fn add_owed(
+                tx: &mut sqlx::Transaction<'static, $db>,
+                id: &$crate::id::AskId,
+                owed: &[$crate::outbox::Owed],
+                at: i64,
+            ) -> Result<(), $crate::store::StoreError> {
+                for owed in owed {
+                    sqlx::query(
+                        "INSERT INTO deliveries (id, ask_id, channel, event, created_at, due_at) \
+                         VALUES ($1, $2, $3, $4, $5, $5)",
+                    )
+                    .bind(&owed.id)
+                    .bind(id.as_str())
+                    .bind(&owed.channel)
+                    .bind(owed.notice.as_str())
+                    .bind(at)
+                    .execute(&mut **tx)
+                    .await?;
+                }
+                Ok(())
+            }
+
             /// Numbers the change of ask `id` to `status` at `at` as the
             /// next event, inside the change's transaction. Updating the
             /// one counter row holds it until the transaction ends, so
@@ -41,6 +67,7 @@ macro_rules! sql_store {
                 &self,
                 record: &$crate::record::Record,
                 key: Option<&$crate::store::Keyed>,
+                owed: &[$crate::outbox::Owed],
             ) -> Result<bool, $crate::store::StoreError> {
                 use $crate::stored::json;
                 let mut tx = self.pool.begin().await?;
@@ -69,6 +96,7 @@ macro_rules! sql_store {
                             record.created_at,
                         )
                         .await?;
+                        Self::add_owed(&mut tx, &record.id, owed, record.created_at).await?;
                         tx.commit().await?;
                         Ok(true)
                     }
@@ -134,6 +162,7 @@ macro_rules! sql_store {
                 &self,
                 id: &$crate::id::AskId,
                 end: &$crate::record::End,
+                owed: &[$crate::outbox::Owed],
             ) -> Result<bool, $crate::store::StoreError> {
                 use $crate::stored::json;
                 let outcome = end.outcome();
@@ -161,6 +190,7 @@ macro_rules! sql_store {
                     return Ok(false);
                 }
                 Self::add_event(&mut tx, id, outcome.status(), end.at()).await?;
+                Self::add_owed(&mut tx, id, owed, end.at()).await?;
                 tx.commit().await?;
                 Ok(true)
             }
@@ -215,6 +245,105 @@ macro_rules! sql_store {
                     pruned: u64::try_from(pruned).unwrap_or(0),
                     last: u64::try_from(last).unwrap_or(0),
                 })
+            }
+
+            async fn claim_deliveries(
+                &self,
+                now: i64,
+                lease_until: i64,
+                limit: u32,
+            ) -> Result<Vec<$crate::outbox::Claimed>, $crate::store::StoreError> {
+                use sqlx::Row;
+                let rows = sqlx::query(concat!(
+                    "UPDATE deliveries SET due_at = $1, attempts = attempts + 1, last_at = $2 \
+                     WHERE id IN (SELECT id FROM deliveries \
+                     WHERE delivered_at IS NULL AND failed_at IS NULL AND due_at <= $2 \
+                     ORDER BY due_at LIMIT $3 ",
+                    $skip_locked,
+                    ") RETURNING id, ask_id, channel, event, created_at, attempts"
+                ))
+                .bind(lease_until)
+                .bind(now)
+                .bind(i64::from(limit))
+                .fetch_all(&self.pool)
+                .await?;
+                rows.iter()
+                    .map(|row| {
+                        let id: String = row.try_get("id")?;
+                        Ok($crate::outbox::Claimed {
+                            ask_id: $crate::stored::parse_id(&row.try_get::<String, _>("ask_id")?)?,
+                            channel: row.try_get("channel")?,
+                            notice: $crate::outbox::parse_notice(
+                                &id,
+                                &row.try_get::<String, _>("event")?,
+                            )?,
+                            created_at: row.try_get("created_at")?,
+                            attempts: $crate::outbox::count(row.try_get("attempts")?),
+                            id,
+                        })
+                    })
+                    .collect()
+            }
+
+            async fn record_attempt(
+                &self,
+                id: &str,
+                at: i64,
+                attempt: &$crate::outbox::Attempt,
+            ) -> Result<(), $crate::store::StoreError> {
+                use $crate::outbox::Attempt;
+                let query = match attempt {
+                    Attempt::Delivered => sqlx::query(
+                        "UPDATE deliveries SET delivered_at = $1, last_error = NULL WHERE id = $2",
+                    )
+                    .bind(at),
+                    Attempt::Retry { error, retry_at } => sqlx::query(
+                        "UPDATE deliveries SET due_at = $1, last_error = $2 WHERE id = $3",
+                    )
+                    .bind(*retry_at)
+                    .bind(error),
+                    Attempt::GaveUp { error } => sqlx::query(
+                        "UPDATE deliveries SET failed_at = $1, last_error = $2 WHERE id = $3",
+                    )
+                    .bind(at)
+                    .bind(error),
+                };
+                query.bind(id).execute(&self.pool).await?;
+                Ok(())
+            }
+
+            async fn deliveries(
+                &self,
+                ask: &$crate::id::AskId,
+            ) -> Result<Vec<$crate::outbox::Delivery>, $crate::store::StoreError> {
+                use sqlx::Row;
+                let rows = sqlx::query(
+                    "SELECT id, channel, event, created_at, attempts, last_at, last_error, \
+                     delivered_at, failed_at FROM deliveries WHERE ask_id = $1 \
+                     ORDER BY created_at, channel, event",
+                )
+                .bind(ask.as_str())
+                .fetch_all(&self.pool)
+                .await?;
+                rows.iter()
+                    .map(|row| {
+                        let id: String = row.try_get("id")?;
+                        Ok($crate::outbox::Delivery {
+                            channel: row.try_get("channel")?,
+                            notice: $crate::outbox::parse_notice(
+                                &id,
+                                &row.try_get::<String, _>("event")?,
+                            )?,
+                            created_at: row.try_get("created_at")?,
+                            attempts: $crate::outbox::count(row.try_get("attempts")?),
+                            last_at: row.try_get("last_at")?,
+                            last_error: row.try_get("last_error")?,
+                            delivered_at: row.try_get("delivered_at")?,
+                            failed_at: row.try_get("failed_at")?,
+                            id,
+                        })
+                    })
+                    .collect()
             }
 
             async fn prune_events(&self, keep: u64) -> Result<(), $crate::store::StoreError> {

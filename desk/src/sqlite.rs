@@ -65,4 +65,4 @@ impl SqliteStore {
     }
 }
 
-crate::sql::sql_store!(SqliteStore, sqlx::Sqlite, "rowid");
+crate::sql::sql_store!(SqliteStore, sqlx::Sqlite, "rowid", "");

@@ -4,6 +4,7 @@
 use crate::time::rfc3339;
 use crate::{
     id::AskId,
+    outbox::{Attempt, Claimed, Delivery, Owed},
     record::{End, Record},
 };
 use async_trait::async_trait;
@@ -124,10 +125,15 @@ impl StoreError {
 #[async_trait]
 pub trait Store: Send + Sync + 'static {
     /// Stores a new pending ask, with the idempotency key and the digest of
-    /// its content when it was created with one, and its creation as the
-    /// next event, in one transaction. Returns `false`, storing nothing,
-    /// when that key is taken already.
-    async fn insert(&self, record: &Record, key: Option<&Keyed>) -> Result<bool, StoreError>;
+    /// its content when it was created with one, its creation as the next
+    /// event and the notifications `owed` for it, in one transaction.
+    /// Returns `false`, storing nothing, when that key is taken already.
+    async fn insert(
+        &self,
+        record: &Record,
+        key: Option<&Keyed>,
+        owed: &[Owed],
+    ) -> Result<bool, StoreError>;
 
     /// The ask created with this idempotency key, and its content's digest.
     async fn by_key(&self, key: &str) -> Result<Option<(AskId, String)>, StoreError>;
@@ -140,10 +146,10 @@ pub trait Store: Send + Sync + 'static {
     /// `limit` of them.
     async fn list(&self, status: Option<AskStatus>, limit: u32) -> Result<Vec<Entry>, StoreError>;
 
-    /// Ends a pending ask and numbers its end as the next event, in one
-    /// transaction. Returns `false`, changing nothing, when the ask is
-    /// unknown or has already ended.
-    async fn finish(&self, id: &AskId, end: &End) -> Result<bool, StoreError>;
+    /// Ends a pending ask, numbers its end as the next event and writes the
+    /// notifications `owed` for it, in one transaction. Returns `false`,
+    /// changing nothing, when the ask is unknown or has already ended.
+    async fn finish(&self, id: &AskId, end: &End, owed: &[Owed]) -> Result<bool, StoreError>;
 
     /// The pending asks whose expiry is at or before `now`.
     async fn due(&self, now: i64) -> Result<Vec<AskId>, StoreError>;
@@ -159,4 +165,21 @@ pub trait Store: Send + Sync + 'static {
 
     /// Forgets all but the newest `keep` events.
     async fn prune_events(&self, keep: u64) -> Result<(), StoreError>;
+
+    /// Claims at most `limit` deliveries due at `now`, oldest first, each
+    /// one attempt more, until `lease_until`: no other claim (by any
+    /// worker, on any instance) gets them before then, and one whose
+    /// worker died comes back then.
+    async fn claim_deliveries(
+        &self,
+        now: i64,
+        lease_until: i64,
+        limit: u32,
+    ) -> Result<Vec<Claimed>, StoreError>;
+
+    /// Records how an attempt at delivery `id` went, at `at`.
+    async fn record_attempt(&self, id: &str, at: i64, attempt: &Attempt) -> Result<(), StoreError>;
+
+    /// Every delivery owed for an ask, oldest first.
+    async fn deliveries(&self, ask: &AskId) -> Result<Vec<Delivery>, StoreError>;
 }

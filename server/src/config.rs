@@ -144,6 +144,27 @@ pub struct ServeArgs {
     /// folder instead of the copy built into the binary; for development.
     #[arg(long, env = "ASKDESK_SITE_ROOT")]
     pub site_root: Option<PathBuf>,
+    /// Tell a channel of every ask created and finished (repeatable; the
+    /// environment takes several, space-separated). The prefix names the
+    /// channel: `webhook+https://host/path` (or `webhook+http://`) POSTs
+    /// signed JSON there. Deliveries are kept in the database and retried
+    /// until they succeed or --notify-give-up passes.
+    #[arg(
+        long = "notify",
+        env = "ASKDESK_NOTIFY",
+        value_delimiter = ' ',
+        hide_env_values = true
+    )]
+    pub notify: Vec<String>,
+    /// The key of the `X-Askdesk-Signature` HMAC-SHA256 every webhook
+    /// delivery carries; needed with a webhook channel.
+    #[arg(long, env = "ASKDESK_NOTIFY_SECRET", hide_env_values = true)]
+    pub notify_secret: Option<String>,
+    /// Seconds after which a notification that could not be delivered is
+    /// given up (retries back off exponentially, with jitter, up to an
+    /// hour apart).
+    #[arg(long, env = "ASKDESK_NOTIFY_GIVE_UP", default_value_t = 86_400)]
+    pub notify_give_up: u64,
 }
 
 /// askdesk's folder in the user's data folder (`$XDG_DATA_HOME/askdesk`,
@@ -180,6 +201,12 @@ impl fmt::Debug for ServeArgs {
             .field("frame_ancestors", &self.frame_ancestors)
             .field("embed_origin", &self.embed_origin)
             .field("site_root", &self.site_root)
+            .field("notify", &self.channels().map(|c| c.names()).ok())
+            .field(
+                "notify_secret",
+                &self.notify_secret.as_ref().map(|_| "<set>"),
+            )
+            .field("notify_give_up", &self.notify_give_up)
             .finish()
     }
 }
@@ -226,6 +253,13 @@ impl fmt::Debug for Database {
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct ConfigError(String);
+
+impl ConfigError {
+    /// A refusal saying `message`.
+    pub(crate) fn new(message: String) -> Self {
+        Self(message)
+    }
+}
 
 /// The shortest token accepted.
 pub const MIN_TOKEN_CHARS: usize = 16;
@@ -308,6 +342,7 @@ impl ServeArgs {
             format!("--database-connections={}", self.database_connections),
             format!("--database-timeout={}", self.database_timeout),
             format!("--keep-events={}", self.keep_events),
+            format!("--notify-give-up={}", self.notify_give_up),
             format!("--frame-ancestors={}", self.frame_ancestors),
         ];
         let optional = [
@@ -339,6 +374,13 @@ impl ServeArgs {
         }
         if let Some(token) = &self.token {
             env.push(("ASKDESK_TOKEN", token.clone()));
+        }
+        // A channel's URL may be its secret (an incoming-webhook URL).
+        if !self.notify.is_empty() {
+            env.push(("ASKDESK_NOTIFY", self.notify.join(" ")));
+        }
+        if let Some(secret) = &self.notify_secret {
+            env.push(("ASKDESK_NOTIFY_SECRET", secret.clone()));
         }
         (flags, env)
     }
@@ -423,11 +465,20 @@ mod tests {
             frame_ancestors: "'self' https://dash.example".to_owned(),
             embed_origin: Some("https://dash.example".to_owned()),
             site_root: Some(PathBuf::from("/srv/askdesk site")),
+            notify: vec![
+                "webhook+https://hooks.example/a?key=k3y".to_owned(),
+                "webhook+http://127.0.0.1:9/b".to_owned(),
+            ],
+            notify_secret: Some("sh4red".to_owned()),
+            notify_give_up: 3600,
         };
         let (flags, env) = args.to_command();
         for flag in &flags {
             assert!(
-                !flag.contains("hunter2") && !flag.contains("s3cret"),
+                !flag.contains("hunter2")
+                    && !flag.contains("s3cret")
+                    && !flag.contains("k3y")
+                    && !flag.contains("sh4red"),
                 "{flag}"
             );
         }
@@ -438,6 +489,8 @@ mod tests {
             match name {
                 "ASKDESK_DATABASE" => parsed.database = Some(value),
                 "ASKDESK_TOKEN" => parsed.token = Some(value),
+                "ASKDESK_NOTIFY" => parsed.notify = value.split(' ').map(str::to_owned).collect(),
+                "ASKDESK_NOTIFY_SECRET" => parsed.notify_secret = Some(value),
                 other => panic!("unexpected variable {other}"),
             }
         }

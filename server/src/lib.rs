@@ -13,6 +13,7 @@ pub mod events;
 pub mod hook;
 pub mod limit;
 pub mod mcp;
+pub mod notify;
 pub mod page;
 pub mod run;
 pub mod security;

@@ -165,6 +165,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         );
     }
     let page = args.page_config(&assets)?;
+    let channels = args.channels()?;
     // One server per SQLite file: a second would not hear of the first's
     // changes (its waiters would learn of answers only when their wait ran
     // out), so it refuses, naming the first.
@@ -198,7 +199,8 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
     let security = args.security(addr)?;
     let desk = Desk::open(store, security.public_url())
         .await
-        .map_err(|e| format!("cannot read the database {database}: {e}"))?;
+        .map_err(|e| format!("cannot read the database {database}: {e}"))?
+        .notifying(channels.names());
     let state = AppState {
         leptos_options: args.leptos_options(assets.bundle()),
         assets: Arc::new(assets),
@@ -231,6 +233,10 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
                 () = follower.follow(changes) => {}
             }
         });
+    }
+    if !channels.is_empty() {
+        tracing::info!(channels = ?channels.names(), "notifications go to these channels");
+        tokio::spawn(crate::notify::run(desk.clone(), channels, shutdown.clone()));
     }
     // Asks expire when their time is up, not when someone next looks:
     // waiting pages and agents hear of it at once.

@@ -3,7 +3,7 @@
 //! and PostgreSQL.
 
 use crate::common::{answers, combined, desk_on, new_ask, Kind};
-use desk::DeskError;
+use desk::{Attempt, DeskError, Notice};
 use interaction::{AskStatus, Decline, IdempotencyKey, NewAsk, ProblemCode};
 use std::{
     sync::{
@@ -61,6 +61,8 @@ suite!(
     events_are_numbered_by_the_store_and_replay_the_status_each_had,
     racing_changes_are_published_once_each_in_number_order,
     pruned_events_are_not_replayed_and_unknown_numbers_are_refused,
+    notifications_owed_are_written_with_each_change_and_leased_to_one_worker,
+    racing_workers_claim_each_delivery_once,
 );
 
 pub async fn a_new_ask_is_pending_with_an_unguessable_id_and_its_url(kind: Kind) {
@@ -442,4 +444,146 @@ pub async fn pruned_events_are_not_replayed_and_unknown_numbers_are_refused(kind
     assert_eq!(replayed(&desk, 3).await.map(|e| e.len()), Some(2));
     desk.create(new_ask(None)).await.expect("created");
     assert_eq!(replayed(&desk, 3).await.map(|e| e.len()), Some(3));
+}
+
+pub async fn notifications_owed_are_written_with_each_change_and_leased_to_one_worker(kind: Kind) {
+    let now = Arc::new(AtomicI64::new(1_000_000));
+    let clock = now.clone();
+    let (desk, _db) = desk_on(kind).await;
+    let quiet = desk.clone();
+    let desk = desk
+        .with_clock(Arc::new(move || clock.load(Ordering::SeqCst)))
+        .notifying(vec!["webhook a".to_owned(), "webhook b".to_owned()]);
+    let id = desk.create(new_ask(None)).await.expect("created").id;
+    let owed = desk.deliveries(&id).await.expect("deliveries");
+    assert_eq!(owed.len(), 2, "one per channel: {owed:?}");
+    assert!(owed
+        .iter()
+        .all(|d| d.notice == Notice::Created && d.attempts == 0));
+    desk.answer(&id, &combined()).await.expect("answered");
+    // A refused change owes nothing.
+    desk.answer(&id, &combined())
+        .await
+        .expect_err("answered already");
+    let owed = desk.deliveries(&id).await.expect("deliveries");
+    assert_eq!(owed.len(), 4, "{owed:?}");
+    let mut ids: Vec<&str> = owed.iter().map(|d| d.id.as_str()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), 4, "every delivery has its own id");
+    assert!(ids.iter().all(|id| id.starts_with("dlv_")));
+    // A desk told of no channel owes nothing.
+    let other = quiet.create(new_ask(None)).await.expect("created").id;
+    assert!(quiet.deliveries(&other).await.expect("none").is_empty());
+
+    let lease = Duration::from_secs(60);
+    let claimed = desk.claim_deliveries(lease, 10).await.expect("claim");
+    assert_eq!(claimed.len(), 4);
+    assert!(claimed
+        .iter()
+        .all(|c| c.attempts == 1 && c.ask_id.as_str() == id));
+    assert!(
+        desk.claim_deliveries(lease, 10)
+            .await
+            .expect("claim")
+            .is_empty(),
+        "leased"
+    );
+    let ids_of = |notice| -> Vec<String> {
+        claimed
+            .iter()
+            .filter(|c| c.notice == notice)
+            .map(|c| c.id.clone())
+            .collect()
+    };
+    let [delivered, retried] = <[String; 2]>::try_from(ids_of(Notice::Created)).expect("two");
+    let [gave_up, left] = <[String; 2]>::try_from(ids_of(Notice::Finished)).expect("two");
+    desk.record_attempt(&delivered, &Attempt::Delivered)
+        .await
+        .expect("record");
+    let retry = Attempt::Retry {
+        error: "502 Bad Gateway".to_owned(),
+        retry_at: 1_005_000,
+    };
+    desk.record_attempt(&retried, &retry).await.expect("record");
+    let give_up = Attempt::GaveUp {
+        error: "refused for 24 h".to_owned(),
+    };
+    desk.record_attempt(&gave_up, &give_up)
+        .await
+        .expect("record");
+
+    // The retry is due at its time; the one whose worker went quiet comes
+    // back when its lease ends; delivered and abandoned ones never.
+    now.store(1_005_000, Ordering::SeqCst);
+    let again = desk.claim_deliveries(lease, 10).await.expect("claim");
+    assert_eq!(
+        again
+            .iter()
+            .map(|c| (&c.id, c.attempts))
+            .collect::<Vec<_>>(),
+        [(&retried, 2)]
+    );
+    now.store(1_060_001, Ordering::SeqCst);
+    let again = desk.claim_deliveries(lease, 10).await.expect("claim");
+    assert_eq!(
+        again
+            .iter()
+            .map(|c| (&c.id, c.attempts))
+            .collect::<Vec<_>>(),
+        [(&left, 2)]
+    );
+
+    let states = desk.deliveries(&id).await.expect("deliveries");
+    let state = |id: &str| states.iter().find(|d| d.id == id).expect("listed").clone();
+    let done = state(&delivered);
+    assert_eq!(
+        (done.delivered_at, done.last_error, done.attempts),
+        (Some(1_000_000), None, 1)
+    );
+    let failing = state(&retried);
+    assert_eq!(failing.last_error.as_deref(), Some("502 Bad Gateway"));
+    assert_eq!(
+        (failing.attempts, failing.last_at, failing.delivered_at),
+        (2, Some(1_005_000), None)
+    );
+    let abandoned = state(&gave_up);
+    assert_eq!(abandoned.failed_at, Some(1_000_000));
+    assert_eq!(abandoned.last_error.as_deref(), Some("refused for 24 h"));
+}
+
+pub async fn racing_workers_claim_each_delivery_once(kind: Kind) {
+    let (desk, _db) = desk_on(kind).await;
+    let desk = desk.notifying(vec!["webhook".to_owned()]);
+    for _ in 0..40 {
+        desk.create(new_ask(None)).await.expect("created");
+    }
+    let workers = (0..8).map(|_| {
+        let desk = desk.clone();
+        tokio::spawn(async move {
+            let mut mine = Vec::new();
+            loop {
+                let claimed = desk
+                    .claim_deliveries(Duration::from_secs(60), 3)
+                    .await
+                    .expect("claim");
+                if claimed.is_empty() {
+                    return mine;
+                }
+                mine.extend(claimed.into_iter().map(|c| c.id));
+            }
+        })
+    });
+    let mut all = Vec::new();
+    for worker in workers.collect::<Vec<_>>() {
+        all.extend(worker.await.expect("worker"));
+    }
+    let count = all.len();
+    all.sort_unstable();
+    all.dedup();
+    assert_eq!(
+        (count, all.len()),
+        (40, 40),
+        "each delivery claimed by one worker, once"
+    );
 }

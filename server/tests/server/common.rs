@@ -32,6 +32,9 @@ pub fn args(token: Option<&str>) -> ServeArgs {
         frame_ancestors: "'self'".to_owned(),
         embed_origin: None,
         site_root: None,
+        notify: Vec::new(),
+        notify_secret: None,
+        notify_give_up: 86_400,
     }
 }
 

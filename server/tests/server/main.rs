@@ -11,5 +11,6 @@ mod docs;
 mod events;
 mod faults;
 mod hook;
+mod notify;
 mod pages;
 mod security;

@@ -1,0 +1,135 @@
+//! The outbox: notifications owed to the channels a desk tells of its asks
+//! (webhooks first). Each is a row written in the transaction that creates
+//! or finishes its ask, so none is lost to a crash; a worker claims the
+//! rows that are due, delivers them at least once, and records how it went.
+
+use crate::{id::AskId, store::StoreError};
+use std::fmt;
+
+/// What a notification tells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Notice {
+    /// A new ask waits for a person.
+    Created,
+    /// An ask still waits (`--remind-after`).
+    Reminder,
+    /// An ask ended: answered, declined, cancelled or expired.
+    Finished,
+}
+
+impl Notice {
+    /// The name receivers see (`X-Askdesk-Event`, `"event"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Created => "ask.created",
+            Self::Reminder => "ask.reminder",
+            Self::Finished => "ask.finished",
+        }
+    }
+
+    /// The notice named `name`.
+    pub fn parse(name: &str) -> Option<Self> {
+        [Self::Created, Self::Reminder, Self::Finished]
+            .into_iter()
+            .find(|n| n.as_str() == name)
+    }
+}
+
+impl fmt::Display for Notice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A notification owed to one channel, written with the change that owes
+/// it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Owed {
+    /// The delivery id: the same on every attempt, so receivers can
+    /// de-duplicate on it.
+    pub id: String,
+    /// The channel's name (never a secret: see the server's channels).
+    pub channel: String,
+    /// What it tells.
+    pub notice: Notice,
+}
+
+impl Owed {
+    /// A notification of `notice` owed to `channel`, with a new random id.
+    pub fn new(channel: &str, notice: Notice) -> Result<Self, getrandom::Error> {
+        Ok(Self {
+            id: format!("dlv_{}", AskId::random()?),
+            channel: channel.to_owned(),
+            notice,
+        })
+    }
+}
+
+/// A delivery a worker has claimed: nobody else attempts it until its
+/// lease runs out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Claimed {
+    /// The delivery id.
+    pub id: String,
+    /// The ask it is about.
+    pub ask_id: AskId,
+    /// The channel's name.
+    pub channel: String,
+    /// What it tells.
+    pub notice: Notice,
+    /// When it was owed, in milliseconds since the Unix epoch.
+    pub created_at: i64,
+    /// Attempts so far, this one included.
+    pub attempts: u32,
+}
+
+/// How one delivery stands, as an ask shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Delivery {
+    /// The delivery id.
+    pub id: String,
+    /// The channel's name.
+    pub channel: String,
+    /// What it tells.
+    pub notice: Notice,
+    /// When it was owed (ms since the epoch).
+    pub created_at: i64,
+    /// Attempts so far.
+    pub attempts: u32,
+    /// When it was last attempted.
+    pub last_at: Option<i64>,
+    /// Why the last attempt failed, when it did.
+    pub last_error: Option<String>,
+    /// When a receiver took it.
+    pub delivered_at: Option<i64>,
+    /// When the worker gave up on it.
+    pub failed_at: Option<i64>,
+}
+
+/// How an attempt went, as the worker records it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Attempt {
+    /// The receiver took it.
+    Delivered,
+    /// It failed with `error`; try again at `retry_at`.
+    Retry {
+        /// Why, without secrets.
+        error: String,
+        /// When to try again (ms since the epoch).
+        retry_at: i64,
+    },
+    /// It failed with `error`, and the worker gives up.
+    GaveUp {
+        /// Why, without secrets.
+        error: String,
+    },
+}
+
+pub(crate) fn parse_notice(id: &str, name: &str) -> Result<Notice, StoreError> {
+    Notice::parse(name)
+        .ok_or_else(|| crate::stored::corrupt(id, format!("unknown notice {name:?}")))
+}
+
+pub(crate) fn count(n: i64) -> u32 {
+    u32::try_from(n.max(0)).unwrap_or(u32::MAX)
+}

@@ -1,0 +1,354 @@
+//! Notifications: the channels `--notify` names, and the worker that
+//! delivers the desk's outbox to them. Every notification owed is a row
+//! the desk wrote with the change that owes it; the worker claims rows
+//! that are due (on any instance, each row by one), delivers each at least
+//! once with its stable delivery id, and records the outcome: delivered,
+//! retried later (exponential backoff with jitter) or given up. A failing
+//! receiver costs rows and a worker's time, never an API request's.
+
+use crate::config::{ConfigError, ServeArgs};
+use desk::{Attempt, Claimed, Desk, DeskError};
+use hmac::{Hmac, Mac};
+use sha2::{Digest, Sha256};
+use std::{sync::Arc, time::Duration};
+use tokio_util::sync::CancellationToken;
+
+/// How long one delivery may take before it counts as failed.
+pub const DELIVERY_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a claim holds a delivery: a worker that dies mid-delivery
+/// leaves it to be tried again after this.
+const LEASE: Duration = Duration::from_secs(60);
+/// Deliveries claimed and attempted at once.
+const BATCH: u32 = 16;
+/// The first retry's delay; each further one doubles it, up to [`MAX_BACKOFF`].
+const FIRST_BACKOFF_MS: i64 = 2_000;
+const MAX_BACKOFF_MS: i64 = 3_600_000;
+
+/// One place notifications go.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Channel {
+    /// How the desk and its pages name it: the kind, the host and a digest
+    /// of the whole URL; never the path or query, which may be the secret.
+    pub name: String,
+    kind: Kind,
+}
+
+#[derive(Clone, PartialEq, Eq)]
+enum Kind {
+    /// POST signed JSON to this URL.
+    Webhook { url: String },
+}
+
+impl Channel {
+    /// Reads one `--notify` value.
+    pub fn parse(value: &str) -> Result<Self, ConfigError> {
+        let (prefix, url) = value.split_once('+').unwrap_or(("", value));
+        let known = "webhook+https://… or webhook+http://…";
+        let url_ok = |url: &str| {
+            (url.starts_with("https://") || url.starts_with("http://"))
+                && url
+                    .parse::<axum::http::Uri>()
+                    .is_ok_and(|u| u.host().is_some())
+        };
+        match prefix {
+            "webhook" if url_ok(url) => Ok(Self {
+                name: channel_name("webhook", url),
+                kind: Kind::Webhook {
+                    url: url.to_owned(),
+                },
+            }),
+            "webhook" => Err(ConfigError::new(format!(
+                "--notify {}: a webhook needs an http:// or https:// URL with a host after \
+                 webhook+",
+                redacted(value)
+            ))),
+            _ => Err(ConfigError::new(format!(
+                "--notify {}: not a channel askdesk knows; give {known}",
+                redacted(value)
+            ))),
+        }
+    }
+}
+
+/// The channels of a server, and what delivering to them needs.
+#[derive(Clone, Default)]
+pub struct Channels {
+    channels: Vec<Channel>,
+    secret: Option<Arc<str>>,
+    give_up_ms: i64,
+}
+
+impl Channels {
+    /// The channels' names, as the outbox keeps them.
+    pub fn names(&self) -> Vec<String> {
+        self.channels.iter().map(|c| c.name.clone()).collect()
+    }
+
+    /// Whether there is any channel at all.
+    pub fn is_empty(&self) -> bool {
+        self.channels.is_empty()
+    }
+
+    fn find(&self, name: &str) -> Option<&Channel> {
+        self.channels.iter().find(|c| c.name == name)
+    }
+}
+
+impl ServeArgs {
+    /// The channels `--notify` names, refusing a value askdesk cannot use
+    /// (naming it, without its path or query) or a webhook without
+    /// `--notify-secret`.
+    pub fn channels(&self) -> Result<Channels, ConfigError> {
+        let channels = self
+            .notify
+            .iter()
+            .filter(|v| !v.trim().is_empty())
+            .map(|v| Channel::parse(v.trim()))
+            .collect::<Result<Vec<_>, _>>()?;
+        let secret = self.notify_secret.as_deref().filter(|s| !s.is_empty());
+        let webhooks = channels
+            .iter()
+            .any(|c| matches!(c.kind, Kind::Webhook { .. }));
+        if webhooks && secret.is_none() {
+            return Err(ConfigError::new(
+                "--notify webhook+…: webhooks are signed, so they need --notify-secret \
+                 (or ASKDESK_NOTIFY_SECRET), the key receivers check X-Askdesk-Signature with"
+                    .to_owned(),
+            ));
+        }
+        Ok(Channels {
+            channels,
+            secret: secret.map(Arc::from),
+            give_up_ms: i64::try_from(self.notify_give_up.saturating_mul(1000)).unwrap_or(i64::MAX),
+        })
+    }
+}
+
+/// `kind host[:port] #digest`: which receiver, without the path or query.
+fn channel_name(kind: &str, url: &str) -> String {
+    let host = url
+        .parse::<axum::http::Uri>()
+        .ok()
+        .and_then(|u| {
+            u.authority()
+                .map(|a| a.as_str().rsplit('@').next().unwrap_or("").to_owned())
+        })
+        .unwrap_or_default();
+    let digest: String = Sha256::digest(url.as_bytes())[..4]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("{kind} {host} #{digest}")
+}
+
+/// A `--notify` value as messages may show it: up to its host.
+fn redacted(value: &str) -> String {
+    match value.find("://") {
+        Some(at) => {
+            let rest = &value[at + 3..];
+            let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+            let host = rest[..end].rsplit('@').next().unwrap_or("");
+            let more = if end < rest.len() { "/…" } else { "" };
+            format!("{}://{host}{more}", &value[..at])
+        }
+        None => value.chars().take(24).collect(),
+    }
+}
+
+/// The `X-Askdesk-Signature` of `body`: `sha256=` and the hex HMAC-SHA256
+/// keyed by the secret.
+pub fn signature(secret: &str, body: &[u8]) -> String {
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("any key length");
+    mac.update(body);
+    let hex: String = mac
+        .finalize()
+        .into_bytes()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("sha256={hex}")
+}
+
+/// When to try a delivery again after its `attempts`th failure: twice as
+/// long each time, from 2 s up to an hour, times a random factor in
+/// [0.5, 1) so that receivers coming back are not hit all at once.
+fn backoff_ms(attempts: u32) -> i64 {
+    let doubling = attempts.saturating_sub(1).min(20);
+    let full = FIRST_BACKOFF_MS
+        .saturating_mul(1_i64 << doubling)
+        .min(MAX_BACKOFF_MS);
+    let mut byte = [0u8; 2];
+    let jitter = match getrandom::fill(&mut byte) {
+        Ok(()) => i64::from(u16::from_le_bytes(byte)),
+        Err(_) => 0,
+    };
+    full / 2 + full / 2 * jitter / 65_536
+}
+
+/// Delivers the desk's outbox until `stop`: woken by every event of the
+/// desk (a change may owe notifications) and every second (retries).
+pub async fn run(desk: Desk, channels: Channels, stop: CancellationToken) {
+    if channels.is_empty() {
+        return;
+    }
+    let http = match reqwest::Client::builder()
+        .timeout(DELIVERY_TIMEOUT)
+        .user_agent(concat!("askdesk/", env!("CARGO_PKG_VERSION")))
+        .build()
+    {
+        Ok(http) => http,
+        Err(e) => {
+            tracing::error!("notifications are off: no HTTP client ({e})");
+            return;
+        }
+    };
+    let mut events = desk.subscribe();
+    loop {
+        match desk.claim_deliveries(LEASE, BATCH).await {
+            Ok(claimed) if !claimed.is_empty() => {
+                let full = claimed.len() == BATCH as usize;
+                futures_util::future::join_all(
+                    claimed
+                        .into_iter()
+                        .map(|c| deliver(&desk, &channels, &http, c)),
+                )
+                .await;
+                if full {
+                    continue;
+                }
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!("reading the outbox failed: {e}"),
+        }
+        tokio::select! {
+            () = stop.cancelled() => return,
+            _ = events.recv() => {}
+            () = tokio::time::sleep(Duration::from_secs(1)) => {}
+        }
+    }
+}
+
+/// One attempt at one delivery, and its outcome recorded.
+async fn deliver(desk: &Desk, channels: &Channels, http: &reqwest::Client, claimed: Claimed) {
+    let outcome = match channels.find(&claimed.channel) {
+        Some(channel) => attempt(desk, channels, http, channel, &claimed).await,
+        None => Err("this channel is no longer among the server's --notify".to_owned()),
+    };
+    let now = desk.now_ms();
+    let record = match outcome {
+        Ok(()) => Attempt::Delivered,
+        Err(error) => {
+            let retry_at = now.saturating_add(backoff_ms(claimed.attempts));
+            let too_late = retry_at > claimed.created_at.saturating_add(channels.give_up_ms)
+                || channels.find(&claimed.channel).is_none();
+            tracing::warn!(
+                delivery = %claimed.id,
+                channel = %claimed.channel,
+                attempts = claimed.attempts,
+                "a notification failed: {error}{}",
+                if too_late { "; giving up" } else { "; will retry" }
+            );
+            if too_late {
+                Attempt::GaveUp { error }
+            } else {
+                Attempt::Retry { error, retry_at }
+            }
+        }
+    };
+    if let Err(e) = desk.record_attempt(&claimed.id, &record).await {
+        // The lease runs out and the delivery is tried again: at least once.
+        tracing::warn!(delivery = %claimed.id, "recording a delivery failed: {e}");
+    }
+}
+
+/// Sends one notification; why it failed, in words without secrets.
+async fn attempt(
+    desk: &Desk,
+    channels: &Channels,
+    http: &reqwest::Client,
+    channel: &Channel,
+    claimed: &Claimed,
+) -> Result<(), String> {
+    let ask = match desk.get(claimed.ask_id.as_str()).await {
+        Ok(ask) => ask,
+        Err(DeskError::NotFound) => return Err("the ask is gone".to_owned()),
+        Err(e) => return Err(format!("reading the ask failed: {e}")),
+    };
+    match &channel.kind {
+        Kind::Webhook { url } => {
+            let body = serde_json::to_vec(&serde_json::json!({
+                "id": claimed.id,
+                "event": claimed.notice.as_str(),
+                "ask": ask,
+            }))
+            .map_err(|e| format!("encoding failed: {e}"))?;
+            let secret = channels.secret.as_deref().unwrap_or_default();
+            let reply = http
+                .post(url)
+                .header("content-type", "application/json")
+                .header("x-askdesk-event", claimed.notice.as_str())
+                .header("x-askdesk-delivery", &claimed.id)
+                .header("x-askdesk-signature", signature(secret, &body))
+                .body(body)
+                .send()
+                .await
+                .map_err(|e| format!("not delivered: {}", e.without_url()))?;
+            let status = reply.status();
+            if status.is_success() {
+                Ok(())
+            } else {
+                Err(format!("the receiver answered {status}"))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn channels_are_read_and_named_without_their_secrets() {
+        let hook =
+            Channel::parse("webhook+https://hooks.example:8443/T0/B1/s3cret?k=v").expect("ok");
+        assert!(
+            hook.name.starts_with("webhook hooks.example:8443 #"),
+            "{}",
+            hook.name
+        );
+        assert!(!hook.name.contains("s3cret"));
+        let plain = Channel::parse("webhook+http://127.0.0.1:9/x").expect("ok");
+        assert_ne!(plain.name, hook.name);
+        for bad in [
+            "ntfy+https://ntfy.sh/s3cret",
+            "https://hooks.example/s3cret",
+            "webhook+ftp://hooks.example/s3cret",
+            "webhook+https:///s3cret",
+        ] {
+            let message = Channel::parse(bad).err().expect("refused").to_string();
+            assert!(message.starts_with("--notify "), "{message}");
+            assert!(!message.contains("s3cret"), "{message}");
+        }
+    }
+
+    #[test]
+    fn the_signature_is_the_hex_hmac_sha256_of_the_body() {
+        // RFC 4231, test case 2.
+        assert_eq!(
+            signature("Jefe", b"what do ya want for nothing?"),
+            "sha256=5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        );
+    }
+
+    #[test]
+    fn retries_back_off_twice_as_long_each_time_with_jitter_up_to_an_hour() {
+        for attempts in 1..40 {
+            let full = (FIRST_BACKOFF_MS << (attempts - 1).min(20)).min(MAX_BACKOFF_MS);
+            let delay = backoff_ms(attempts);
+            assert!(
+                full / 2 <= delay && delay < full,
+                "{attempts}: {delay} of {full}"
+            );
+        }
+    }
+}
