@@ -80,7 +80,11 @@ pub fn AskView(
     #[prop(optional)]
     embed: bool,
 ) -> impl IntoView {
-    let AskPageData { ask, posted } = data;
+    let AskPageData {
+        ask,
+        deliveries,
+        posted,
+    } = data;
     // Whom an embedded page tells of the outcome: the configured origin only.
     let notify = if embed {
         use_context::<crate::PageConfig>().and_then(|c| c.embed_origin)
@@ -113,8 +117,49 @@ pub fn AskView(
                 <p class="meta">{meta}</p>
             </header>
             {body}
+            <Deliveries deliveries/>
         </article>
     }
+}
+
+/// The ask's notifications and how each stands; server HTML only.
+#[component]
+fn Deliveries(deliveries: Vec<interaction::Delivery>) -> impl IntoView {
+    let t = use_lang().t();
+    (!deliveries.is_empty()).then(|| {
+        let items = deliveries
+            .into_iter()
+            .map(|d| {
+                let state = match (&d.delivered_at, &d.failed_at) {
+                    (Some(at), _) => (t.delivered_at)(&short_time(at)),
+                    (None, Some(at)) => (t.given_up_at)(&short_time(at)),
+                    (None, None) => (t.not_delivered)(d.attempts),
+                };
+                let error = d
+                    .delivered_at
+                    .is_none()
+                    .then_some(d.last_error)
+                    .flatten()
+                    .map(|e| view! { <span class="delivery-error">{e}</span> });
+                view! {
+                    <li class="delivery" data-state=d.state>
+                        <span class="delivery-notice">{(t.notice)(&d.event)}</span>
+                        " → "
+                        <span class="delivery-channel">{d.channel}</span>
+                        ": "
+                        <span class="delivery-state">{state}</span>
+                        {error}
+                    </li>
+                }
+            })
+            .collect_view();
+        view! {
+            <section class="deliveries" aria-labelledby="deliveries-heading">
+                <h2 id="deliveries-heading">{t.notifications}</h2>
+                <ul>{items}</ul>
+            </section>
+        }
+    })
 }
 
 /// A pending ask: the answering form, and how the ask ended once it has

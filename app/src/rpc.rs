@@ -58,6 +58,8 @@ pub const HISTORY: usize = 100;
 pub struct AskPageData {
     /// The ask.
     pub ask: Ask,
+    /// Its notifications (none when the server tells no channel).
+    pub deliveries: Vec<interaction::Delivery>,
     /// A plain form post the server just refused, to show again.
     pub posted: Option<Posted>,
 }
@@ -95,7 +97,15 @@ pub async fn load_ask(id: String) -> Result<AskPageData, ServerError> {
         .await
         .map_err(ServerError::from_desk)?;
     let posted = use_context::<Posted>().filter(|p| p.ask_id == ask.id);
-    Ok(AskPageData { ask, posted })
+    let deliveries = ssr::desk()?
+        .deliveries(&ask.id)
+        .await
+        .map_err(ServerError::from_desk)?;
+    Ok(AskPageData {
+        ask,
+        deliveries,
+        posted,
+    })
 }
 
 /// Answers the ask; the desk validates the answers against the stored request.

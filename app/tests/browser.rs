@@ -194,7 +194,9 @@ async fn submit_waits_for_every_question_and_the_page_says_why() {
         decline_reason: None,
         projection: None,
     };
-    let root = mount(move || view! { <AskView data=AskPageData { ask, posted: None }/> });
+    let root = mount(
+        move || view! { <AskView data=AskPageData { ask, deliveries: Vec::new(), posted: None }/> },
+    );
     leptos::task::tick().await;
     let submit = find::<web_sys::HtmlButtonElement>(&root, "button.primary");
     assert!(submit.disabled());

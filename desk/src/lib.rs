@@ -23,7 +23,7 @@ mod time;
 pub use error::DeskError;
 pub use events::{Event, KEEP_EVENTS, MAX_WAIT};
 pub use id::AskId;
-pub use outbox::{Attempt, Claimed, Delivery, Notice, Owed};
+pub use outbox::{Attempt, Claimed, DeliveryRow, Notice, Owed};
 pub use postgres::{Change, Changes, PoolSettings, PostgresStore};
 pub use record::{End, Record};
 pub use sqlite::SqliteStore;
@@ -144,10 +144,17 @@ impl Desk {
         Ok(self.store.record_attempt(id, self.now(), attempt).await?)
     }
 
-    /// Every delivery owed for the ask `id`, oldest first.
-    pub async fn deliveries(&self, id: &str) -> Result<Vec<Delivery>, DeskError> {
+    /// Every delivery owed for the ask `id`, oldest first, as stored.
+    pub async fn delivery_rows(&self, id: &str) -> Result<Vec<DeliveryRow>, DeskError> {
         let id = AskId::parse(id).ok_or(DeskError::NotFound)?;
         Ok(self.store.deliveries(&id).await?)
+    }
+
+    /// Every notification of the ask `id`, oldest first, as the API and
+    /// its page show them.
+    pub async fn deliveries(&self, id: &str) -> Result<Vec<interaction::Delivery>, DeskError> {
+        let rows = self.delivery_rows(id).await?;
+        Ok(rows.into_iter().map(DeliveryRow::view).collect())
     }
 
     /// The time now, as this desk's clock says, in ms since the epoch.

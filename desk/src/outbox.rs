@@ -83,9 +83,9 @@ pub struct Claimed {
     pub attempts: u32,
 }
 
-/// How one delivery stands, as an ask shows it.
+/// How one delivery stands, as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Delivery {
+pub struct DeliveryRow {
     /// The delivery id.
     pub id: String,
     /// The channel's name.
@@ -104,6 +104,32 @@ pub struct Delivery {
     pub delivered_at: Option<i64>,
     /// When the worker gave up on it.
     pub failed_at: Option<i64>,
+}
+
+impl DeliveryRow {
+    /// The delivery as the API and the ask's page show it.
+    pub fn view(self) -> interaction::Delivery {
+        use crate::time::rfc3339;
+        let state = if self.delivered_at.is_some() {
+            "delivered"
+        } else if self.failed_at.is_some() {
+            "failed"
+        } else {
+            "pending"
+        };
+        interaction::Delivery {
+            id: self.id,
+            channel: self.channel,
+            event: self.notice.as_str().to_owned(),
+            state: state.to_owned(),
+            attempts: self.attempts,
+            created_at: rfc3339(self.created_at),
+            last_attempt_at: self.last_at.map(rfc3339),
+            last_error: self.last_error,
+            delivered_at: self.delivered_at.map(rfc3339),
+            failed_at: self.failed_at.map(rfc3339),
+        }
+    }
 }
 
 /// How an attempt went, as the worker records it.

@@ -315,7 +315,7 @@ macro_rules! sql_store {
             async fn deliveries(
                 &self,
                 ask: &$crate::id::AskId,
-            ) -> Result<Vec<$crate::outbox::Delivery>, $crate::store::StoreError> {
+            ) -> Result<Vec<$crate::outbox::DeliveryRow>, $crate::store::StoreError> {
                 use sqlx::Row;
                 let rows = sqlx::query(
                     "SELECT id, channel, event, created_at, attempts, last_at, last_error, \
@@ -328,7 +328,7 @@ macro_rules! sql_store {
                 rows.iter()
                     .map(|row| {
                         let id: String = row.try_get("id")?;
-                        Ok($crate::outbox::Delivery {
+                        Ok($crate::outbox::DeliveryRow {
                             channel: row.try_get("channel")?,
                             notice: $crate::outbox::parse_notice(
                                 &id,

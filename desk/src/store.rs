@@ -4,7 +4,7 @@
 use crate::time::rfc3339;
 use crate::{
     id::AskId,
-    outbox::{Attempt, Claimed, Delivery, Owed},
+    outbox::{Attempt, Claimed, DeliveryRow, Owed},
     record::{End, Record},
 };
 use async_trait::async_trait;
@@ -181,5 +181,5 @@ pub trait Store: Send + Sync + 'static {
     async fn record_attempt(&self, id: &str, at: i64, attempt: &Attempt) -> Result<(), StoreError>;
 
     /// Every delivery owed for an ask, oldest first.
-    async fn deliveries(&self, ask: &AskId) -> Result<Vec<Delivery>, StoreError>;
+    async fn deliveries(&self, ask: &AskId) -> Result<Vec<DeliveryRow>, StoreError>;
 }

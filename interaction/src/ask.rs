@@ -332,6 +332,35 @@ pub struct Ask {
     pub projection: Option<ToolOutput>,
 }
 
+/// How one notification of an ask stands: which channel, what it told,
+/// and whether it arrived. `GET /api/v1/asks/{id}` and the ask's page show
+/// them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Delivery {
+    /// The delivery id receivers de-duplicate on.
+    pub id: String,
+    /// The channel, named without secrets (`webhook hooks.example #1a2b3c4d`).
+    pub channel: String,
+    /// `ask.created`, `ask.reminder` or `ask.finished`.
+    pub event: String,
+    /// `pending` (not yet taken, perhaps retrying), `delivered` or `failed`
+    /// (given up).
+    pub state: String,
+    /// Attempts so far.
+    pub attempts: u32,
+    /// When it was owed, RFC 3339 in UTC.
+    pub created_at: String,
+    /// When it was last attempted.
+    pub last_attempt_at: Option<String>,
+    /// Why the last attempt failed, when it did.
+    pub last_error: Option<String>,
+    /// When a receiver took it.
+    pub delivered_at: Option<String>,
+    /// When askdesk gave up on it.
+    pub failed_at: Option<String>,
+}
+
 /// One line of `GET /api/v1/asks`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -70,9 +70,9 @@ mod projection;
 mod validate;
 
 pub use ask::{
-    short_time, Ask, AskCreated, AskList, AskStatus, AskSummary, Decline, Declined, ErrorBody,
-    IdempotencyKey, NewAsk, ValidDecline, ValidNewAsk, MAX_AGENT_CHARS, MAX_IDEMPOTENCY_KEY_CHARS,
-    MAX_TIMEOUT_SECONDS, MAX_TITLE_CHARS,
+    short_time, Ask, AskCreated, AskList, AskStatus, AskSummary, Decline, Declined, Delivery,
+    ErrorBody, IdempotencyKey, NewAsk, ValidDecline, ValidNewAsk, MAX_AGENT_CHARS,
+    MAX_IDEMPOTENCY_KEY_CHARS, MAX_TIMEOUT_SECONDS, MAX_TITLE_CHARS,
 };
 pub use draft::{BatchDraft, Blocker, QuestionDraft, Reason};
 pub use event::{AskEvent, ResetEvent, ASK_EVENT, RESET_EVENT};

@@ -281,7 +281,18 @@ async fn read(
             }
         }
     };
-    Ok(axum::Json(ask).into_response())
+    let deliveries = desk(&state).deliveries(&ask.id).await?;
+    Ok(axum::Json(AskRead { ask, deliveries }).into_response())
+}
+
+/// An ask as `GET /api/v1/asks/{id}` returns it: with its notifications,
+/// when the server tells any channel.
+#[derive(serde::Serialize)]
+struct AskRead {
+    #[serde(flatten)]
+    ask: interaction::Ask,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    deliveries: Vec<interaction::Delivery>,
 }
 
 #[derive(Deserialize)]

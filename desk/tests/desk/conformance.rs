@@ -455,7 +455,7 @@ pub async fn notifications_owed_are_written_with_each_change_and_leased_to_one_w
         .with_clock(Arc::new(move || clock.load(Ordering::SeqCst)))
         .notifying(vec!["webhook a".to_owned(), "webhook b".to_owned()]);
     let id = desk.create(new_ask(None)).await.expect("created").id;
-    let owed = desk.deliveries(&id).await.expect("deliveries");
+    let owed = desk.delivery_rows(&id).await.expect("deliveries");
     assert_eq!(owed.len(), 2, "one per channel: {owed:?}");
     assert!(owed
         .iter()
@@ -465,7 +465,7 @@ pub async fn notifications_owed_are_written_with_each_change_and_leased_to_one_w
     desk.answer(&id, &combined())
         .await
         .expect_err("answered already");
-    let owed = desk.deliveries(&id).await.expect("deliveries");
+    let owed = desk.delivery_rows(&id).await.expect("deliveries");
     assert_eq!(owed.len(), 4, "{owed:?}");
     let mut ids: Vec<&str> = owed.iter().map(|d| d.id.as_str()).collect();
     ids.sort_unstable();
@@ -474,7 +474,7 @@ pub async fn notifications_owed_are_written_with_each_change_and_leased_to_one_w
     assert!(ids.iter().all(|id| id.starts_with("dlv_")));
     // A desk told of no channel owes nothing.
     let other = quiet.create(new_ask(None)).await.expect("created").id;
-    assert!(quiet.deliveries(&other).await.expect("none").is_empty());
+    assert!(quiet.delivery_rows(&other).await.expect("none").is_empty());
 
     let lease = Duration::from_secs(60);
     let claimed = desk.claim_deliveries(lease, 10).await.expect("claim");
@@ -534,7 +534,7 @@ pub async fn notifications_owed_are_written_with_each_change_and_leased_to_one_w
         [(&left, 2)]
     );
 
-    let states = desk.deliveries(&id).await.expect("deliveries");
+    let states = desk.delivery_rows(&id).await.expect("deliveries");
     let state = |id: &str| states.iter().find(|d| d.id == id).expect("listed").clone();
     let done = state(&delivered);
     assert_eq!(
@@ -550,6 +550,21 @@ pub async fn notifications_owed_are_written_with_each_change_and_leased_to_one_w
     let abandoned = state(&gave_up);
     assert_eq!(abandoned.failed_at, Some(1_000_000));
     assert_eq!(abandoned.last_error.as_deref(), Some("refused for 24 h"));
+    // As the API and the page show them: in the order owed, each state.
+    let shown = desk.deliveries(&id).await.expect("deliveries");
+    let state_of = |id: &str| {
+        let d = shown.iter().find(|d| d.id == id).expect("shown");
+        (d.event.as_str(), d.state.as_str())
+    };
+    assert_eq!(state_of(&delivered), ("ask.created", "delivered"));
+    assert_eq!(state_of(&retried), ("ask.created", "pending"));
+    assert_eq!(state_of(&gave_up), ("ask.finished", "failed"));
+    assert_eq!(state_of(&left), ("ask.finished", "pending"));
+    let done = shown.iter().find(|d| d.id == delivered).expect("shown");
+    assert_eq!(
+        done.delivered_at.as_deref(),
+        Some("1970-01-01T00:16:40.000Z")
+    );
 }
 
 pub async fn racing_workers_claim_each_delivery_once(kind: Kind) {

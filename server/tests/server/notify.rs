@@ -11,9 +11,13 @@ use server::{
     run::{start, Started},
 };
 use std::{
+    collections::{HashMap, HashSet},
+    net::SocketAddr,
+    process::Stdio,
     sync::{Arc, Mutex},
     time::Duration,
 };
+use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -36,6 +40,9 @@ struct Received {
 struct Receiver {
     /// How many of the next requests to fail with 500.
     failing: Arc<Mutex<u32>>,
+    /// Also fail the first attempt of every delivery: half of all requests.
+    fail_first: bool,
+    seen: Arc<Mutex<HashSet<String>>>,
     got: mpsc::UnboundedSender<Received>,
 }
 
@@ -50,7 +57,12 @@ async fn receive(State(receiver): State<Receiver>, headers: HeaderMap, body: Byt
     // Signed with the secret, over the raw body: anything else is refused.
     let signed = header("x-askdesk-signature") == signature(SECRET, &body)
         && header("content-type") == "application/json";
-    let taken = signed && {
+    let first = receiver
+        .seen
+        .lock()
+        .expect("lock")
+        .insert(header("x-askdesk-delivery"));
+    let taken = signed && !(receiver.fail_first && first) && {
         let mut failing = receiver.failing.lock().expect("lock");
         let fail = *failing > 0;
         *failing = failing.saturating_sub(1);
@@ -71,16 +83,26 @@ async fn receive(State(receiver): State<Receiver>, headers: HeaderMap, body: Byt
 }
 
 async fn receiver(failing: u32) -> (String, mpsc::UnboundedReceiver<Received>) {
+    receiver_on("127.0.0.1:0".parse().expect("addr"), failing, false).await
+}
+
+/// A receiver at `addr` that fails its first `failing` requests, and with
+/// `fail_first` the first attempt of every delivery too.
+async fn receiver_on(
+    addr: SocketAddr,
+    failing: u32,
+    fail_first: bool,
+) -> (String, mpsc::UnboundedReceiver<Received>) {
     let (got, heard) = mpsc::unbounded_channel();
     let app = Router::new()
         .route("/hooks/askdesk", post(receive))
         .with_state(Receiver {
             failing: Arc::new(Mutex::new(failing)),
+            fail_first,
+            seen: Arc::default(),
             got,
         });
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
+    let listener = tokio::net::TcpListener::bind(addr).await.expect("bind");
     let addr = listener.local_addr().expect("addr");
     tokio::spawn(async move { axum::serve(listener, app).await });
     (format!("http://{addr}/hooks/askdesk"), heard)
@@ -154,6 +176,55 @@ async fn a_webhook_hears_of_each_ask_signed_and_a_failed_delivery_comes_again_wi
             .is_err(),
         "no delivery twice once it was taken"
     );
+
+    // The API and the ask's page show how each went.
+    let read: serde_json::Value =
+        reqwest::get(format!("{}/api/v1/asks/{}", desk.base(), created.id))
+            .await
+            .expect("GET")
+            .json()
+            .await
+            .expect("JSON");
+    let shown = read["deliveries"].as_array().expect("deliveries");
+    let line = |d: &serde_json::Value| {
+        (
+            d["id"].as_str().unwrap_or_default().to_owned(),
+            d["event"].as_str().unwrap_or_default().to_owned(),
+            d["state"].as_str().unwrap_or_default().to_owned(),
+            d["attempts"].as_u64().unwrap_or_default(),
+        )
+    };
+    assert_eq!(
+        shown.iter().map(line).collect::<Vec<_>>(),
+        [
+            (
+                failed.delivery.clone(),
+                "ask.created".to_owned(),
+                "delivered".to_owned(),
+                2
+            ),
+            (
+                finished.delivery.clone(),
+                "ask.finished".to_owned(),
+                "delivered".to_owned(),
+                1
+            ),
+        ]
+    );
+    assert!(shown[0]["channel"]
+        .as_str()
+        .expect("channel")
+        .starts_with("webhook 127.0.0.1:"));
+    let page = reqwest::get(&created.url)
+        .await
+        .expect("page")
+        .text()
+        .await
+        .expect("HTML");
+    assert!(
+        page.contains("Notifications") && page.contains("delivered at"),
+        "{page}"
+    );
     stop.cancel();
 }
 
@@ -199,4 +270,92 @@ async fn a_bad_notify_value_or_a_webhook_without_a_secret_refuses_to_start() {
         .to_string();
     assert!(message.contains("--notify-secret"), "{message}");
     assert!(!message.contains("s3cret"), "{message}");
+}
+
+/// A real `askdesk` process on `database`, telling the webhook at `url`.
+async fn askdesk_process(database: &std::path::Path, url: &str) -> (tokio::process::Child, Client) {
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_askdesk"))
+        .args([
+            "--addr",
+            "127.0.0.1:0",
+            "--notify",
+            &format!("webhook+{url}"),
+        ])
+        .arg("--database")
+        .arg(database)
+        .env("ASKDESK_NOTIFY_SECRET", SECRET)
+        .env_remove("ASKDESK_TOKEN")
+        .env_remove("ASKDESK_NOTIFY")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("askdesk runs");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let line = tokio::time::timeout(Duration::from_secs(30), lines.next_line())
+        .await
+        .expect("askdesk starts")
+        .expect("read")
+        .expect("a line");
+    let served = line
+        .strip_prefix("askdesk is serving on ")
+        .expect("the address")
+        .to_owned();
+    let client = Client::builder(served).build().expect("client");
+    (child, client)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_notification_owed_when_askdesk_is_killed_arrives_after_a_restart_under_one_id() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let database = dir.path().join("askdesk.db");
+    // The receiver is down: nothing listens on its port yet.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("bind")
+        .local_addr()
+        .expect("addr");
+    let url = format!("http://{port}/hooks/askdesk");
+    let (mut first, desk) = askdesk_process(&database, &url).await;
+    let created = desk.create(&ask()).await.expect("created");
+    first.kill().await.expect("SIGKILL");
+
+    let (_second, _desk) = askdesk_process(&database, &url).await;
+    let (_, mut heard) = receiver_on(port, 0, false).await;
+    let arrived = next(&mut heard).await;
+    assert!(arrived.signed && arrived.taken);
+    assert_eq!(arrived.event, "ask.created");
+    assert_eq!(arrived.body["ask"]["id"], created.id.as_str());
+    // At least once: a repeat may come, under the same id only.
+    while let Ok(Some(again)) = tokio::time::timeout(Duration::from_secs(3), heard.recv()).await {
+        assert_eq!(again.delivery, arrived.delivery);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thousand_asks_to_a_receiver_failing_half_the_time_are_all_delivered_once() {
+    // Every delivery's first attempt fails: half of all requests.
+    let (url, mut heard) = receiver_on("127.0.0.1:0".parse().expect("addr"), 0, true).await;
+    let stop = CancellationToken::new();
+    let (_server, desk) = serve(vec![format!("webhook+{url}")], SECRET, &stop).await;
+    let mut asks = HashSet::new();
+    for _ in 0..1000 {
+        asks.insert(desk.create(&ask()).await.expect("created").id);
+    }
+    let mut taken: HashMap<String, String> = HashMap::new();
+    let (mut failed, mut delivered) = (0, 0);
+    while taken.len() < asks.len() {
+        let got = next(&mut heard).await;
+        assert!(got.signed);
+        if got.taken {
+            delivered += 1;
+            let ask = got.body["ask"]["id"].as_str().expect("id").to_owned();
+            assert!(asks.contains(&ask), "a notification of an ask made here");
+            let before = taken.insert(ask, got.delivery);
+            assert!(before.is_none(), "each ask's creation delivered once");
+        } else {
+            failed += 1;
+        }
+    }
+    assert_eq!((failed, delivered), (1000, 1000));
+    stop.cancel();
 }
