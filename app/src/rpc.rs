@@ -181,8 +181,10 @@ pub mod ssr {
                 DeskError::Invalid(p) => Self::Invalid(p),
                 DeskError::NotFound => Self::NotFound,
                 DeskError::Finished(ask) | DeskError::Gone(ask) => Self::Finished(ask),
-                // The detail is for the log; the page learns only that it failed.
-                e @ (DeskError::System(_) | DeskError::Store(_)) => {
+                // The detail is for the log; the page learns only that it
+                // failed. (Pages never answer with action tokens, the one
+                // source of `Forbidden`.)
+                e @ (DeskError::Forbidden(_) | DeskError::System(_) | DeskError::Store(_)) => {
                     tracing::error!("{e}");
                     Self::Internal
                 }

@@ -18,6 +18,10 @@ pub enum DeskError {
     /// The ask was cancelled by its agent or expired.
     #[error("this ask was {} and can no longer be answered", .0.status.as_str())]
     Gone(Box<Ask>),
+    /// The caller may not do this (a forged or used action token): what to
+    /// do instead.
+    #[error("{0}")]
+    Forbidden(String),
     /// The system clock or random source failed.
     #[error("{0}")]
     System(String),
@@ -35,6 +39,7 @@ impl DeskError {
             Self::NotFound => 404,
             Self::Finished(_) => 409,
             Self::Gone(_) => 410,
+            Self::Forbidden(_) => 403,
             Self::Store(e) if e.is_unavailable() => 503,
             Self::System(_) | Self::Store(_) => 500,
         }

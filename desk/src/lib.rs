@@ -7,6 +7,7 @@
 //! valid types into a [`Record`]; storage sits behind the [`Store`] trait,
 //! with [`SqliteStore`] as the embedded default.
 
+mod action;
 mod error;
 mod events;
 mod id;
@@ -20,6 +21,7 @@ mod store;
 mod stored;
 mod time;
 
+pub use action::actionable;
 pub use error::DeskError;
 pub use events::{Event, KEEP_EVENTS, MAX_WAIT};
 pub use id::AskId;
@@ -85,6 +87,8 @@ pub struct Desk {
     clock: Clock,
     /// The names of the channels every ask is told to (the outbox's).
     channels: Arc<[String]>,
+    /// The key of action tokens, shared through the database.
+    action_key: action::ActionKey,
 }
 
 impl fmt::Debug for Desk {
@@ -98,8 +102,12 @@ impl fmt::Debug for Desk {
 impl Desk {
     /// A desk over `store` whose ask pages live under `public_url` (e.g.
     /// `http://127.0.0.1:3000`). Its events follow the newest one stored.
-    pub async fn open(store: Arc<dyn Store>, public_url: &str) -> Result<Self, StoreError> {
+    pub async fn open(store: Arc<dyn Store>, public_url: &str) -> Result<Self, DeskError> {
         let last = store.event_bounds().await?.last;
+        let fresh = action::ActionKey::fresh()
+            .map_err(|e| DeskError::System(format!("no randomness: {e}")))?;
+        let action_key =
+            action::ActionKey::from_stored(&store.server_key(action::KEY_NAME, &fresh).await?);
         Ok(Self {
             store,
             events: Events::new(last),
@@ -107,7 +115,72 @@ impl Desk {
             public_url: public_url.trim_end_matches('/').into(),
             clock: system_clock(),
             channels: Arc::new([]),
+            action_key,
         })
+    }
+
+    /// The action tokens of an ask a notification's buttons may answer:
+    /// `(label, token)` for each option, when the ask is pending with one
+    /// single-select question of at most `max` options; none otherwise.
+    pub fn actions(&self, ask: &Ask, max: usize) -> Vec<(String, String)> {
+        match actionable(&ask.request) {
+            Some(question) if ask.status == AskStatus::Pending && question.options.len() <= max => {
+                question
+                    .options
+                    .iter()
+                    .map(|o| (o.label.clone(), self.action_key.token(&ask.id, &o.label)))
+                    .collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Answers the ask `id` with the option `label`, as its action token
+    /// `token` allows: once, through the same validation as every answer.
+    /// A token that is not this ask's and label's, or was used already, is
+    /// [`DeskError::Forbidden`]; an ask that has ended is `Finished` or
+    /// `Gone` as for any answer. Nothing is stored on a refusal.
+    pub async fn answer_by_action(
+        &self,
+        id: &str,
+        label: &str,
+        token: &str,
+    ) -> Result<Ask, DeskError> {
+        let forged = || {
+            DeskError::Forbidden(
+                "this action is not valid for this ask and option; open the ask's page to answer"
+                    .to_owned(),
+            )
+        };
+        let ask_id = AskId::parse(id).ok_or_else(forged)?;
+        if !self.action_key.verify(ask_id.as_str(), label, token) {
+            return Err(forged());
+        }
+        let used = action::used(token);
+        if !self.store.use_action(&used, &ask_id, self.now()).await? {
+            return Err(DeskError::Forbidden(
+                "this action was used already; open the ask's page to see how it ended".to_owned(),
+            ));
+        }
+        let answered = self
+            .answer_with(id, |request| match actionable(request.request()) {
+                Some(question) => action::answers(question, label),
+                // A token is only ever made for an actionable ask.
+                None => Answers {
+                    answers: Vec::new(),
+                },
+            })
+            .await;
+        if let Err(e) = &answered {
+            // The ask is still open (a database hiccup): the token may be
+            // tried again. An ask that ended keeps its token spent.
+            if !matches!(e, DeskError::Finished(_) | DeskError::Gone(_)) {
+                if let Err(e) = self.store.unuse_action(&used).await {
+                    tracing::warn!("an action token stays spent after a failed answer: {e}");
+                }
+            }
+        }
+        answered
     }
 
     /// The same desk telling the channels named `channels` of every ask

@@ -80,6 +80,11 @@ pub(crate) const SQLITE: Migrations = Migrations(&[
         "outbox",
         include_str!("../migrations/sqlite/0005_outbox.sql"),
     ),
+    (
+        6,
+        "keys",
+        include_str!("../migrations/sqlite/0006_keys.sql"),
+    ),
 ]);
 
 /// PostgreSQL's schema.
@@ -113,6 +118,11 @@ pub(crate) const POSTGRES: Migrations = Migrations(&[
         6,
         "outbox",
         include_str!("../migrations/postgres/0006_outbox.sql"),
+    ),
+    (
+        7,
+        "keys",
+        include_str!("../migrations/postgres/0007_keys.sql"),
     ),
 ]);
 

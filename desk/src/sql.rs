@@ -312,6 +312,51 @@ macro_rules! sql_store {
                 Ok(())
             }
 
+            async fn server_key(
+                &self,
+                name: &str,
+                fresh: &str,
+            ) -> Result<String, $crate::store::StoreError> {
+                sqlx::query(
+                    "INSERT INTO server_keys (name, value) VALUES ($1, $2) \
+                     ON CONFLICT (name) DO NOTHING",
+                )
+                .bind(name)
+                .bind(fresh)
+                .execute(&self.pool)
+                .await?;
+                Ok(sqlx::query_scalar("SELECT value FROM server_keys WHERE name = $1")
+                    .bind(name)
+                    .fetch_one(&self.pool)
+                    .await?)
+            }
+
+            async fn use_action(
+                &self,
+                token: &str,
+                ask: &$crate::id::AskId,
+                at: i64,
+            ) -> Result<bool, $crate::store::StoreError> {
+                let done = sqlx::query(
+                    "INSERT INTO action_uses (token, ask_id, at) VALUES ($1, $2, $3) \
+                     ON CONFLICT (token) DO NOTHING",
+                )
+                .bind(token)
+                .bind(ask.as_str())
+                .bind(at)
+                .execute(&self.pool)
+                .await?;
+                Ok(done.rows_affected() == 1)
+            }
+
+            async fn unuse_action(&self, token: &str) -> Result<(), $crate::store::StoreError> {
+                sqlx::query("DELETE FROM action_uses WHERE token = $1")
+                    .bind(token)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
+            }
+
             async fn deliveries(
                 &self,
                 ask: &$crate::id::AskId,

@@ -180,6 +180,18 @@ pub trait Store: Send + Sync + 'static {
     /// Records how an attempt at delivery `id` went, at `at`.
     async fn record_attempt(&self, id: &str, at: i64, attempt: &Attempt) -> Result<(), StoreError>;
 
+    /// The server key `name`: the one stored, or `fresh` stored now when
+    /// there was none (racing instances all get the one that won).
+    async fn server_key(&self, name: &str, fresh: &str) -> Result<String, StoreError>;
+
+    /// Marks the action token with digest `token` used for ask `ask` at
+    /// `at`: `false`, changing nothing, when it was used already.
+    async fn use_action(&self, token: &str, ask: &AskId, at: i64) -> Result<bool, StoreError>;
+
+    /// Forgets a use of the action token with digest `token`, whose answer
+    /// failed for a reason that may pass.
+    async fn unuse_action(&self, token: &str) -> Result<(), StoreError>;
+
     /// Every delivery owed for an ask, oldest first.
     async fn deliveries(&self, ask: &AskId) -> Result<Vec<DeliveryRow>, StoreError>;
 }

@@ -47,6 +47,7 @@ pub fn routes() -> Router<AppState> {
             "/api/v1/asks/{id}/decline",
             post(decline).fallback(wrong_method),
         )
+        .route("/api/v1/actions/{id}", post(act).fallback(wrong_method))
         .route("/api/v1/openapi.json", get(openapi).fallback(wrong_method))
         .route("/api/{*rest}", axum::routing::any(unknown))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
@@ -115,6 +116,7 @@ pub fn desk_error_body(error: DeskError) -> (StatusCode, ErrorBody) {
             problems: Vec::new(),
             ask: Some(ask),
         },
+        DeskError::Forbidden(text) => message(text),
         DeskError::Store(StoreError::Corrupt { id, detail }) => {
             tracing::error!(id = %id, "stored ask is unreadable: {detail}");
             message(format!(
@@ -360,6 +362,28 @@ async fn answer(
     JsonBody(answers): JsonBody<Answers>,
 ) -> Result<Response, ApiError> {
     let ask = desk(&state).answer(&id, &answers).await?;
+    Ok(axum::Json(ask).into_response())
+}
+
+/// What a notification's button sends: the option it stands for and its
+/// action token.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Action {
+    label: String,
+    token: String,
+}
+
+/// `POST /api/v1/actions/{id}`: a notification's button answers with its
+/// option. The token is the capability (no session, no bearer token).
+async fn act(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(action): JsonBody<Action>,
+) -> Result<Response, ApiError> {
+    let ask = desk(&state)
+        .answer_by_action(&id, &action.label, &action.token)
+        .await?;
     Ok(axum::Json(ask).into_response())
 }
 

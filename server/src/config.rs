@@ -147,8 +147,10 @@ pub struct ServeArgs {
     /// Tell a channel of every ask created and finished (repeatable; the
     /// environment takes several, space-separated). The prefix names the
     /// channel: `webhook+https://host/path` (or `webhook+http://`) POSTs
-    /// signed JSON there. Deliveries are kept in the database and retried
-    /// until they succeed or --notify-give-up passes.
+    /// signed JSON there; `ntfy+https://host/topic` publishes to an ntfy
+    /// topic, with buttons that answer a one-question single-select ask.
+    /// Deliveries are kept in the database and retried until they succeed
+    /// or --notify-give-up passes.
     #[arg(
         long = "notify",
         env = "ASKDESK_NOTIFY",

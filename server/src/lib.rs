@@ -85,6 +85,8 @@ pub const PUBLIC: &[Public] = &[
     Public::Exact("/signin"),
     Public::Under("/lang/"),
     Public::Exact("/api/v1/openapi.json"),
+    // A notification's button: its action token is the capability.
+    Public::Under("/api/v1/actions/"),
 ];
 
 /// Whether anyone may reach `path`, token or not.

@@ -37,13 +37,26 @@ pub struct Channel {
 enum Kind {
     /// POST signed JSON to this URL.
     Webhook { url: String },
+    /// Publish to an ntfy topic: JSON POSTed to the server's root.
+    Ntfy {
+        /// `scheme://host[:port]/`.
+        root: String,
+        topic: String,
+        /// `user:password` from the URL, sent as Basic auth.
+        login: Option<(String, String)>,
+    },
 }
+
+/// The most options an ntfy notification offers as buttons (ntfy shows at
+/// most three actions).
+pub const NTFY_ACTIONS: usize = 3;
 
 impl Channel {
     /// Reads one `--notify` value.
     pub fn parse(value: &str) -> Result<Self, ConfigError> {
         let (prefix, url) = value.split_once('+').unwrap_or(("", value));
-        let known = "webhook+https://… or webhook+http://…";
+        let known = "webhook+https://…, webhook+http://…, ntfy+https://host/topic or \
+                     ntfy+http://host/topic";
         let url_ok = |url: &str| {
             (url.starts_with("https://") || url.starts_with("http://"))
                 && url
@@ -62,6 +75,21 @@ impl Channel {
                  webhook+",
                 redacted(value)
             ))),
+            "ntfy" => ntfy(url).map_or_else(
+                || {
+                    Err(ConfigError::new(format!(
+                        "--notify {}: ntfy needs http:// or https://, the server's host and one \
+                         topic, e.g. ntfy+https://ntfy.sh/my-desk",
+                        redacted(value)
+                    )))
+                },
+                |kind| {
+                    Ok(Self {
+                        name: channel_name("ntfy", url),
+                        kind,
+                    })
+                },
+            ),
             _ => Err(ConfigError::new(format!(
                 "--notify {}: not a channel askdesk knows; give {known}",
                 redacted(value)
@@ -122,6 +150,35 @@ impl ServeArgs {
             give_up_ms: i64::try_from(self.notify_give_up.saturating_mul(1000)).unwrap_or(i64::MAX),
         })
     }
+}
+
+/// An ntfy URL: `http(s)://[user:password@]host[:port]/topic`.
+fn ntfy(url: &str) -> Option<Kind> {
+    let uri = url.parse::<axum::http::Uri>().ok()?;
+    let scheme = uri
+        .scheme_str()
+        .filter(|s| matches!(*s, "http" | "https"))?;
+    let authority = uri.authority()?.as_str();
+    let (login, host) = match authority.rsplit_once('@') {
+        Some((login, host)) => {
+            let (user, password) = login.split_once(':').unwrap_or((login, ""));
+            (Some((user.to_owned(), password.to_owned())), host)
+        }
+        None => (None, authority),
+    };
+    let topic = uri.path().trim_start_matches('/');
+    let valid = !host.is_empty()
+        && uri.query().is_none()
+        && !topic.is_empty()
+        && topic.len() <= 64
+        && topic
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    valid.then(|| Kind::Ntfy {
+        root: format!("{scheme}://{host}/"),
+        topic: topic.to_owned(),
+        login,
+    })
 }
 
 /// `kind host[:port] #digest`: which receiver, without the path or query.
@@ -293,14 +350,135 @@ async fn attempt(
                 .send()
                 .await
                 .map_err(|e| format!("not delivered: {}", e.without_url()))?;
-            let status = reply.status();
-            if status.is_success() {
-                Ok(())
-            } else {
-                Err(format!("the receiver answered {status}"))
+            answered(reply.status())
+        }
+        Kind::Ntfy { root, topic, login } => {
+            let message = ntfy_message(desk, topic, claimed.notice, &ask);
+            let mut request = http.post(root).json(&message);
+            if let Some((user, password)) = login {
+                request = request.basic_auth(user, Some(password));
+            }
+            let reply = request
+                .send()
+                .await
+                .map_err(|e| format!("not delivered: {}", e.without_url()))?;
+            answered(reply.status())
+        }
+    }
+}
+
+/// A receiver's reply: 2xx is delivered, anything else a failure.
+fn answered(status: reqwest::StatusCode) -> Result<(), String> {
+    if status.is_success() {
+        Ok(())
+    } else {
+        Err(format!("the receiver answered {status}"))
+    }
+}
+
+/// The ask as a person reads it in a notification: each question with
+/// its options, or how it ended.
+fn ask_text(ask: &interaction::Ask) -> String {
+    use std::fmt::Write;
+    let mut text = String::new();
+    if ask.status != interaction::AskStatus::Pending {
+        let _ = writeln!(text, "{}", ended_text(ask));
+    }
+    for question in &ask.request.questions {
+        match &question.header {
+            Some(header) => {
+                let _ = writeln!(text, "{header}: {}", question.question);
+            }
+            None => {
+                let _ = writeln!(text, "{}", question.question);
+            }
+        }
+        for option in &question.options {
+            match &option.description {
+                Some(description) => {
+                    let _ = writeln!(text, "  • {} — {description}", option.label);
+                }
+                None => {
+                    let _ = writeln!(text, "  • {}", option.label);
+                }
             }
         }
     }
+    text.trim_end().to_owned()
+}
+
+/// How a finished ask ended, in a line.
+fn ended_text(ask: &interaction::Ask) -> String {
+    use interaction::AskStatus;
+    match ask.status {
+        AskStatus::Answered => {
+            let chosen: Vec<String> = ask
+                .answers
+                .iter()
+                .flatten()
+                .flat_map(|a| a.selected.iter().cloned().chain(a.custom.clone()))
+                .collect();
+            format!("Answered: {}", chosen.join(", "))
+        }
+        AskStatus::Declined => match &ask.decline_reason {
+            Some(reason) => format!("Declined: {reason}"),
+            None => "Declined".to_owned(),
+        },
+        AskStatus::Cancelled => "Withdrawn by the agent".to_owned(),
+        AskStatus::Expired => "Expired unanswered".to_owned(),
+        AskStatus::Pending => "Waiting".to_owned(),
+    }
+}
+
+/// The notification's title: who asks, and about what.
+fn ask_title(notice: desk::Notice, ask: &interaction::Ask) -> String {
+    let agent = ask.agent.as_deref().unwrap_or("An agent");
+    let about = ask.title.as_deref().unwrap_or("a question");
+    match notice {
+        desk::Notice::Created => format!("{agent} asks: {about}"),
+        desk::Notice::Reminder => format!("Still waiting — {agent} asks: {about}"),
+        desk::Notice::Finished => format!("{agent}: {about}"),
+    }
+}
+
+/// ntfy's JSON publishing: the topic, the ask as text, a click that opens
+/// it, and, while it waits with one single-select question of at most
+/// three options, a button per option that answers it
+/// (`POST /api/v1/actions/{id}` with the option's action token).
+fn ntfy_message(
+    desk: &Desk,
+    topic: &str,
+    notice: desk::Notice,
+    ask: &interaction::Ask,
+) -> serde_json::Value {
+    let actions: Vec<serde_json::Value> = desk
+        .actions(ask, NTFY_ACTIONS)
+        .into_iter()
+        .map(|(label, token)| {
+            serde_json::json!({
+                "action": "http",
+                "label": label,
+                "url": format!("{}/api/v1/actions/{}", desk.public_url(), ask.id),
+                "method": "POST",
+                "headers": {"Content-Type": "application/json"},
+                "body": serde_json::json!({"label": label, "token": token}).to_string(),
+                "clear": true,
+            })
+        })
+        .collect();
+    let priority = match notice {
+        desk::Notice::Created | desk::Notice::Reminder => 4,
+        desk::Notice::Finished => 2,
+    };
+    serde_json::json!({
+        "topic": topic,
+        "title": ask_title(notice, ask),
+        "message": ask_text(ask),
+        "click": ask.url,
+        "priority": priority,
+        "tags": [if notice == desk::Notice::Finished { "white_check_mark" } else { "question" }],
+        "actions": actions,
+    })
 }
 
 #[cfg(test)]
@@ -319,8 +497,26 @@ mod tests {
         assert!(!hook.name.contains("s3cret"));
         let plain = Channel::parse("webhook+http://127.0.0.1:9/x").expect("ok");
         assert_ne!(plain.name, hook.name);
+        let ntfy = Channel::parse("ntfy+https://me:s3cret@ntfy.example/desk_topic").expect("ok");
+        assert!(
+            ntfy.name.starts_with("ntfy ntfy.example #"),
+            "{}",
+            ntfy.name
+        );
+        assert!(!ntfy.name.contains("s3cret"));
+        assert!(
+            ntfy.kind
+                == Kind::Ntfy {
+                    root: "https://ntfy.example/".to_owned(),
+                    topic: "desk_topic".to_owned(),
+                    login: Some(("me".to_owned(), "s3cret".to_owned())),
+                }
+        );
         for bad in [
-            "ntfy+https://ntfy.sh/s3cret",
+            "pager+https://pager.example/s3cret",
+            "ntfy+https://ntfy.example/",
+            "ntfy+https://ntfy.example/a/s3cret",
+            "ntfy+https://ntfy.example/s3cret?x=1",
             "https://hooks.example/s3cret",
             "webhook+ftp://hooks.example/s3cret",
             "webhook+https:///s3cret",

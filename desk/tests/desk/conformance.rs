@@ -63,6 +63,7 @@ suite!(
     pruned_events_are_not_replayed_and_unknown_numbers_are_refused,
     notifications_owed_are_written_with_each_change_and_leased_to_one_worker,
     racing_workers_claim_each_delivery_once,
+    action_tokens_answer_once_and_only_their_own_ask_and_option,
 );
 
 pub async fn a_new_ask_is_pending_with_an_unguessable_id_and_its_url(kind: Kind) {
@@ -601,4 +602,75 @@ pub async fn racing_workers_claim_each_delivery_once(kind: Kind) {
         (40, 40),
         "each delivery claimed by one worker, once"
     );
+}
+
+fn yes_no() -> NewAsk {
+    serde_json::from_value(serde_json::json!({
+        "questions": [{"id": "go", "question": "Ship it?",
+                       "options": [{"label": "Yes"}, {"label": "No"}]}]
+    }))
+    .expect("ask")
+}
+
+pub async fn action_tokens_answer_once_and_only_their_own_ask_and_option(kind: Kind) {
+    let (store, _db) = crate::common::store_on(kind).await;
+    let desk = desk::Desk::open(store.clone(), "http://127.0.0.1:3000")
+        .await
+        .expect("desk");
+    // Another instance on the same database makes the same tokens.
+    let twin = desk::Desk::open(store, "http://127.0.0.1:3000")
+        .await
+        .expect("desk");
+    let id = desk.create(yes_no()).await.expect("created").id;
+    let other = desk.create(yes_no()).await.expect("created").id;
+    let ask = desk.get(&id).await.expect("ask");
+    let actions = desk.actions(&ask, 3);
+    assert_eq!(actions.len(), 2);
+    assert_eq!(twin.actions(&ask, 3), actions);
+    assert!(
+        desk.actions(&ask, 1).is_empty(),
+        "more options than buttons"
+    );
+    let multi = desk
+        .get(&desk.create(new_ask(None)).await.expect("created").id)
+        .await;
+    assert!(
+        desk.actions(&multi.expect("ask"), 3).is_empty(),
+        "two questions"
+    );
+    let (yes, yes_token) = actions[0].clone();
+    let (no, no_token) = actions[1].clone();
+
+    let forbidden =
+        |r: Result<interaction::Ask, DeskError>| matches!(r, Err(DeskError::Forbidden(_)));
+    assert!(
+        forbidden(desk.answer_by_action(&id, &no, &yes_token).await),
+        "another option"
+    );
+    assert!(
+        forbidden(desk.answer_by_action(&other, &yes, &yes_token).await),
+        "another ask"
+    );
+    assert!(
+        forbidden(desk.answer_by_action(&id, &yes, "00").await),
+        "forged"
+    );
+    assert_eq!(desk.get(&id).await.expect("ask").status, AskStatus::Pending);
+
+    let answered = twin
+        .answer_by_action(&id, &yes, &yes_token)
+        .await
+        .expect("answered");
+    assert_eq!(answered.status, AskStatus::Answered);
+    assert_eq!(answered.answers.expect("answers")[0].selected, ["Yes"]);
+    assert!(
+        forbidden(desk.answer_by_action(&id, &yes, &yes_token).await),
+        "used"
+    );
+    assert!(matches!(
+        desk.answer_by_action(&id, &no, &no_token).await,
+        Err(DeskError::Finished(_))
+    ));
+    let ended = desk.get(&id).await.expect("ask");
+    assert_eq!(ended.answers.expect("answers")[0].selected, ["Yes"]);
 }

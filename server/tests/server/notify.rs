@@ -359,3 +359,221 @@ async fn a_thousand_asks_to_a_receiver_failing_half_the_time_are_all_delivered_o
     assert_eq!((failed, delivered), (1000, 1000));
     stop.cancel();
 }
+
+/// An ntfy server on loopback: takes JSON publishes at its root, as ntfy
+/// does, and hands each message to the test.
+async fn ntfy_server() -> (
+    String,
+    mpsc::UnboundedReceiver<(Option<String>, serde_json::Value)>,
+) {
+    let (got, heard) = mpsc::unbounded_channel();
+    let app = Router::new().route(
+        "/",
+        post(
+            move |headers: HeaderMap, axum::Json(message): axum::Json<serde_json::Value>| {
+                let got = got.clone();
+                async move {
+                    let auth = headers
+                        .get("authorization")
+                        .and_then(|v| v.to_str().ok())
+                        .map(str::to_owned);
+                    let _ = got.send((auth, message));
+                    axum::Json(serde_json::json!({"id": "n1", "event": "message"}))
+                }
+            },
+        ),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (format!("http://{addr}"), heard)
+}
+
+type Published = mpsc::UnboundedReceiver<(Option<String>, serde_json::Value)>;
+
+/// The next message published to the ntfy stand-in, with its Authorization.
+async fn next_message(heard: &mut Published) -> (Option<String>, serde_json::Value) {
+    tokio::time::timeout(Duration::from_secs(20), heard.recv())
+        .await
+        .expect("a message within 20 s")
+        .expect("ntfy runs")
+}
+
+/// Presses an ntfy `http` action as the ntfy app does: its method, URL,
+/// headers and body, nothing else.
+async fn press(action: &serde_json::Value) -> (u16, serde_json::Value) {
+    let http = reqwest::Client::new();
+    let mut request = http.request(
+        action["method"]
+            .as_str()
+            .expect("method")
+            .parse()
+            .expect("a method"),
+        action["url"].as_str().expect("url"),
+    );
+    for (name, value) in action["headers"].as_object().expect("headers") {
+        request = request.header(name.as_str(), value.as_str().expect("a header value"));
+    }
+    let reply = request
+        .body(action["body"].as_str().expect("body").to_owned())
+        .send()
+        .await
+        .expect("the action reaches askdesk");
+    let status = reply.status().as_u16();
+    (status, reply.json().await.expect("JSON"))
+}
+
+fn yes_no_ask() -> NewAsk {
+    serde_json::from_value(serde_json::json!({
+        "title": "Deploy now?", "agent": "release-bot",
+        "questions": [{"id": "go", "header": "Deploy", "question": "Ship 2.3 to production?",
+                       "options": [{"label": "Yes", "description": "Deploy now"},
+                                   {"label": "No"}, {"label": "Tomorrow"}]}]
+    }))
+    .expect("ask")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ntfy_shows_the_question_and_its_buttons_answer_once_and_only_their_own_ask() {
+    let (root, mut heard) = ntfy_server().await;
+    let stop = CancellationToken::new();
+    let channel = format!(
+        "ntfy+{}/desk-topic",
+        root.replacen("http://", "http://me:pw@", 1)
+    );
+    let (_server, desk) = serve(vec![channel], SECRET, &stop).await;
+    let created = desk.create(&yes_no_ask()).await.expect("created");
+    let (auth, message) = next_message(&mut heard).await;
+    // me:pw as Basic auth.
+    assert_eq!(auth.as_deref(), Some("Basic bWU6cHc="));
+    assert_eq!(message["topic"], "desk-topic");
+    assert_eq!(message["title"], "release-bot asks: Deploy now?");
+    assert_eq!(
+        message["message"],
+        "Deploy: Ship 2.3 to production?\n  • Yes — Deploy now\n  • No\n  • Tomorrow"
+    );
+    assert_eq!(message["click"], created.url.as_str());
+    let actions = message["actions"].as_array().expect("actions").clone();
+    let labels: Vec<&str> = actions
+        .iter()
+        .map(|a| a["label"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(labels, ["Yes", "No", "Tomorrow"]);
+    assert!(actions
+        .iter()
+        .all(|a| a["action"] == "http" && a["method"] == "POST"));
+
+    // Another ask's buttons do not answer this one, nor does a forged
+    // token: 403, and nothing changes.
+    let other = desk.create(&yes_no_ask()).await.expect("created");
+    let (_, other_message) = next_message(&mut heard).await;
+    let mut crossed = other_message["actions"][0].clone();
+    crossed["url"] = actions[0]["url"].clone();
+    assert_eq!(press(&crossed).await.0, 403);
+    let mut forged = actions[0].clone();
+    forged["body"] = serde_json::json!({"label": "Yes", "token": "0".repeat(32)})
+        .to_string()
+        .into();
+    let (status, refusal) = press(&forged).await;
+    assert_eq!(status, 403);
+    assert!(
+        refusal["message"]
+            .as_str()
+            .expect("message")
+            .contains("not valid"),
+        "{refusal}"
+    );
+    let mut relabelled = actions[0].clone();
+    let token: serde_json::Value =
+        serde_json::from_str(actions[0]["body"].as_str().expect("body")).expect("JSON");
+    relabelled["body"] = serde_json::json!({"label": "No", "token": token["token"]})
+        .to_string()
+        .into();
+    assert_eq!(press(&relabelled).await.0, 403);
+    assert_eq!(
+        desk.get(&created.id).await.expect("read").status,
+        interaction::AskStatus::Pending
+    );
+
+    // "Tomorrow" answers, through the desk like any answer.
+    let (status, answered) = press(&actions[2]).await;
+    assert_eq!(status, 200, "{answered}");
+    assert_eq!(answered["status"], "answered");
+    assert_eq!(
+        answered["answers"],
+        serde_json::json!([{"id": "go", "selected": ["Tomorrow"]}])
+    );
+    // Used once: again is 403; another button of the ended ask is 409.
+    let (status, _) = press(&actions[2]).await;
+    assert_eq!(status, 403);
+    let (status, ended) = press(&actions[0]).await;
+    assert_eq!(status, 409, "{ended}");
+    assert_eq!(ended["ask"]["answers"][0]["selected"][0], "Tomorrow");
+    // The end is told too, with no buttons.
+    let (_, finished) = next_message(&mut heard).await;
+    assert_eq!(finished["title"], "release-bot: Deploy now?");
+    assert!(finished["message"]
+        .as_str()
+        .expect("text")
+        .starts_with("Answered: Tomorrow\n"));
+    assert_eq!(finished["actions"], serde_json::json!([]));
+
+    // An ask answered elsewhere first (on its page): its button gets 409.
+    let on_page: Answers = serde_json::from_value(serde_json::json!({
+        "answers": [{"id": "go", "selected": ["No"]}]
+    }))
+    .expect("answers");
+    desk.answer(&other.id, &on_page)
+        .await
+        .expect("answered on the page");
+    let (status, ended) = press(&other_message["actions"][0]).await;
+    assert_eq!(status, 409, "{ended}");
+    assert_eq!(ended["ask"]["answers"][0]["selected"][0], "No");
+    stop.cancel();
+}
+
+#[tokio::test]
+async fn an_ask_with_more_than_one_question_or_many_options_gets_no_buttons() {
+    let (root, mut heard) = ntfy_server().await;
+    let stop = CancellationToken::new();
+    let (_server, desk) = serve(vec![format!("ntfy+{root}/t")], SECRET, &stop).await;
+    desk.create(&ask()).await.expect("created"); // one question, 2 options: buttons
+    let mut four = serde_json::to_value(yes_no_ask()).expect("JSON");
+    four["questions"][0]["options"]
+        .as_array_mut()
+        .expect("options")
+        .push(serde_json::json!({"label": "Never"}));
+    desk.create(&serde_json::from_value(four).expect("ask"))
+        .await
+        .expect("created");
+    let mut multi = serde_json::to_value(yes_no_ask()).expect("JSON");
+    multi["questions"][0]["multiSelect"] = true.into();
+    desk.create(&serde_json::from_value(multi).expect("ask"))
+        .await
+        .expect("created");
+    let mut counts = Vec::new();
+    for _ in 0..3 {
+        let (_, message) = tokio::time::timeout(Duration::from_secs(20), heard.recv())
+            .await
+            .expect("a message")
+            .expect("ntfy runs");
+        counts.push((
+            message["title"].as_str().unwrap_or_default().to_owned(),
+            message["actions"].as_array().map_or(0, Vec::len),
+        ));
+    }
+    counts.sort();
+    assert_eq!(
+        counts
+            .iter()
+            .map(|(_, n)| *n)
+            .collect::<Vec<_>>()
+            .iter()
+            .sum::<usize>(),
+        2,
+        "only the two-option single-select ask has buttons: {counts:?}"
+    );
+    stop.cancel();
+}
