@@ -148,7 +148,9 @@ pub struct ServeArgs {
     /// environment takes several, space-separated). The prefix names the
     /// channel: `webhook+https://host/path` (or `webhook+http://`) POSTs
     /// signed JSON there; `ntfy+https://host/topic` publishes to an ntfy
-    /// topic, with buttons that answer a one-question single-select ask.
+    /// topic, with buttons that answer a one-question single-select ask;
+    /// `slack+https://hooks.slack.com/services/…` posts a Block Kit message
+    /// to a Slack incoming webhook.
     /// Deliveries are kept in the database and retried until they succeed
     /// or --notify-give-up passes.
     #[arg(
@@ -162,6 +164,13 @@ pub struct ServeArgs {
     /// delivery carries; needed with a webhook channel.
     #[arg(long, env = "ASKDESK_NOTIFY_SECRET", hide_env_values = true)]
     pub notify_secret: Option<String>,
+    /// Slack's signing secret (the app's Basic Information): with it, the
+    /// buttons of a `slack+` channel's messages answer one-question
+    /// single-select asks inside Slack, through
+    /// `POST /integrations/slack/actions`, which checks every request's
+    /// signature.
+    #[arg(long, env = "ASKDESK_SLACK_SIGNING_SECRET", hide_env_values = true)]
+    pub slack_signing_secret: Option<String>,
     /// Seconds after which a notification that could not be delivered is
     /// given up (retries back off exponentially, with jitter, up to an
     /// hour apart).
@@ -384,6 +393,9 @@ impl ServeArgs {
         if let Some(secret) = &self.notify_secret {
             env.push(("ASKDESK_NOTIFY_SECRET", secret.clone()));
         }
+        if let Some(secret) = &self.slack_signing_secret {
+            env.push(("ASKDESK_SLACK_SIGNING_SECRET", secret.clone()));
+        }
         (flags, env)
     }
 
@@ -472,6 +484,7 @@ mod tests {
                 "webhook+http://127.0.0.1:9/b".to_owned(),
             ],
             notify_secret: Some("sh4red".to_owned()),
+            slack_signing_secret: Some("sl4ck".to_owned()),
             notify_give_up: 3600,
         };
         let (flags, env) = args.to_command();
@@ -480,7 +493,8 @@ mod tests {
                 !flag.contains("hunter2")
                     && !flag.contains("s3cret")
                     && !flag.contains("k3y")
-                    && !flag.contains("sh4red"),
+                    && !flag.contains("sh4red")
+                    && !flag.contains("sl4ck"),
                 "{flag}"
             );
         }
@@ -493,6 +507,7 @@ mod tests {
                 "ASKDESK_TOKEN" => parsed.token = Some(value),
                 "ASKDESK_NOTIFY" => parsed.notify = value.split(' ').map(str::to_owned).collect(),
                 "ASKDESK_NOTIFY_SECRET" => parsed.notify_secret = Some(value),
+                "ASKDESK_SLACK_SIGNING_SECRET" => parsed.slack_signing_secret = Some(value),
                 other => panic!("unexpected variable {other}"),
             }
         }

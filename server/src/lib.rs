@@ -17,6 +17,7 @@ pub mod notify;
 pub mod page;
 pub mod run;
 pub mod security;
+pub mod slack;
 
 use axum::{extract::FromRef, routing::post, Router};
 use desk::Desk;
@@ -49,6 +50,9 @@ pub struct AppState {
     pub page: app::PageConfig,
     /// The site's static files.
     pub assets: Arc<assets::Assets>,
+    /// Slack's signing secret: Slack's button presses are taken only with
+    /// it, and only when signed with it.
+    pub slack_signing_secret: Option<Arc<str>>,
 }
 
 impl FromRef<AppState> for LeptosOptions {
@@ -87,6 +91,8 @@ pub const PUBLIC: &[Public] = &[
     Public::Exact("/api/v1/openapi.json"),
     // A notification's button: its action token is the capability.
     Public::Under("/api/v1/actions/"),
+    // Slack's button presses: each is signed with Slack's signing secret.
+    Public::Exact("/integrations/slack/actions"),
 ];
 
 /// Whether anyone may reach `path`, token or not.
@@ -123,6 +129,7 @@ pub fn app(state: AppState) -> Router {
         .nest_service("/mcp", mcp::http_service(&state))
         .route("/asks/{id}", post(page::post_form))
         .route("/signin", post(security::sign_in))
+        .route("/integrations/slack/actions", post(slack::actions))
         .route("/lang/{code}", axum::routing::get(page::switch_language))
         .leptos_routes_with_context(&state, routes, context, {
             let options = state.leptos_options.clone();

@@ -16,8 +16,11 @@ use tokio_util::sync::CancellationToken;
 /// How long one delivery may take before it counts as failed.
 pub const DELIVERY_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a claim holds a delivery: a worker that dies mid-delivery
-/// leaves it to be tried again after this.
-const LEASE: Duration = Duration::from_secs(60);
+/// leaves it to be tried again after this. Longer than the delivery
+/// timeout, so a live worker has recorded the outcome before; should it
+/// not have, the delivery comes twice under one id, which receivers
+/// de-duplicate.
+pub const LEASE: Duration = Duration::from_secs(15);
 /// Deliveries claimed and attempted at once.
 const BATCH: u32 = 16;
 /// The first retry's delay; each further one doubles it, up to [`MAX_BACKOFF`].
@@ -45,7 +48,12 @@ enum Kind {
         /// `user:password` from the URL, sent as Basic auth.
         login: Option<(String, String)>,
     },
+    /// POST a Block Kit message to a Slack incoming webhook.
+    Slack { url: String },
 }
+
+/// The most options a Slack message offers as answer buttons.
+pub const SLACK_ACTIONS: usize = 5;
 
 /// The most options an ntfy notification offers as buttons (ntfy shows at
 /// most three actions).
@@ -55,8 +63,9 @@ impl Channel {
     /// Reads one `--notify` value.
     pub fn parse(value: &str) -> Result<Self, ConfigError> {
         let (prefix, url) = value.split_once('+').unwrap_or(("", value));
-        let known = "webhook+https://…, webhook+http://…, ntfy+https://host/topic or \
-                     ntfy+http://host/topic";
+        let known =
+            "webhook+https://…, ntfy+https://host/topic or slack+https://hooks.slack.com/… \
+                     (each with http:// too)";
         let url_ok = |url: &str| {
             (url.starts_with("https://") || url.starts_with("http://"))
                 && url
@@ -73,6 +82,17 @@ impl Channel {
             "webhook" => Err(ConfigError::new(format!(
                 "--notify {}: a webhook needs an http:// or https:// URL with a host after \
                  webhook+",
+                redacted(value)
+            ))),
+            "slack" if url_ok(url) => Ok(Self {
+                name: channel_name("slack", url),
+                kind: Kind::Slack {
+                    url: url.to_owned(),
+                },
+            }),
+            "slack" => Err(ConfigError::new(format!(
+                "--notify {}: Slack needs its incoming-webhook URL after slack+ \
+                 (https://hooks.slack.com/services/…)",
                 redacted(value)
             ))),
             "ntfy" => ntfy(url).map_or_else(
@@ -104,6 +124,9 @@ pub struct Channels {
     channels: Vec<Channel>,
     secret: Option<Arc<str>>,
     give_up_ms: i64,
+    /// Whether Slack messages carry answer buttons (a signing secret is
+    /// set, so their presses can be checked).
+    slack_buttons: bool,
 }
 
 impl Channels {
@@ -148,6 +171,10 @@ impl ServeArgs {
             channels,
             secret: secret.map(Arc::from),
             give_up_ms: i64::try_from(self.notify_give_up.saturating_mul(1000)).unwrap_or(i64::MAX),
+            slack_buttons: self
+                .slack_signing_secret
+                .as_deref()
+                .is_some_and(|s| !s.is_empty()),
         })
     }
 }
@@ -364,7 +391,95 @@ async fn attempt(
                 .map_err(|e| format!("not delivered: {}", e.without_url()))?;
             answered(reply.status())
         }
+        Kind::Slack { url } => {
+            let message = slack_message(desk, claimed.notice, &ask, channels.slack_buttons);
+            let reply = http
+                .post(url)
+                .json(&message)
+                .send()
+                .await
+                .map_err(|e| format!("not delivered: {}", e.without_url()))?;
+            answered(reply.status())
+        }
     }
+}
+
+/// Text for Slack's mrkdwn: `&`, `<` and `>` escaped, as Slack asks.
+fn slack_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// A button's text: Slack takes at most 75 characters.
+fn slack_button_text(text: &str) -> String {
+    if text.chars().count() <= 75 {
+        text.to_owned()
+    } else {
+        text.chars().take(74).chain(['…']).collect()
+    }
+}
+
+/// A Block Kit message: who asks and about what, each question with its
+/// options, an "Answer" button that opens the ask, and, with a signing
+/// secret, a button per option while a one-question single-select ask
+/// waits (its value carries the option's action token).
+fn slack_message(
+    desk: &Desk,
+    notice: desk::Notice,
+    ask: &interaction::Ask,
+    buttons: bool,
+) -> serde_json::Value {
+    let title = ask_title(notice, ask);
+    let mut blocks = vec![serde_json::json!({
+        "type": "header",
+        "text": {"type": "plain_text", "text": title.chars().take(150).collect::<String>()},
+    })];
+    if ask.status != interaction::AskStatus::Pending {
+        blocks.push(serde_json::json!({
+            "type": "section",
+            "text": {"type": "mrkdwn", "text": slack_escape(&ended_text(ask))},
+        }));
+    }
+    for question in &ask.request.questions {
+        let mut text = match &question.header {
+            Some(header) => format!(
+                "*{}*: {}",
+                slack_escape(header),
+                slack_escape(&question.question)
+            ),
+            None => format!("*{}*", slack_escape(&question.question)),
+        };
+        for option in &question.options {
+            text.push_str(&format!("\n• {}", slack_escape(&option.label)));
+            if let Some(description) = &option.description {
+                text.push_str(&format!(" — {}", slack_escape(description)));
+            }
+        }
+        blocks.push(serde_json::json!({
+            "type": "section",
+            "text": {"type": "mrkdwn", "text": text.chars().take(3000).collect::<String>()},
+        }));
+    }
+    let mut elements = Vec::new();
+    if buttons {
+        for (i, (label, token)) in desk.actions(ask, SLACK_ACTIONS).into_iter().enumerate() {
+            elements.push(serde_json::json!({
+                "type": "button",
+                "action_id": format!("askdesk_answer_{i}"),
+                "text": {"type": "plain_text", "text": slack_button_text(&label)},
+                "value": serde_json::json!({"ask": ask.id, "label": label, "token": token}).to_string(),
+            }));
+        }
+    }
+    elements.push(serde_json::json!({
+        "type": "button",
+        "action_id": "askdesk_open",
+        "text": {"type": "plain_text", "text": if ask.status == interaction::AskStatus::Pending { "Answer" } else { "Open" }},
+        "url": ask.url,
+    }));
+    blocks.push(serde_json::json!({"type": "actions", "elements": elements}));
+    serde_json::json!({"text": title, "blocks": blocks})
 }
 
 /// A receiver's reply: 2xx is delivered, anything else a failure.

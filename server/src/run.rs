@@ -211,6 +211,11 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         shared,
         shutdown: shutdown.clone(),
         page,
+        slack_signing_secret: args
+            .slack_signing_secret
+            .as_deref()
+            .filter(|s| !s.is_empty())
+            .map(Arc::from),
     };
     match &database {
         Database::Memory => tracing::warn!("asks are kept in memory and lost when askdesk stops"),

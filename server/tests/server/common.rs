@@ -34,6 +34,7 @@ pub fn args(token: Option<&str>) -> ServeArgs {
         site_root: None,
         notify: Vec::new(),
         notify_secret: None,
+        slack_signing_secret: None,
         notify_give_up: 86_400,
     }
 }
@@ -87,6 +88,7 @@ impl TestServer {
             shutdown: tokio_util::sync::CancellationToken::new(),
             page: args.page_config(&assets).expect("page config"),
             assets: Arc::new(assets),
+            slack_signing_secret: None,
         });
         Self { router, desk }
     }
