@@ -96,7 +96,9 @@ fn unhex(text: &str) -> Option<Vec<u8>> {
 }
 
 fn digit(byte: u8) -> Option<u8> {
-    char::from(byte).to_digit(16).and_then(|d| u8::try_from(d).ok())
+    char::from(byte)
+        .to_digit(16)
+        .and_then(|d| u8::try_from(d).ok())
 }
 
 #[cfg(test)]
