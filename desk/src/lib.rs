@@ -25,7 +25,7 @@ pub use action::actionable;
 pub use error::DeskError;
 pub use events::{Event, KEEP_EVENTS, MAX_WAIT};
 pub use id::AskId;
-pub use outbox::{Attempt, Claimed, DeliveryRow, Notice, Owed};
+pub use outbox::{Attempt, Claimed, DeliveryRow, Notice, Owed, Reminders};
 pub use postgres::{Change, Changes, PoolSettings, PostgresStore};
 pub use record::{End, Record};
 pub use sqlite::SqliteStore;
@@ -87,6 +87,8 @@ pub struct Desk {
     clock: Clock,
     /// The names of the channels every ask is told to (the outbox's).
     channels: Arc<[String]>,
+    /// When waiting asks are told again, and to whom.
+    reminders: Arc<Reminders>,
     /// The key of action tokens, shared through the database.
     action_key: action::ActionKey,
 }
@@ -115,6 +117,7 @@ impl Desk {
             public_url: public_url.trim_end_matches('/').into(),
             clock: system_clock(),
             channels: Arc::new([]),
+            reminders: Arc::default(),
             action_key,
         })
     }
@@ -191,13 +194,49 @@ impl Desk {
         self
     }
 
+    /// The same desk reminding of waiting asks as `reminders` says: the
+    /// reminders are written, each due at its time, with the ask's
+    /// creation, and dropped when it ends first.
+    pub fn reminding(mut self, reminders: Reminders) -> Self {
+        self.reminders = Arc::new(reminders);
+        self
+    }
+
     /// The notifications of `notice` owed to every channel.
     fn owed(&self, notice: Notice) -> Result<Vec<Owed>, DeskError> {
         self.channels
             .iter()
-            .map(|channel| Owed::new(channel, notice))
+            .map(|channel| Owed::new(channel, notice, 0))
             .collect::<Result<_, _>>()
             .map_err(|e| DeskError::System(format!("no randomness: {e}")))
+    }
+
+    /// What a new ask owes: its creation told to every channel, and the
+    /// reminders and escalation due while it waits (none past its expiry).
+    fn owed_at_creation(&self, record: &Record) -> Result<Vec<Owed>, DeskError> {
+        let mut owed = self.owed(Notice::Created)?;
+        let lives = record
+            .expires_at
+            .map_or(i64::MAX, |at| at.saturating_sub(record.created_at));
+        let ms = |d: Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
+        let random = |e: getrandom::Error| DeskError::System(format!("no randomness: {e}"));
+        if let Some(every) = self.reminders.every.filter(|d| !d.is_zero()) {
+            for n in 1..=i64::from(self.reminders.max) {
+                let delay = ms(every).saturating_mul(n);
+                if delay >= lives {
+                    break;
+                }
+                for channel in self.channels.iter() {
+                    owed.push(Owed::new(channel, Notice::Reminder, delay).map_err(random)?);
+                }
+            }
+        }
+        if let Some((channel, after)) = &self.reminders.escalate {
+            if ms(*after) < lives {
+                owed.push(Owed::new(channel, Notice::Reminder, ms(*after)).map_err(random)?);
+            }
+        }
+        Ok(owed)
     }
 
     /// Claims at most `limit` deliveries that are due, for `lease`: see
@@ -357,7 +396,7 @@ impl Desk {
         let valid = new.validate().map_err(DeskError::Invalid)?;
         let record = self.record_of(valid)?;
         self.store
-            .insert(&record, None, &self.owed(Notice::Created)?)
+            .insert(&record, None, &self.owed_at_creation(&record)?)
             .await?;
         self.announce(&record).await;
         Ok(self.created(&record))
@@ -382,7 +421,7 @@ impl Desk {
             return Ok((existing, false));
         }
         let record = self.record_of(valid)?;
-        let owed = self.owed(Notice::Created)?;
+        let owed = self.owed_at_creation(&record)?;
         if self.store.insert(&record, Some(&keyed), &owed).await? {
             self.announce(&record).await;
             return Ok((self.created(&record), true));

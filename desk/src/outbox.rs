@@ -52,17 +52,34 @@ pub struct Owed {
     pub channel: String,
     /// What it tells.
     pub notice: Notice,
+    /// How long after the change it is due (reminders wait), in ms.
+    pub delay_ms: i64,
 }
 
 impl Owed {
-    /// A notification of `notice` owed to `channel`, with a new random id.
-    pub fn new(channel: &str, notice: Notice) -> Result<Self, getrandom::Error> {
+    /// A notification of `notice` owed to `channel` `delay_ms` after the
+    /// change, with a new random id.
+    pub fn new(channel: &str, notice: Notice, delay_ms: i64) -> Result<Self, getrandom::Error> {
         Ok(Self {
             id: format!("dlv_{}", AskId::random()?),
             channel: channel.to_owned(),
             notice,
+            delay_ms,
         })
     }
+}
+
+/// When reminders of a waiting ask go out: every channel gets one each
+/// `every`, at most `max` times; the escalation channel gets one once the
+/// ask has waited its time.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reminders {
+    /// The time between reminders (none when `None`).
+    pub every: Option<std::time::Duration>,
+    /// How many reminders at most.
+    pub max: u32,
+    /// A second channel told once an ask has waited this long.
+    pub escalate: Option<(String, std::time::Duration)>,
 }
 
 /// A delivery a worker has claimed: nobody else attempts it until its

@@ -28,7 +28,7 @@ macro_rules! sql_store {
                     .bind(id.as_str())
                     .bind(&owed.channel)
                     .bind(owed.notice.as_str())
-                    .bind(at)
+                    .bind(at.saturating_add(owed.delay_ms))
                     .execute(&mut **tx)
                     .await?;
                 }
@@ -190,6 +190,14 @@ macro_rules! sql_store {
                     return Ok(false);
                 }
                 Self::add_event(&mut tx, id, outcome.status(), end.at()).await?;
+                // Reminders not yet sent are owed no more.
+                sqlx::query(
+                    "DELETE FROM deliveries WHERE ask_id = $1 AND event = 'ask.reminder' \
+                     AND attempts = 0",
+                )
+                .bind(id.as_str())
+                .execute(&mut *tx)
+                .await?;
                 Self::add_owed(&mut tx, id, owed, end.at()).await?;
                 tx.commit().await?;
                 Ok(true)

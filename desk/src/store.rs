@@ -146,8 +146,9 @@ pub trait Store: Send + Sync + 'static {
     /// `limit` of them.
     async fn list(&self, status: Option<AskStatus>, limit: u32) -> Result<Vec<Entry>, StoreError>;
 
-    /// Ends a pending ask, numbers its end as the next event and writes the
-    /// notifications `owed` for it, in one transaction. Returns `false`,
+    /// Ends a pending ask, numbers its end as the next event, drops its
+    /// reminders not yet attempted and writes the notifications `owed` for
+    /// it, in one transaction. Returns `false`,
     /// changing nothing, when the ask is unknown or has already ended.
     async fn finish(&self, id: &AskId, end: &End, owed: &[Owed]) -> Result<bool, StoreError>;
 

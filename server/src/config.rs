@@ -171,11 +171,55 @@ pub struct ServeArgs {
     /// signature.
     #[arg(long, env = "ASKDESK_SLACK_SIGNING_SECRET", hide_env_values = true)]
     pub slack_signing_secret: Option<String>,
+    /// Remind the --notify channels of an ask still waiting after this long
+    /// (e.g. `30m`, `2h`, `90s`; a bare number is seconds), and again each
+    /// time as long, at most --remind-max times.
+    #[arg(long, env = "ASKDESK_REMIND_AFTER", value_parser = parse_duration)]
+    pub remind_after: Option<std::time::Duration>,
+    /// How many reminders an ask gets at most.
+    #[arg(long, env = "ASKDESK_REMIND_MAX", default_value_t = 3)]
+    pub remind_max: u32,
+    /// Tell the --escalate channel of an ask still waiting after this long
+    /// (e.g. `4h`).
+    #[arg(long, env = "ASKDESK_ESCALATE_AFTER", value_parser = parse_duration)]
+    pub escalate_after: Option<std::time::Duration>,
+    /// A second channel (written as for --notify) told once of an ask that
+    /// waited --escalate-after.
+    #[arg(long, env = "ASKDESK_ESCALATE", hide_env_values = true)]
+    pub escalate: Option<String>,
     /// Seconds after which a notification that could not be delivered is
     /// given up (retries back off exponentially, with jitter, up to an
     /// hour apart).
     #[arg(long, env = "ASKDESK_NOTIFY_GIVE_UP", default_value_t = 86_400)]
     pub notify_give_up: u64,
+}
+
+/// A duration as people write it: `90s`, `30m`, `2h`, `1d`, or a number of
+/// seconds.
+pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let scale = match unit.trim() {
+        "" | "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86_400,
+        other => {
+            return Err(format!(
+                "{other:?} is not a unit askdesk knows; write e.g. 90s, 30m, 2h or 1d"
+            ))
+        }
+    };
+    let n: u64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a duration; write e.g. 90s, 30m, 2h or 1d"))?;
+    if n == 0 {
+        return Err("a duration of 0 means nothing here; write e.g. 30m".to_owned());
+    }
+    Ok(std::time::Duration::from_secs(n.saturating_mul(scale)))
 }
 
 /// askdesk's folder in the user's data folder (`$XDG_DATA_HOME/askdesk`,
@@ -218,6 +262,10 @@ impl fmt::Debug for ServeArgs {
                 &self.notify_secret.as_ref().map(|_| "<set>"),
             )
             .field("notify_give_up", &self.notify_give_up)
+            .field("remind_after", &self.remind_after)
+            .field("remind_max", &self.remind_max)
+            .field("escalate_after", &self.escalate_after)
+            .field("escalate", &self.escalate.as_ref().map(|_| "<set>"))
             .finish()
     }
 }
@@ -354,6 +402,7 @@ impl ServeArgs {
             format!("--database-timeout={}", self.database_timeout),
             format!("--keep-events={}", self.keep_events),
             format!("--notify-give-up={}", self.notify_give_up),
+            format!("--remind-max={}", self.remind_max),
             format!("--frame-ancestors={}", self.frame_ancestors),
         ];
         let optional = [
@@ -366,6 +415,14 @@ impl ServeArgs {
             (
                 "--site-root",
                 self.site_root.as_ref().map(|p| p.display().to_string()),
+            ),
+            (
+                "--remind-after",
+                self.remind_after.map(|d| format!("{}s", d.as_secs())),
+            ),
+            (
+                "--escalate-after",
+                self.escalate_after.map(|d| format!("{}s", d.as_secs())),
             ),
         ];
         for (flag, value) in optional {
@@ -395,6 +452,9 @@ impl ServeArgs {
         }
         if let Some(secret) = &self.slack_signing_secret {
             env.push(("ASKDESK_SLACK_SIGNING_SECRET", secret.clone()));
+        }
+        if let Some(escalate) = &self.escalate {
+            env.push(("ASKDESK_ESCALATE", escalate.clone()));
         }
         (flags, env)
     }
@@ -461,6 +521,23 @@ mod tests {
         args: ServeArgs,
     }
 
+    #[test]
+    fn durations_read_as_people_write_them() {
+        use std::time::Duration;
+        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("90s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("30m"), Ok(Duration::from_secs(1800)));
+        assert_eq!(parse_duration("2h"), Ok(Duration::from_secs(7200)));
+        assert_eq!(parse_duration("1d"), Ok(Duration::from_secs(86_400)));
+        for bad in ["", "0", "0m", "m", "2w", "1.5h", "-1h"] {
+            let refused = parse_duration(bad).expect_err(bad);
+            assert!(
+                refused.contains("30m") || refused.contains("2h"),
+                "{bad}: {refused}"
+            );
+        }
+    }
+
     /// A detached desk is started from these: a setting left out would
     /// make it a different desk from the one asked for.
     #[test]
@@ -485,6 +562,10 @@ mod tests {
             ],
             notify_secret: Some("sh4red".to_owned()),
             slack_signing_secret: Some("sl4ck".to_owned()),
+            remind_after: Some(std::time::Duration::from_secs(1800)),
+            remind_max: 5,
+            escalate_after: Some(std::time::Duration::from_secs(7200)),
+            escalate: Some("webhook+https://pager.example/esc4l8".to_owned()),
             notify_give_up: 3600,
         };
         let (flags, env) = args.to_command();
@@ -494,7 +575,8 @@ mod tests {
                     && !flag.contains("s3cret")
                     && !flag.contains("k3y")
                     && !flag.contains("sh4red")
-                    && !flag.contains("sl4ck"),
+                    && !flag.contains("sl4ck")
+                    && !flag.contains("esc4l8"),
                 "{flag}"
             );
         }
@@ -508,6 +590,7 @@ mod tests {
                 "ASKDESK_NOTIFY" => parsed.notify = value.split(' ').map(str::to_owned).collect(),
                 "ASKDESK_NOTIFY_SECRET" => parsed.notify_secret = Some(value),
                 "ASKDESK_SLACK_SIGNING_SECRET" => parsed.slack_signing_secret = Some(value),
+                "ASKDESK_ESCALATE" => parsed.escalate = Some(value),
                 other => panic!("unexpected variable {other}"),
             }
         }

@@ -127,6 +127,10 @@ pub struct Channels {
     /// Whether Slack messages carry answer buttons (a signing secret is
     /// set, so their presses can be checked).
     slack_buttons: bool,
+    /// When waiting asks are told again.
+    remind: Option<(Duration, u32)>,
+    /// The channel told of an ask that waited long, and how long.
+    escalate: Option<(Channel, Duration)>,
 }
 
 impl Channels {
@@ -137,11 +141,26 @@ impl Channels {
 
     /// Whether there is any channel at all.
     pub fn is_empty(&self) -> bool {
-        self.channels.is_empty()
+        self.channels.is_empty() && self.escalate.is_none()
+    }
+
+    /// When the desk reminds of waiting asks, and whom it escalates to.
+    pub fn reminders(&self) -> desk::Reminders {
+        desk::Reminders {
+            every: self.remind.map(|(every, _)| every),
+            max: self.remind.map_or(0, |(_, max)| max),
+            escalate: self
+                .escalate
+                .as_ref()
+                .map(|(channel, after)| (channel.name.clone(), *after)),
+        }
     }
 
     fn find(&self, name: &str) -> Option<&Channel> {
-        self.channels.iter().find(|c| c.name == name)
+        self.channels
+            .iter()
+            .chain(self.escalate.as_ref().map(|(channel, _)| channel))
+            .find(|c| c.name == name)
     }
 }
 
@@ -156,9 +175,38 @@ impl ServeArgs {
             .filter(|v| !v.trim().is_empty())
             .map(|v| Channel::parse(v.trim()))
             .collect::<Result<Vec<_>, _>>()?;
+        let escalate = match (&self.escalate, self.escalate_after) {
+            (Some(value), Some(after)) => Some((
+                Channel::parse(value.trim()).map_err(|e| {
+                    ConfigError::new(e.to_string().replacen("--notify", "--escalate", 1))
+                })?,
+                after,
+            )),
+            (None, None) => None,
+            (Some(_), None) => {
+                return Err(ConfigError::new(
+                    "--escalate needs --escalate-after: how long an ask waits before the \
+                     second channel is told (e.g. 4h)"
+                        .to_owned(),
+                ))
+            }
+            (None, Some(_)) => {
+                return Err(ConfigError::new(
+                    "--escalate-after needs --escalate: the channel to tell (written as for \
+                     --notify)"
+                        .to_owned(),
+                ))
+            }
+        };
+        if self.remind_after.is_some() && channels.is_empty() {
+            return Err(ConfigError::new(
+                "--remind-after needs a --notify channel to remind".to_owned(),
+            ));
+        }
         let secret = self.notify_secret.as_deref().filter(|s| !s.is_empty());
         let webhooks = channels
             .iter()
+            .chain(escalate.as_ref().map(|(channel, _)| channel))
             .any(|c| matches!(c.kind, Kind::Webhook { .. }));
         if webhooks && secret.is_none() {
             return Err(ConfigError::new(
@@ -175,6 +223,11 @@ impl ServeArgs {
                 .slack_signing_secret
                 .as_deref()
                 .is_some_and(|s| !s.is_empty()),
+            remind: self
+                .remind_after
+                .map(|every| (every, self.remind_max))
+                .filter(|(_, max)| *max > 0),
+            escalate,
         })
     }
 }
@@ -312,19 +365,30 @@ pub async fn run(desk: Desk, channels: Channels, stop: CancellationToken) {
     }
 }
 
+/// Why an attempt failed: worth trying again, or never.
+enum Failure {
+    Again(String),
+    Final(String),
+}
+
 /// One attempt at one delivery, and its outcome recorded.
 async fn deliver(desk: &Desk, channels: &Channels, http: &reqwest::Client, claimed: Claimed) {
     let outcome = match channels.find(&claimed.channel) {
         Some(channel) => attempt(desk, channels, http, channel, &claimed).await,
-        None => Err("this channel is no longer among the server's --notify".to_owned()),
+        None => Err(Failure::Final(
+            "this channel is no longer among the server's --notify or --escalate".to_owned(),
+        )),
     };
     let now = desk.now_ms();
     let record = match outcome {
         Ok(()) => Attempt::Delivered,
-        Err(error) => {
+        Err(Failure::Final(error)) => {
+            tracing::info!(delivery = %claimed.id, channel = %claimed.channel, "a notification is moot: {error}");
+            Attempt::GaveUp { error }
+        }
+        Err(Failure::Again(error)) => {
             let retry_at = now.saturating_add(backoff_ms(claimed.attempts));
-            let too_late = retry_at > claimed.created_at.saturating_add(channels.give_up_ms)
-                || channels.find(&claimed.channel).is_none();
+            let too_late = retry_at > claimed.created_at.saturating_add(channels.give_up_ms);
             tracing::warn!(
                 delivery = %claimed.id,
                 channel = %claimed.channel,
@@ -345,19 +409,38 @@ async fn deliver(desk: &Desk, channels: &Channels, http: &reqwest::Client, claim
     }
 }
 
-/// Sends one notification; why it failed, in words without secrets.
+/// Reads the ask and sends one notification of it.
 async fn attempt(
     desk: &Desk,
     channels: &Channels,
     http: &reqwest::Client,
     channel: &Channel,
     claimed: &Claimed,
-) -> Result<(), String> {
+) -> Result<(), Failure> {
     let ask = match desk.get(claimed.ask_id.as_str()).await {
         Ok(ask) => ask,
-        Err(DeskError::NotFound) => return Err("the ask is gone".to_owned()),
-        Err(e) => return Err(format!("reading the ask failed: {e}")),
+        Err(DeskError::NotFound) => return Err(Failure::Final("the ask is gone".to_owned())),
+        Err(e) => return Err(Failure::Again(format!("reading the ask failed: {e}"))),
     };
+    if claimed.notice == desk::Notice::Reminder && ask.status != interaction::AskStatus::Pending {
+        return Err(Failure::Final(
+            "the ask ended before this reminder went out".to_owned(),
+        ));
+    }
+    send(desk, channels, http, channel, claimed, &ask)
+        .await
+        .map_err(Failure::Again)
+}
+
+/// Sends one notification; why it failed, in words without secrets.
+async fn send(
+    desk: &Desk,
+    channels: &Channels,
+    http: &reqwest::Client,
+    channel: &Channel,
+    claimed: &Claimed,
+    ask: &interaction::Ask,
+) -> Result<(), String> {
     match &channel.kind {
         Kind::Webhook { url } => {
             let body = serde_json::to_vec(&serde_json::json!({
@@ -380,7 +463,7 @@ async fn attempt(
             answered(reply.status())
         }
         Kind::Ntfy { root, topic, login } => {
-            let message = ntfy_message(desk, topic, claimed.notice, &ask);
+            let message = ntfy_message(desk, topic, claimed.notice, ask);
             let mut request = http.post(root).json(&message);
             if let Some((user, password)) = login {
                 request = request.basic_auth(user, Some(password));
@@ -392,7 +475,7 @@ async fn attempt(
             answered(reply.status())
         }
         Kind::Slack { url } => {
-            let message = slack_message(desk, claimed.notice, &ask, channels.slack_buttons);
+            let message = slack_message(desk, claimed.notice, ask, channels.slack_buttons);
             let reply = http
                 .post(url)
                 .json(&message)

@@ -200,7 +200,8 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
     let desk = Desk::open(store, security.public_url())
         .await
         .map_err(|e| format!("cannot read the database {database}: {e}"))?
-        .notifying(channels.names());
+        .notifying(channels.names())
+        .reminding(channels.reminders());
     let state = AppState {
         leptos_options: args.leptos_options(assets.bundle()),
         assets: Arc::new(assets),

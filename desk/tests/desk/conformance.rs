@@ -3,7 +3,7 @@
 //! and PostgreSQL.
 
 use crate::common::{answers, combined, desk_on, new_ask, Kind};
-use desk::{Attempt, DeskError, Notice};
+use desk::{Attempt, DeskError, Notice, Reminders};
 use interaction::{AskStatus, Decline, IdempotencyKey, NewAsk, ProblemCode};
 use std::{
     sync::{
@@ -64,6 +64,7 @@ suite!(
     notifications_owed_are_written_with_each_change_and_leased_to_one_worker,
     racing_workers_claim_each_delivery_once,
     action_tokens_answer_once_and_only_their_own_ask_and_option,
+    reminders_are_written_with_the_ask_come_due_in_turn_and_end_with_it,
 );
 
 pub async fn a_new_ask_is_pending_with_an_unguessable_id_and_its_url(kind: Kind) {
@@ -673,4 +674,64 @@ pub async fn action_tokens_answer_once_and_only_their_own_ask_and_option(kind: K
     ));
     let ended = desk.get(&id).await.expect("ask");
     assert_eq!(ended.answers.expect("answers")[0].selected, ["Yes"]);
+}
+
+pub async fn reminders_are_written_with_the_ask_come_due_in_turn_and_end_with_it(kind: Kind) {
+    let now = Arc::new(AtomicI64::new(1_000_000));
+    let clock = now.clone();
+    let (desk, _db) = desk_on(kind).await;
+    let desk = desk
+        .with_clock(Arc::new(move || clock.load(Ordering::SeqCst)))
+        .notifying(vec!["hook".to_owned()])
+        .reminding(Reminders {
+            every: Some(Duration::from_secs(60)),
+            max: 3,
+            escalate: Some(("pager".to_owned(), Duration::from_secs(150))),
+        });
+    let lease = Duration::from_secs(5);
+    let claim = |desk: &desk::Desk| {
+        let desk = desk.clone();
+        async move {
+            // Claimed and delivered.
+            let claimed = desk.claim_deliveries(lease, 50).await.expect("claim");
+            for c in &claimed {
+                desk.record_attempt(&c.id, &Attempt::Delivered)
+                    .await
+                    .expect("record");
+            }
+            let mut got: Vec<(String, Notice)> =
+                claimed.into_iter().map(|c| (c.channel, c.notice)).collect();
+            got.sort_by_key(|(channel, notice)| (channel.clone(), notice.as_str()));
+            got
+        }
+    };
+    let id = desk.create(new_ask(None)).await.expect("created").id;
+    // An ask that expires after 90 s gets only the reminder due before.
+    let short = desk.create(new_ask(Some(90))).await.expect("created").id;
+    assert_eq!(
+        desk.delivery_rows(&id).await.expect("rows").len(),
+        1 + 3 + 1
+    );
+    assert_eq!(desk.delivery_rows(&short).await.expect("rows").len(), 1 + 1);
+    let created = (String::from("hook"), Notice::Created);
+    assert_eq!(claim(&desk).await, [created.clone(), created]);
+    now.store(1_060_000, Ordering::SeqCst);
+    let reminder = (String::from("hook"), Notice::Reminder);
+    assert_eq!(claim(&desk).await, [reminder.clone(), reminder.clone()]);
+    now.store(1_120_000, Ordering::SeqCst);
+    assert_eq!(claim(&desk).await, [reminder]);
+    // The ask is answered before its third reminder and its escalation:
+    // those are owed no more; its end is.
+    desk.answer(&id, &combined()).await.expect("answered");
+    now.store(1_200_000, Ordering::SeqCst);
+    assert_eq!(
+        claim(&desk).await,
+        [(String::from("hook"), Notice::Finished)]
+    );
+    let rows = desk.delivery_rows(&id).await.expect("rows");
+    assert_eq!(
+        rows.iter().filter(|r| r.notice == Notice::Reminder).count(),
+        2
+    );
+    assert!(!rows.iter().any(|r| r.channel == "pager"));
 }

@@ -35,6 +35,10 @@ pub fn args(token: Option<&str>) -> ServeArgs {
         notify: Vec::new(),
         notify_secret: None,
         slack_signing_secret: None,
+        remind_after: None,
+        remind_max: 3,
+        escalate_after: None,
+        escalate: None,
         notify_give_up: 86_400,
     }
 }

@@ -274,6 +274,38 @@ async fn a_bad_notify_value_or_a_webhook_without_a_secret_refuses_to_start() {
         .to_string();
     assert!(message.contains("--notify-secret"), "{message}");
     assert!(!message.contains("s3cret"), "{message}");
+    settings.notify_secret = Some(SECRET.to_owned());
+    settings.escalate = Some("webhook+https://pager.example/s3cret".to_owned());
+    let message = start(&settings, stop.clone())
+        .await
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(message.contains("--escalate-after"), "{message}");
+    settings.escalate_after = Some(Duration::from_secs(60));
+    settings.escalate = Some("pager+https://pager.example/s3cret".to_owned());
+    let message = start(&settings, stop.clone())
+        .await
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(
+        message.starts_with("--escalate pager+https://pager.example/…"),
+        "{message}"
+    );
+    settings.escalate = None;
+    settings.escalate_after = None;
+    settings.notify = Vec::new();
+    settings.remind_after = Some(Duration::from_secs(60));
+    let message = start(&settings, stop.clone())
+        .await
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(
+        message.contains("--remind-after needs a --notify"),
+        "{message}"
+    );
 }
 
 /// A real `askdesk` process on `database`, telling the webhook at `url`.
@@ -753,5 +785,66 @@ async fn without_a_signing_secret_slack_messages_only_link_and_presses_are_refus
     )
     .await;
     assert_eq!(status, 404);
+    stop.cancel();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_waiting_ask_is_reminded_and_escalated_and_both_stop_when_it_is_answered() {
+    let (url, mut heard) = receiver(0).await;
+    let (pager, mut paged) = receiver(0).await;
+    let stop = CancellationToken::new();
+    let mut settings = args(None);
+    settings.addr = "127.0.0.1:0".parse().expect("addr");
+    settings.notify = vec![format!("webhook+{url}")];
+    settings.notify_secret = Some(SECRET.to_owned());
+    settings.remind_after = Some(Duration::from_secs(1));
+    settings.remind_max = 2;
+    settings.escalate_after = Some(Duration::from_secs(2));
+    settings.escalate = Some(format!("webhook+{pager}"));
+    let started = start(&settings, stop.clone()).await.expect("starts");
+    let desk = Client::builder(format!("http://{}", started.addr))
+        .build()
+        .expect("client");
+
+    let waiting = desk.create(&ask()).await.expect("created").id;
+    let events: Vec<String> = [
+        next(&mut heard).await,
+        next(&mut heard).await,
+        next(&mut heard).await,
+    ]
+    .into_iter()
+    .map(|r| {
+        assert_eq!(r.body["ask"]["id"], waiting.as_str());
+        r.event
+    })
+    .collect();
+    assert_eq!(events, ["ask.created", "ask.reminder", "ask.reminder"]);
+    let escalated = next(&mut paged).await;
+    assert_eq!(escalated.event, "ask.reminder");
+    assert_eq!(escalated.body["ask"]["status"], "pending");
+
+    // Answered before its first reminder: no reminder, no escalation.
+    let answered = desk.create(&ask()).await.expect("created").id;
+    assert_eq!(next(&mut heard).await.event, "ask.created");
+    let answers: Answers = serde_json::from_value(serde_json::json!({
+        "answers": [{"id": "db", "selected": ["SQLite"]}]
+    }))
+    .expect("answers");
+    desk.answer(&answered, &answers).await.expect("answered");
+    let finished = next(&mut heard).await;
+    assert_eq!(
+        (finished.event.as_str(), &finished.body["ask"]["id"]),
+        ("ask.finished", &serde_json::json!(answered))
+    );
+    assert!(
+        tokio::time::timeout(Duration::from_millis(3500), heard.recv())
+            .await
+            .is_err(),
+        "no reminder of an answered ask"
+    );
+    assert!(
+        paged.try_recv().is_err(),
+        "no escalation of an answered ask"
+    );
     stop.cancel();
 }
