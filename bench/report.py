@@ -153,6 +153,23 @@ if spread:
 else:
     missing("long-polls over 3 instances", "multi.log")
 
+notify = read("notify.json")
+records = [json.loads(line) for line in (notify or "").splitlines() if line.strip()]
+hook = next((rec for rec in records if rec["kind"] == "webhook"), None)
+if hook:
+    row(f"create → webhook received, {num(hook['n'])} asks one at a time: p50 / p99",
+        f"{hook['p50_ms']:.2f} / {hook['p99_ms']:.2f} ms")
+else:
+    missing("create → webhook received", "notify.log")
+flaky = next((rec for rec in records if rec["kind"] == "flaky"), None)
+if flaky:
+    row(f"{num(flaky['n'])} asks to a receiver failing every delivery's first attempt: all delivered, RSS",
+        f"{num(flaky['taken'])} taken in {flaky['seconds']:.1f} s ({num(flaky['requests'])} requests); "
+        f"RSS {mb(flaky['rss_before_mib'])} before, {mb(flaky['rss_after_mib'])} after",
+        "all delivered", flaky["all"] and flaky["taken"] == flaky["n"])
+else:
+    missing("asks to a failing receiver", "notify.log")
+
 print("| figure | measured | target | met? |")
 print("|---|---|---|---|")
 for r in rows:

@@ -5,7 +5,7 @@
 # JSON (ssr.sh); long-poll waiters and stored asks (waiters.sh); answer
 # validation (criterion); the terminal UI's first frame (tui.sh); creates
 # and answers per second on SQLite and PostgreSQL, and three instances on
-# one PostgreSQL (multi.sh).
+# one PostgreSQL (multi.sh); webhook notifications (notify.sh).
 # The release server and site are built once and copied aside, so builds
 # running meanwhile change nothing here; ASKDESK_BENCH_BIN (and
 # ASKDESK_BENCH_SITE) skip the build and use what they name. Each figure is
@@ -48,6 +48,7 @@ measure waiters env BUDGET=60 JSON_OUT="$out/waiters.json" bench/waiters.sh
 measure validate cargo bench -p interaction --bench validate -- --warm-up-time 1 --measurement-time 5
 measure tui bench/tui.sh
 measure multi env JSON_OUT="$out/multi.json" bench/multi.sh
+measure notify env JSON_OUT="$out/notify.json" bench/notify.sh
 
 step "report"
 python3 bench/report.py "$out"

@@ -848,3 +848,95 @@ async fn a_waiting_ask_is_reminded_and_escalated_and_both_stop_when_it_is_answer
     );
     stop.cancel();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn secrets_never_reach_the_log() {
+    // Every secret a channel can hold: in URLs' paths, queries and logins,
+    // the webhook key and Slack's signing secret. The receivers are down,
+    // so failures are logged too.
+    let secrets = [
+        "hook-path-s3cret",
+        "hook-query-s3cret",
+        "ntfy-pass-s3cret",
+        "slack-path-s3cret",
+        "webhook-key-s3cret",
+        "slack-signing-s3cret",
+    ];
+    let down = std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("bind")
+        .local_addr()
+        .expect("addr");
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_askdesk"))
+        .args(["--addr", "127.0.0.1:0", "--database", ":memory:"])
+        .arg("--notify")
+        .arg(format!(
+            "webhook+http://{down}/{}?key={}",
+            secrets[0], secrets[1]
+        ))
+        .arg("--notify")
+        .arg(format!("ntfy+http://me:{}@{down}/topic", secrets[2]))
+        .arg("--notify")
+        .arg(format!("slack+http://{down}/services/{}", secrets[3]))
+        .env("ASKDESK_NOTIFY_SECRET", secrets[4])
+        .env("ASKDESK_SLACK_SIGNING_SECRET", secrets[5])
+        .env("RUST_LOG", "debug")
+        .env_remove("ASKDESK_TOKEN")
+        .env_remove("ASKDESK_NOTIFY")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("askdesk runs");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let line = tokio::time::timeout(Duration::from_secs(30), lines.next_line())
+        .await
+        .expect("askdesk starts")
+        .expect("read")
+        .expect("a line");
+    let served = line
+        .strip_prefix("askdesk is serving on ")
+        .expect("address")
+        .to_owned();
+    let desk = Client::builder(served.clone()).build().expect("client");
+    let created = desk.create(&yes_no_ask()).await.expect("created");
+    // A Slack press with a bad signature is refused and logged.
+    assert_eq!(
+        slack_press(&served, "{}", "http://127.0.0.1:9/", "wrong", unix_now()).await,
+        401
+    );
+    // Until every channel has failed at least once.
+    let failed_everywhere = async {
+        loop {
+            let read: serde_json::Value =
+                reqwest::get(format!("{served}/api/v1/asks/{}", created.id))
+                    .await
+                    .expect("GET")
+                    .json()
+                    .await
+                    .expect("JSON");
+            let deliveries = read["deliveries"].as_array().cloned().unwrap_or_default();
+            if deliveries.len() == 3 && deliveries.iter().all(|d| !d["lastError"].is_null()) {
+                return read.to_string();
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    };
+    let shown = tokio::time::timeout(Duration::from_secs(20), failed_everywhere)
+        .await
+        .expect("every channel tried");
+    child.start_kill().expect("stop");
+    let output = child.wait_with_output().await.expect("output");
+    let log = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        log.contains("a notification failed"),
+        "the failures are logged: {log}"
+    );
+    assert!(log.contains("bad or stale signature"), "{log}");
+    for secret in secrets {
+        assert!(!log.contains(secret), "{secret} is in the log:\n{log}");
+        assert!(
+            !shown.contains(secret),
+            "{secret} is in the API's reply: {shown}"
+        );
+    }
+}
