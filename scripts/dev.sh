@@ -347,6 +347,7 @@ suite_e2e() {
   target/debug/askdesk --addr 127.0.0.1:0 --database "$dir/askdesk.db" --site-root "$SITE" \
     --frame-ancestors "'self' http://127.0.0.1:$host_port http://127.0.0.1:$other_port" \
     --embed-origin "http://127.0.0.1:$host_port" \
+    --web-push mailto:e2e@askdesk.test \
     >"$out" 2>"$LOGS/e2e-server.log" &
   pid=$!
   url=$(served_url "$out" "$pid" "$LOGS/e2e-server.log")

@@ -33,6 +33,7 @@ pub fn HomePage() -> impl IntoView {
             <h1>"askdesk"</h1>
             <p>{t.tagline}</p>
         </header>
+        <PushSubscribe/>
         <Suspense fallback=move || view! { <p class="loading">{t.loading}</p> }>
             {Suspend::new(async move {
                 match data.await {
@@ -44,6 +45,30 @@ pub fn HomePage() -> impl IntoView {
             })}
         </Suspense>
     }
+}
+
+/// "Notify this device" (Web Push), when the server pushes: a plain
+/// script (`public/push.js`) does the subscribing, so the island's bundle
+/// carries none of it. Rendered hidden; the script shows it where the
+/// browser can subscribe.
+#[component]
+fn PushSubscribe() -> impl IntoView {
+    let on = use_context::<crate::PageConfig>().is_some_and(|c| c.web_push);
+    let t = use_lang().t();
+    on.then(|| {
+        view! {
+            <p class="push">
+                <button type="button" id="push-subscribe" class="quiet" hidden
+                    data-subscribed=t.push_subscribed data-denied=t.push_denied
+                    data-failed=t.push_failed data-unsupported=t.push_unsupported>
+                    {t.notify_device}
+                </button>
+                " "
+                <span id="push-state" role="status"></span>
+            </p>
+            <script type="module" src="/push.js"></script>
+        }
+    })
 }
 
 /// The live desk: both lists, updated from `GET /api/v1/events` without a

@@ -95,7 +95,8 @@ fn request_lang() -> i18n::Lang {
 pub fn content_security_policy(nonce: &str, frame_ancestors: &str) -> String {
     format!(
         "default-src 'none'; script-src 'self' 'nonce-{nonce}' 'wasm-unsafe-eval'; \
-         style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; \
+         style-src 'self'; img-src 'self' data:; connect-src 'self'; manifest-src 'self'; \
+         worker-src 'self'; form-action 'self'; \
          base-uri 'none'; frame-ancestors {frame_ancestors}"
     )
 }
@@ -126,6 +127,9 @@ pub struct PageConfig {
     /// The origin an embedded ask page tells when it finishes
     /// (`postMessage` target); none: it tells nobody.
     pub embed_origin: Option<String>,
+    /// Whether the server pushes asks to browsers (`--web-push`): the desk
+    /// offers "Notify this device".
+    pub web_push: bool,
 }
 
 impl Default for PageConfig {
@@ -134,6 +138,7 @@ impl Default for PageConfig {
             frame_ancestors: "'self'".to_owned(),
             stylesheet: format!("/pkg/{}.css", env!("LEPTOS_OUTPUT_NAME")),
             embed_origin: None,
+            web_push: false,
         }
     }
 }
@@ -147,6 +152,7 @@ pub fn App() -> impl IntoView {
     view! {
         <Stylesheet id="leptos" href=stylesheet/>
         <Link rel="icon" href="/favicon.svg" type_="image/svg+xml"/>
+        <Link rel="manifest" href="/manifest.webmanifest"/>
         <Title text="askdesk"/>
         <Router>
             <main>

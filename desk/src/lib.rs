@@ -25,7 +25,7 @@ pub use action::actionable;
 pub use error::DeskError;
 pub use events::{Event, KEEP_EVENTS, MAX_WAIT};
 pub use id::AskId;
-pub use outbox::{Attempt, Claimed, DeliveryRow, Notice, Owed, Reminders};
+pub use outbox::{Attempt, Claimed, DeliveryRow, Notice, Owed, PushSubscription, Reminders};
 pub use postgres::{Change, Changes, PoolSettings, PostgresStore};
 pub use record::{End, Record};
 pub use sqlite::SqliteStore;
@@ -89,6 +89,9 @@ pub struct Desk {
     channels: Arc<[String]>,
     /// When waiting asks are told again, and to whom.
     reminders: Arc<Reminders>,
+    /// The channel of browsers' push subscriptions: owed a notification
+    /// only while some browser is subscribed.
+    push_channel: Option<Arc<str>>,
     /// The key of action tokens, shared through the database.
     action_key: action::ActionKey,
 }
@@ -118,6 +121,7 @@ impl Desk {
             clock: system_clock(),
             channels: Arc::new([]),
             reminders: Arc::default(),
+            push_channel: None,
             action_key,
         })
     }
@@ -202,10 +206,30 @@ impl Desk {
         self
     }
 
-    /// The notifications of `notice` owed to every channel.
-    fn owed(&self, notice: Notice) -> Result<Vec<Owed>, DeskError> {
-        self.channels
-            .iter()
+    /// The same desk telling browsers' push subscriptions, as the channel
+    /// `name`, of every ask while at least one browser is subscribed.
+    pub fn pushing(mut self, name: &str) -> Self {
+        self.push_channel = Some(name.into());
+        self
+    }
+
+    /// The channels to tell now: every channel, and the push channel when
+    /// some browser is subscribed.
+    async fn channels_now(&self) -> Result<Vec<&str>, DeskError> {
+        let mut channels: Vec<&str> = self.channels.iter().map(String::as_str).collect();
+        if let Some(push) = &self.push_channel {
+            if !self.store.push_subscriptions().await?.is_empty() {
+                channels.push(push);
+            }
+        }
+        Ok(channels)
+    }
+
+    /// The notifications of `notice` owed to every channel now.
+    async fn owed(&self, notice: Notice) -> Result<Vec<Owed>, DeskError> {
+        self.channels_now()
+            .await?
+            .into_iter()
             .map(|channel| Owed::new(channel, notice, 0))
             .collect::<Result<_, _>>()
             .map_err(|e| DeskError::System(format!("no randomness: {e}")))
@@ -213,8 +237,9 @@ impl Desk {
 
     /// What a new ask owes: its creation told to every channel, and the
     /// reminders and escalation due while it waits (none past its expiry).
-    fn owed_at_creation(&self, record: &Record) -> Result<Vec<Owed>, DeskError> {
-        let mut owed = self.owed(Notice::Created)?;
+    async fn owed_at_creation(&self, record: &Record) -> Result<Vec<Owed>, DeskError> {
+        let channels = self.channels_now().await?;
+        let mut owed = self.owed(Notice::Created).await?;
         let lives = record
             .expires_at
             .map_or(i64::MAX, |at| at.saturating_sub(record.created_at));
@@ -226,7 +251,7 @@ impl Desk {
                 if delay >= lives {
                     break;
                 }
-                for channel in self.channels.iter() {
+                for channel in &channels {
                     owed.push(Owed::new(channel, Notice::Reminder, delay).map_err(random)?);
                 }
             }
@@ -267,6 +292,32 @@ impl Desk {
     pub async fn deliveries(&self, id: &str) -> Result<Vec<interaction::Delivery>, DeskError> {
         let rows = self.delivery_rows(id).await?;
         Ok(rows.into_iter().map(DeliveryRow::view).collect())
+    }
+
+    /// Keeps a browser's push subscription: from now on it is told of asks
+    /// (when the server has Web Push).
+    pub async fn subscribe_push(&self, subscription: &PushSubscription) -> Result<(), DeskError> {
+        Ok(self
+            .store
+            .add_push_subscription(subscription, self.now())
+            .await?)
+    }
+
+    /// Forgets the push subscription at `endpoint` (the browser left, or
+    /// its push service says it is gone); whether there was one.
+    pub async fn unsubscribe_push(&self, endpoint: &str) -> Result<bool, DeskError> {
+        Ok(self.store.remove_push_subscription(endpoint).await?)
+    }
+
+    /// Every push subscription.
+    pub async fn push_subscriptions(&self) -> Result<Vec<PushSubscription>, DeskError> {
+        Ok(self.store.push_subscriptions().await?)
+    }
+
+    /// The server key `name`: the one kept in the database for every
+    /// instance, or `fresh` when there was none (stored now).
+    pub async fn server_key(&self, name: &str, fresh: &str) -> Result<String, DeskError> {
+        Ok(self.store.server_key(name, fresh).await?)
     }
 
     /// The time now, as this desk's clock says, in ms since the epoch.
@@ -396,7 +447,7 @@ impl Desk {
         let valid = new.validate().map_err(DeskError::Invalid)?;
         let record = self.record_of(valid)?;
         self.store
-            .insert(&record, None, &self.owed_at_creation(&record)?)
+            .insert(&record, None, &self.owed_at_creation(&record).await?)
             .await?;
         self.announce(&record).await;
         Ok(self.created(&record))
@@ -421,7 +472,7 @@ impl Desk {
             return Ok((existing, false));
         }
         let record = self.record_of(valid)?;
-        let owed = self.owed_at_creation(&record)?;
+        let owed = self.owed_at_creation(&record).await?;
         if self.store.insert(&record, Some(&keyed), &owed).await? {
             self.announce(&record).await;
             return Ok((self.created(&record), true));
@@ -507,7 +558,7 @@ impl Desk {
         at: i64,
     ) -> Result<Result<Record, AskId>, DeskError> {
         let end = End::new(&record.request, outcome, at);
-        let owed = self.owed(Notice::Finished)?;
+        let owed = self.owed(Notice::Finished).await?;
         if !self.store.finish(&record.id, &end, &owed).await? {
             return Ok(Err(record.id));
         }

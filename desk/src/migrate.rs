@@ -85,6 +85,11 @@ pub(crate) const SQLITE: Migrations = Migrations(&[
         "keys",
         include_str!("../migrations/sqlite/0006_keys.sql"),
     ),
+    (
+        7,
+        "push",
+        include_str!("../migrations/sqlite/0007_push.sql"),
+    ),
 ]);
 
 /// PostgreSQL's schema.
@@ -123,6 +128,11 @@ pub(crate) const POSTGRES: Migrations = Migrations(&[
         7,
         "keys",
         include_str!("../migrations/postgres/0007_keys.sql"),
+    ),
+    (
+        8,
+        "push",
+        include_str!("../migrations/postgres/0008_push.sql"),
     ),
 ]);
 

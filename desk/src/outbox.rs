@@ -176,3 +176,15 @@ pub(crate) fn parse_notice(id: &str, name: &str) -> Result<Notice, StoreError> {
 pub(crate) fn count(n: i64) -> u32 {
     u32::try_from(n.max(0)).unwrap_or(u32::MAX)
 }
+
+/// A browser's Web Push subscription, as `PushSubscription.toJSON()` gives
+/// it: where its push service takes messages, and its keys (base64url).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PushSubscription {
+    /// The push service's URL for this browser.
+    pub endpoint: String,
+    /// The browser's P-256 public key, messages are encrypted to.
+    pub p256dh: String,
+    /// The browser's authentication secret.
+    pub auth: String,
+}

@@ -365,6 +365,55 @@ macro_rules! sql_store {
                 Ok(())
             }
 
+            async fn add_push_subscription(
+                &self,
+                subscription: &$crate::outbox::PushSubscription,
+                at: i64,
+            ) -> Result<(), $crate::store::StoreError> {
+                sqlx::query(
+                    "INSERT INTO push_subscriptions (endpoint, p256dh, auth, created_at) \
+                     VALUES ($1, $2, $3, $4) ON CONFLICT (endpoint) \
+                     DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth",
+                )
+                .bind(&subscription.endpoint)
+                .bind(&subscription.p256dh)
+                .bind(&subscription.auth)
+                .bind(at)
+                .execute(&self.pool)
+                .await?;
+                Ok(())
+            }
+
+            async fn remove_push_subscription(
+                &self,
+                endpoint: &str,
+            ) -> Result<bool, $crate::store::StoreError> {
+                let done = sqlx::query("DELETE FROM push_subscriptions WHERE endpoint = $1")
+                    .bind(endpoint)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(done.rows_affected() > 0)
+            }
+
+            async fn push_subscriptions(
+                &self,
+            ) -> Result<Vec<$crate::outbox::PushSubscription>, $crate::store::StoreError> {
+                let rows: Vec<(String, String, String)> = sqlx::query_as(
+                    "SELECT endpoint, p256dh, auth FROM push_subscriptions \
+                     ORDER BY created_at, endpoint",
+                )
+                .fetch_all(&self.pool)
+                .await?;
+                Ok(rows
+                    .into_iter()
+                    .map(|(endpoint, p256dh, auth)| $crate::outbox::PushSubscription {
+                        endpoint,
+                        p256dh,
+                        auth,
+                    })
+                    .collect())
+            }
+
             async fn deliveries(
                 &self,
                 ask: &$crate::id::AskId,

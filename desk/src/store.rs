@@ -4,7 +4,7 @@
 use crate::time::rfc3339;
 use crate::{
     id::AskId,
-    outbox::{Attempt, Claimed, DeliveryRow, Owed},
+    outbox::{Attempt, Claimed, DeliveryRow, Owed, PushSubscription},
     record::{End, Record},
 };
 use async_trait::async_trait;
@@ -192,6 +192,20 @@ pub trait Store: Send + Sync + 'static {
     /// Forgets a use of the action token with digest `token`, whose answer
     /// failed for a reason that may pass.
     async fn unuse_action(&self, token: &str) -> Result<(), StoreError>;
+
+    /// Keeps a browser's push subscription (replacing the keys of one with
+    /// the same endpoint).
+    async fn add_push_subscription(
+        &self,
+        subscription: &PushSubscription,
+        at: i64,
+    ) -> Result<(), StoreError>;
+
+    /// Forgets the push subscription at `endpoint`; whether there was one.
+    async fn remove_push_subscription(&self, endpoint: &str) -> Result<bool, StoreError>;
+
+    /// Every push subscription, oldest first.
+    async fn push_subscriptions(&self) -> Result<Vec<PushSubscription>, StoreError>;
 
     /// Every delivery owed for an ask, oldest first.
     async fn deliveries(&self, ask: &AskId) -> Result<Vec<DeliveryRow>, StoreError>;

@@ -48,6 +48,16 @@ pub fn routes() -> Router<AppState> {
             post(decline).fallback(wrong_method),
         )
         .route("/api/v1/actions/{id}", post(act).fallback(wrong_method))
+        .route(
+            "/api/v1/push/key",
+            get(crate::push::key).fallback(wrong_method),
+        )
+        .route(
+            "/api/v1/push/subscriptions",
+            post(crate::push::subscribe)
+                .delete(crate::push::unsubscribe)
+                .fallback(wrong_method),
+        )
         .route("/api/v1/openapi.json", get(openapi).fallback(wrong_method))
         .route("/api/{*rest}", axum::routing::any(unknown))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))

@@ -164,6 +164,11 @@ pub struct ServeArgs {
     /// delivery carries; needed with a webhook channel.
     #[arg(long, env = "ASKDESK_NOTIFY_SECRET", hide_env_values = true)]
     pub notify_secret: Option<String>,
+    /// Push each ask to the browsers that chose "Notify this device" on the
+    /// desk (Web Push), naming this contact (`mailto:you@example.com` or an
+    /// https:// URL) to their push services.
+    #[arg(long, env = "ASKDESK_WEB_PUSH")]
+    pub web_push: Option<String>,
     /// Slack's signing secret (the app's Basic Information): with it, the
     /// buttons of a `slack+` channel's messages answer one-question
     /// single-select asks inside Slack, through
@@ -262,6 +267,7 @@ impl fmt::Debug for ServeArgs {
                 &self.notify_secret.as_ref().map(|_| "<set>"),
             )
             .field("notify_give_up", &self.notify_give_up)
+            .field("web_push", &self.web_push)
             .field("remind_after", &self.remind_after)
             .field("remind_max", &self.remind_max)
             .field("escalate_after", &self.escalate_after)
@@ -363,6 +369,7 @@ impl ServeArgs {
         let mut config = app::PageConfig {
             frame_ancestors: self.frame_ancestors.trim().to_owned(),
             embed_origin: self.embed_origin.clone(),
+            web_push: self.web_push.is_some(),
             ..app::PageConfig::default()
         };
         if let Some(stylesheet) = assets.stylesheet() {
@@ -416,6 +423,7 @@ impl ServeArgs {
                 "--site-root",
                 self.site_root.as_ref().map(|p| p.display().to_string()),
             ),
+            ("--web-push", self.web_push.clone()),
             (
                 "--remind-after",
                 self.remind_after.map(|d| format!("{}s", d.as_secs())),
@@ -562,6 +570,7 @@ mod tests {
             ],
             notify_secret: Some("sh4red".to_owned()),
             slack_signing_secret: Some("sl4ck".to_owned()),
+            web_push: Some("mailto:desk@example.com".to_owned()),
             remind_after: Some(std::time::Duration::from_secs(1800)),
             remind_max: 5,
             escalate_after: Some(std::time::Duration::from_secs(7200)),

@@ -15,6 +15,7 @@ pub mod limit;
 pub mod mcp;
 pub mod notify;
 pub mod page;
+pub mod push;
 pub mod run;
 pub mod security;
 pub mod slack;
@@ -53,6 +54,8 @@ pub struct AppState {
     /// Slack's signing secret: Slack's button presses are taken only with
     /// it, and only when signed with it.
     pub slack_signing_secret: Option<Arc<str>>,
+    /// The server's Web Push identity, with `--web-push`.
+    pub push: Option<Arc<push::WebPush>>,
 }
 
 impl FromRef<AppState> for LeptosOptions {
@@ -86,6 +89,10 @@ pub const PUBLIC: &[Public] = &[
     Public::Under("/asks/"),
     Public::Under("/pkg/"),
     Public::Exact("/favicon.svg"),
+    // What installs the desk and shows its pushes: static, no secrets.
+    Public::Exact("/manifest.webmanifest"),
+    Public::Exact("/sw.js"),
+    Public::Exact("/push.js"),
     Public::Exact("/signin"),
     Public::Under("/lang/"),
     Public::Exact("/api/v1/openapi.json"),

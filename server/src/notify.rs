@@ -50,6 +50,8 @@ enum Kind {
     },
     /// POST a Block Kit message to a Slack incoming webhook.
     Slack { url: String },
+    /// Push to every browser that subscribed (`--web-push`).
+    WebPush,
 }
 
 /// The most options a Slack message offers as answer buttons.
@@ -131,7 +133,14 @@ pub struct Channels {
     remind: Option<(Duration, u32)>,
     /// The channel told of an ask that waited long, and how long.
     escalate: Option<(Channel, Duration)>,
+    /// The channel of browsers' push subscriptions, with `--web-push`.
+    web_push: Option<Channel>,
+    /// The server's Web Push identity, once the desk has its key.
+    push: Option<Arc<crate::push::WebPush>>,
 }
+
+/// The name of the Web Push channel.
+pub const WEB_PUSH: &str = "web push";
 
 impl Channels {
     /// The channels' names, as the outbox keeps them.
@@ -141,7 +150,18 @@ impl Channels {
 
     /// Whether there is any channel at all.
     pub fn is_empty(&self) -> bool {
-        self.channels.is_empty() && self.escalate.is_none()
+        self.channels.is_empty() && self.escalate.is_none() && self.web_push.is_none()
+    }
+
+    /// Whether browsers' push subscriptions are a channel.
+    pub fn pushes(&self) -> bool {
+        self.web_push.is_some()
+    }
+
+    /// The same channels pushing to browsers as `push`.
+    pub fn with_push(mut self, push: Option<Arc<crate::push::WebPush>>) -> Self {
+        self.push = push;
+        self
     }
 
     /// When the desk reminds of waiting asks, and whom it escalates to.
@@ -160,6 +180,7 @@ impl Channels {
         self.channels
             .iter()
             .chain(self.escalate.as_ref().map(|(channel, _)| channel))
+            .chain(self.web_push.as_ref())
             .find(|c| c.name == name)
     }
 }
@@ -203,6 +224,19 @@ impl ServeArgs {
                 "--remind-after needs a --notify channel to remind".to_owned(),
             ));
         }
+        let mut web_push = None;
+        if let Some(contact) = &self.web_push {
+            if !(contact.starts_with("mailto:") || contact.starts_with("https://")) {
+                return Err(ConfigError::new(format!(
+                    "--web-push {contact:?}: give a contact push services can reach you at, \
+                     mailto:you@example.com or an https:// URL"
+                )));
+            }
+            web_push = Some(Channel {
+                name: WEB_PUSH.to_owned(),
+                kind: Kind::WebPush,
+            });
+        }
         let secret = self.notify_secret.as_deref().filter(|s| !s.is_empty());
         let webhooks = channels
             .iter()
@@ -228,6 +262,8 @@ impl ServeArgs {
                 .map(|every| (every, self.remind_max))
                 .filter(|(_, max)| *max > 0),
             escalate,
+            web_push,
+            push: None,
         })
     }
 }
@@ -474,6 +510,10 @@ async fn send(
                 .map_err(|e| format!("not delivered: {}", e.without_url()))?;
             answered(reply.status())
         }
+        Kind::WebPush => match &channels.push {
+            Some(push) => crate::push::send(push, desk, http, claimed.notice, ask).await,
+            None => Err("Web Push has no key yet".to_owned()),
+        },
         Kind::Slack { url } => {
             let message = slack_message(desk, claimed.notice, ask, channels.slack_buttons);
             let reply = http
@@ -606,7 +646,7 @@ fn ask_text(ask: &interaction::Ask) -> String {
 }
 
 /// How a finished ask ended, in a line.
-fn ended_text(ask: &interaction::Ask) -> String {
+pub(crate) fn ended_text(ask: &interaction::Ask) -> String {
     use interaction::AskStatus;
     match ask.status {
         AskStatus::Answered => {

@@ -202,6 +202,11 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         .map_err(|e| format!("cannot read the database {database}: {e}"))?
         .notifying(channels.names())
         .reminding(channels.reminders());
+    let desk = if channels.pushes() {
+        desk.pushing(crate::notify::WEB_PUSH)
+    } else {
+        desk
+    };
     let state = AppState {
         leptos_options: args.leptos_options(assets.bundle()),
         assets: Arc::new(assets),
@@ -217,6 +222,14 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
             .as_deref()
             .filter(|s| !s.is_empty())
             .map(Arc::from),
+        push: match &args.web_push {
+            Some(contact) => Some(Arc::new(
+                crate::push::WebPush::open(&desk, contact)
+                    .await
+                    .map_err(|e| format!("--web-push: {e}"))?,
+            )),
+            None => None,
+        },
     };
     match &database {
         Database::Memory => tracing::warn!("asks are kept in memory and lost when askdesk stops"),
@@ -242,7 +255,11 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
     }
     if !channels.is_empty() {
         tracing::info!(channels = ?channels.names(), "notifications go to these channels");
-        tokio::spawn(crate::notify::run(desk.clone(), channels, shutdown.clone()));
+        tokio::spawn(crate::notify::run(
+            desk.clone(),
+            channels.with_push(state.push.clone()),
+            shutdown.clone(),
+        ));
     }
     // Asks expire when their time is up, not when someone next looks:
     // waiting pages and agents hear of it at once.

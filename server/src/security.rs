@@ -173,9 +173,22 @@ pub async fn guard(
     request: Request,
     next: Next,
 ) -> Response {
-    let response = check(&security, request, next).await;
+    let worker = request.uri().path() == "/sw.js";
+    let mut response = check(&security, request, next).await;
+    if worker {
+        // The service worker's own policy: it fetches only this server
+        // (a notification's button answers through the API).
+        response.headers_mut().insert(
+            CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(SERVICE_WORKER_CSP),
+        );
+    }
     with_headers(response)
 }
+
+/// The Content-Security-Policy of `/sw.js`, which governs the service
+/// worker: nothing but requests to this server.
+pub const SERVICE_WORKER_CSP: &str = "default-src 'none'; connect-src 'self'";
 
 async fn check(security: &Security, mut request: Request, next: Next) -> Response {
     let addr = request

@@ -35,6 +35,7 @@ pub fn args(token: Option<&str>) -> ServeArgs {
         notify: Vec::new(),
         notify_secret: None,
         slack_signing_secret: None,
+        web_push: None,
         remind_after: None,
         remind_max: 3,
         escalate_after: None,
@@ -93,6 +94,7 @@ impl TestServer {
             page: args.page_config(&assets).expect("page config"),
             assets: Arc::new(assets),
             slack_signing_secret: None,
+            push: None,
         });
         Self { router, desk }
     }

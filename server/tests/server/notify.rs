@@ -940,3 +940,285 @@ async fn secrets_never_reach_the_log() {
         );
     }
 }
+
+/// What a push service stand-in got: the path, headers of interest, body.
+type Pushed = mpsc::UnboundedReceiver<(String, HeaderMap, Vec<u8>)>;
+
+/// A push service on loopback: `/push/live` takes messages (201),
+/// `/push/gone` says the subscription is gone (410).
+async fn push_service() -> (String, Pushed) {
+    let (got, heard) = mpsc::unbounded_channel();
+    let app = Router::new().route(
+        "/push/{which}",
+        post(
+            move |axum::extract::Path(which): axum::extract::Path<String>,
+                  headers: HeaderMap,
+                  body: Bytes| {
+                let got = got.clone();
+                async move {
+                    let _ = got.send((which.clone(), headers, body.to_vec()));
+                    if which == "gone" {
+                        StatusCode::GONE
+                    } else {
+                        StatusCode::CREATED
+                    }
+                }
+            },
+        ),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (format!("http://{addr}"), heard)
+}
+
+fn b64(bytes: &[u8]) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+fn unb64(text: &str) -> Vec<u8> {
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(text)
+        .expect("base64url")
+}
+
+/// An HKDF output length for ring.
+struct Len(usize);
+
+impl ring::hkdf::KeyType for Len {
+    fn len(&self) -> usize {
+        self.0
+    }
+}
+
+fn hkdf(salt: &[u8], ikm: &[u8], info: &[&[u8]], len: usize) -> Vec<u8> {
+    let prk = ring::hkdf::Salt::new(ring::hkdf::HKDF_SHA256, salt).extract(ikm);
+    let mut out = vec![0u8; len];
+    prk.expand(info, Len(len))
+        .expect("expand")
+        .fill(&mut out)
+        .expect("fill");
+    out
+}
+
+/// Decrypts a push as the browser would (RFC 8291, RFC 8188), on its own
+/// terms: ring's HKDF, not the server's.
+fn decrypt(
+    ua_private: ring::agreement::EphemeralPrivateKey,
+    ua_public: &[u8],
+    auth: &[u8],
+    body: &[u8],
+) -> Vec<u8> {
+    use ring::{aead, agreement};
+    let (salt, rest) = body.split_at(16);
+    let record_size = u32::from_be_bytes(rest[..4].try_into().expect("4 bytes"));
+    assert!(record_size >= 18);
+    let id_len = usize::from(rest[4]);
+    let (as_public, ciphertext) = rest[5..].split_at(id_len);
+    let peer = agreement::UnparsedPublicKey::new(&agreement::ECDH_P256, as_public);
+    let secret = agreement::agree_ephemeral(ua_private, &peer, |s| s.to_vec()).expect("ECDH");
+    let ikm = hkdf(
+        auth,
+        &secret,
+        &[b"WebPush: info\0", ua_public, as_public],
+        32,
+    );
+    let cek = hkdf(salt, &ikm, &[b"Content-Encoding: aes128gcm\0"], 16);
+    let nonce = hkdf(salt, &ikm, &[b"Content-Encoding: nonce\0"], 12);
+    let key = aead::LessSafeKey::new(aead::UnboundKey::new(&aead::AES_128_GCM, &cek).expect("key"));
+    let mut record = ciphertext.to_vec();
+    let plain = key
+        .open_in_place(
+            aead::Nonce::try_assume_unique_for_key(&nonce).expect("nonce"),
+            aead::Aad::empty(),
+            &mut record,
+        )
+        .expect("the push decrypts with the subscription's keys");
+    assert_eq!(plain.last(), Some(&2), "one record, the last");
+    plain[..plain.len() - 1].to_vec()
+}
+
+/// Checks a push's VAPID `Authorization` (RFC 8292): the key is the
+/// server's, the JWT is signed by it, for this push service's origin, for
+/// `subject`, and not expired.
+fn check_vapid(authorization: &str, server_key: &str, origin: &str, subject: &str) {
+    let rest = authorization
+        .strip_prefix("vapid t=")
+        .expect("vapid scheme");
+    let (token, key) = rest.split_once(", k=").expect("t and k");
+    assert_eq!(key, server_key);
+    let mut parts = token.split('.');
+    let (header, claims, signature) = (
+        parts.next().expect("header"),
+        parts.next().expect("claims"),
+        parts.next().expect("signature"),
+    );
+    let header: serde_json::Value = serde_json::from_slice(&unb64(header)).expect("JSON");
+    assert_eq!(header["alg"], "ES256");
+    ring::signature::UnparsedPublicKey::new(&ring::signature::ECDSA_P256_SHA256_FIXED, unb64(key))
+        .verify(
+            format!("{}.{}", token.split('.').next().unwrap_or(""), claims).as_bytes(),
+            &unb64(signature),
+        )
+        .expect("signed with the server's VAPID key");
+    let claims: serde_json::Value = serde_json::from_slice(&unb64(claims)).expect("JSON");
+    assert_eq!(claims["aud"], origin);
+    assert_eq!(claims["sub"], subject);
+    let exp = claims["exp"].as_i64().expect("exp");
+    let now = unix_now();
+    assert!(now < exp && exp <= now + 24 * 3600, "exp {exp}, now {now}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn web_push_reaches_subscribed_browsers_encrypted_and_signed_and_drops_gone_ones() {
+    use ring::{agreement, rand::SecureRandom};
+    let (service, mut pushed) = push_service().await;
+    let stop = CancellationToken::new();
+    let mut settings = args(None);
+    settings.addr = "127.0.0.1:0".parse().expect("addr");
+    settings.web_push = Some("mailto:desk@example.com".to_owned());
+    let started = start(&settings, stop.clone()).await.expect("starts");
+    let server = format!("http://{}", started.addr);
+    let desk = Client::builder(server.clone()).build().expect("client");
+    let http = reqwest::Client::new();
+
+    let key: serde_json::Value = http
+        .get(format!("{server}/api/v1/push/key"))
+        .send()
+        .await
+        .expect("GET key")
+        .json()
+        .await
+        .expect("JSON");
+    let server_key = key["publicKey"].as_str().expect("publicKey").to_owned();
+    assert_eq!(unb64(&server_key).len(), 65);
+
+    // While no browser is subscribed, asks owe no push.
+    let early = desk.create(&ask()).await.expect("created");
+    let read: serde_json::Value = http
+        .get(format!("{server}/api/v1/asks/{}", early.id))
+        .send()
+        .await
+        .expect("GET")
+        .json()
+        .await
+        .expect("JSON");
+    assert!(read.get("deliveries").is_none(), "{read}");
+
+    // A browser's keys, as PushManager.subscribe makes them.
+    let rng = ring::rand::SystemRandom::new();
+    let ua_private =
+        agreement::EphemeralPrivateKey::generate(&agreement::ECDH_P256, &rng).expect("key");
+    let ua_public = ua_private
+        .compute_public_key()
+        .expect("public")
+        .as_ref()
+        .to_vec();
+    let mut auth = [0u8; 16];
+    rng.fill(&mut auth).expect("random");
+    let subscribe = |endpoint: String, p256dh: String| {
+        let http = http.clone();
+        let server = server.clone();
+        async move {
+            http.post(format!("{server}/api/v1/push/subscriptions"))
+                .json(&serde_json::json!({
+                    "endpoint": endpoint, "expirationTime": null,
+                    "keys": {"p256dh": p256dh, "auth": b64(&auth)}
+                }))
+                .send()
+                .await
+                .expect("POST subscription")
+        }
+    };
+    // A bad key is refused, naming the field.
+    let refused = subscribe(format!("{service}/push/live"), b64(&[4u8; 10])).await;
+    assert_eq!(refused.status().as_u16(), 422);
+    let refused: serde_json::Value = refused.json().await.expect("JSON");
+    assert!(refused["message"]
+        .as_str()
+        .expect("message")
+        .starts_with("keys.p256dh:"));
+    let refused = subscribe("http://push.example/x".to_owned(), b64(&ua_public)).await;
+    assert_eq!(refused.status().as_u16(), 422, "plain http off loopback");
+    for which in ["gone", "live"] {
+        let made = subscribe(format!("{service}/push/{which}"), b64(&ua_public)).await;
+        assert_eq!(made.status().as_u16(), 201);
+    }
+
+    let two: NewAsk = serde_json::from_value(serde_json::json!({
+        "title": "Deploy now?", "agent": "release-bot",
+        "questions": [{"id": "go", "question": "Ship 2.3 to production?",
+                       "options": [{"label": "Yes"}, {"label": "No"}]}]
+    }))
+    .expect("ask");
+    let created = desk.create(&two).await.expect("created");
+    let mut got = Vec::new();
+    while got.len() < 2 {
+        got.push(
+            tokio::time::timeout(Duration::from_secs(20), pushed.recv())
+                .await
+                .expect("a push within 20 s")
+                .expect("the service runs"),
+        );
+    }
+    got.sort_by(|a, b| a.0.cmp(&b.0));
+    let (which, headers, body) = got.pop().expect("the live one");
+    assert_eq!(which, "live");
+    let header = |name: &str| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+    };
+    assert_eq!(header("content-encoding"), "aes128gcm");
+    assert_eq!(header("ttl"), "86400");
+    assert_eq!(header("urgency"), "high");
+    check_vapid(
+        header("authorization"),
+        &server_key,
+        &service,
+        "mailto:desk@example.com",
+    );
+    let message: serde_json::Value =
+        serde_json::from_slice(&decrypt(ua_private, &ua_public, &auth, &body)).expect("JSON");
+    assert_eq!(message["title"], "release-bot asks: Deploy now?");
+    assert_eq!(message["body"], "Ship 2.3 to production?");
+    assert_eq!(message["url"], created.url.as_str());
+    assert_eq!(message["tag"], created.id.as_str());
+    let actions = message["actions"].as_array().expect("actions");
+    assert_eq!(actions.len(), 2);
+
+    // The notification's "No" answers, as the service worker sends it.
+    let pressed = http
+        .post(message["actionUrl"].as_str().expect("actionUrl"))
+        .json(&actions[1])
+        .send()
+        .await
+        .expect("POST action");
+    assert_eq!(pressed.status().as_u16(), 200);
+    let ask = desk.get(&created.id).await.expect("read");
+    assert_eq!(ask.answers.expect("answers")[0].selected, ["No"]);
+
+    // The gone subscription was dropped: the end of the ask goes to the
+    // live one only.
+    let (which, headers, _) = tokio::time::timeout(Duration::from_secs(20), pushed.recv())
+        .await
+        .expect("the end is pushed")
+        .expect("the service runs");
+    assert_eq!(which, "live");
+    assert_eq!(
+        headers.get("urgency").and_then(|v| v.to_str().ok()),
+        Some("normal")
+    );
+    assert!(
+        tokio::time::timeout(Duration::from_millis(1500), pushed.recv())
+            .await
+            .is_err(),
+        "nothing more, and nothing to the gone one"
+    );
+    stop.cancel();
+}

@@ -1,0 +1,132 @@
+import { test, expect, type CDPSession } from "@playwright/test";
+import * as crypto from "node:crypto";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Api } from "../pages/api";
+
+// Web Push end to end, with everything real but the push service: the desk
+// registers askdesk's service worker, the server encrypts and signs a push
+// to a subscription whose push service is a stand-in on loopback, the
+// test decrypts it with the subscription's keys as a browser's push
+// service hands it over, and the DevTools protocol delivers it to the
+// real service worker (Chromium's own push service is out of reach here).
+
+/** A push service on loopback: hands each POST's body to the test. */
+async function pushService(): Promise<{ url: string; next: () => Promise<Buffer>; close: () => void }> {
+  const bodies: Buffer[] = [];
+  const waiting: ((body: Buffer) => void)[] = [];
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (c) => chunks.push(c));
+    request.on("end", () => {
+      const body = Buffer.concat(chunks);
+      const taker = waiting.shift();
+      if (taker) taker(body);
+      else bodies.push(body);
+      response.writeHead(201).end();
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/push/browser`,
+    next: () => {
+      const body = bodies.shift();
+      return body ? Promise.resolve(body) : new Promise((done) => waiting.push(done));
+    },
+    close: () => server.close(),
+  };
+}
+
+/** RFC 8291 decryption with the browser's keys (one aes128gcm record). */
+function decrypt(body: Buffer, browser: crypto.ECDH, auth: Buffer): string {
+  const salt = body.subarray(0, 16);
+  const idLength = body[20];
+  const serverKey = body.subarray(21, 21 + idLength);
+  const sealed = body.subarray(21 + idLength);
+  const secret = browser.computeSecret(serverKey);
+  const info = Buffer.concat([Buffer.from("WebPush: info\0"), browser.getPublicKey(), serverKey]);
+  const ikm = Buffer.from(crypto.hkdfSync("sha256", secret, auth, info, 32));
+  const key = Buffer.from(crypto.hkdfSync("sha256", ikm, salt, Buffer.from("Content-Encoding: aes128gcm\0"), 16));
+  const nonce = Buffer.from(crypto.hkdfSync("sha256", ikm, salt, Buffer.from("Content-Encoding: nonce\0"), 12));
+  const decipher = crypto.createDecipheriv("aes-128-gcm", key, nonce);
+  decipher.setAuthTag(sealed.subarray(sealed.length - 16));
+  const plain = Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - 16)), decipher.final()]);
+  expect(plain[plain.length - 1]).toBe(2);
+  return plain.subarray(0, plain.length - 1).toString("utf8");
+}
+
+/** The id DevTools gives the page's service worker registration. */
+async function registrationId(cdp: CDPSession): Promise<string> {
+  return new Promise((done) => {
+    cdp.on("ServiceWorker.workerRegistrationUpdated", ({ registrations }) => {
+      const live = registrations.find((r: any) => !r.isDeleted);
+      if (live) done(live.registrationId);
+    });
+    void cdp.send("ServiceWorker.enable");
+  });
+}
+
+test("a push the server sent shows its question, and its button answers the ask", async ({ page, context, request, baseURL }) => {
+  const api = new Api(request);
+  await context.grantPermissions(["notifications"], { origin: baseURL });
+  await page.goto("/");
+  const button = page.getByRole("button", { name: "Notify this device" });
+  await expect(button).toBeVisible();
+  await button.click();
+  // The service worker is registered and active whether or not this
+  // Chromium reaches a push service to subscribe.
+  await expect(page.locator("#push-state")).not.toBeEmpty();
+  await page.evaluate(() => navigator.serviceWorker.ready);
+
+  // A subscription whose push service is the stand-in, with a browser's keys.
+  const service = await pushService();
+  const browser = crypto.createECDH("prime256v1");
+  browser.generateKeys();
+  const auth = crypto.randomBytes(16);
+  const subscribed = await request.post("/api/v1/push/subscriptions", {
+    data: {
+      endpoint: service.url,
+      expirationTime: null,
+      keys: { p256dh: browser.getPublicKey().toString("base64url"), auth: auth.toString("base64url") },
+    },
+  });
+  expect(subscribed.status(), await subscribed.text()).toBe(201);
+  try {
+    const id = await api.createAsk({
+      title: "Deploy now?", agent: "release-bot",
+      questions: [{ id: "go", question: "Ship 2.3 to production?", options: [{ label: "Yes" }, { label: "No" }] }],
+    });
+    const push = JSON.parse(decrypt(await service.next(), browser, auth));
+    expect(push.title).toBe("release-bot asks: Deploy now?");
+    expect(push.tag).toBe(id);
+
+    // Delivered to the page's real service worker, as its push service would.
+    const cdp = await context.newCDPSession(page);
+    const registration = await registrationId(cdp);
+    await cdp.send("ServiceWorker.deliverPushMessage", {
+      origin: new URL(baseURL!).origin, registrationId: registration, data: JSON.stringify(push),
+    });
+    const shown = await expect
+      .poll(() => page.evaluate(async () => {
+        const notes = await (await navigator.serviceWorker.ready).getNotifications();
+        return notes.map((n) => ({ title: n.title, body: n.body, tag: n.tag, actions: n.actions.map((a) => a.title) }));
+      }))
+      .toEqual([{ title: "release-bot asks: Deploy now?", body: "Ship 2.3 to production?", tag: id, actions: ["Yes", "No"] }]);
+    void shown;
+
+    // "No", pressed in the notification: the service worker's click handler
+    // answers with the button's action token. (A test cannot click a system
+    // notification, so it calls the handler the worker's listener calls.)
+    const [worker] = context.serviceWorkers();
+    await worker.evaluate(async () => {
+      const [note] = await (self as any).registration.getNotifications();
+      await (self as any).clicked(note, "1");
+    });
+    await expect.poll(async () => (await api.ask(id)).status).toBe("answered");
+    expect((await api.ask(id)).answers).toEqual([{ id: "go", selected: ["No"] }]);
+  } finally {
+    await request.delete("/api/v1/push/subscriptions", { data: { endpoint: service.url } });
+    service.close();
+  }
+});
