@@ -130,3 +130,17 @@ test("a push the server sent shows its question, and its button answers the ask"
     service.close();
   }
 });
+
+test("the desk is installable: Chromium finds its manifest and icons fit", async ({ page, context }) => {
+  await page.goto("/");
+  await page.evaluate(() => navigator.serviceWorker.register("/sw.js").then(() => navigator.serviceWorker.ready));
+  const cdp = await context.newCDPSession(page);
+  const manifest = await cdp.send("Page.getAppManifest");
+  expect(manifest.errors).toEqual([]);
+  expect(JSON.parse(manifest.data!).name).toBe("askdesk");
+  const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");
+  // Playwright's browser contexts are incognito, which no page can change;
+  // any other error (no manifest, no suitable icon, no service worker…)
+  // is the desk's.
+  expect(installabilityErrors.map((e) => e.errorId).filter((id) => id !== "in-incognito")).toEqual([]);
+});

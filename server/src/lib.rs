@@ -91,6 +91,8 @@ pub const PUBLIC: &[Public] = &[
     Public::Exact("/favicon.svg"),
     // What installs the desk and shows its pushes: static, no secrets.
     Public::Exact("/manifest.webmanifest"),
+    Public::Exact("/icon-192.png"),
+    Public::Exact("/icon-512.png"),
     Public::Exact("/sw.js"),
     Public::Exact("/push.js"),
     Public::Exact("/signin"),
