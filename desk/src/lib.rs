@@ -29,7 +29,7 @@ pub use outbox::{Attempt, Claimed, DeliveryRow, Notice, Owed, PushSubscription, 
 pub use postgres::{Change, Changes, PoolSettings, PostgresStore};
 pub use record::{End, Record};
 pub use sqlite::SqliteStore;
-pub use store::{Entry, EventBounds, Keyed, Store, StoreError};
+pub use store::{Cursor, Entry, EventBounds, Keyed, ListFilter, Store, StoreError};
 pub use time::rfc3339;
 
 use events::Events;
@@ -59,6 +59,15 @@ fn fingerprint(valid: &ValidNewAsk) -> String {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
+}
+
+/// One page of a list of asks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Page {
+    /// The asks, newest first.
+    pub asks: Vec<AskSummary>,
+    /// Where the next page starts, when there is one.
+    pub next: Option<Cursor>,
 }
 
 /// How many asks a list returns at most.
@@ -662,11 +671,32 @@ impl Desk {
         self.finish(id, |_| Ok(Outcome::Cancelled)).await
     }
 
-    /// Asks with this status (all when `None`), newest first.
+    /// Asks with this status (all when `None`), newest first, at most
+    /// [`LIST_LIMIT`].
     pub async fn list(&self, status: Option<AskStatus>) -> Result<Vec<AskSummary>, DeskError> {
+        let filter = ListFilter {
+            status,
+            ..ListFilter::default()
+        };
+        Ok(self.search(&filter, LIST_LIMIT).await?.asks)
+    }
+
+    /// One page of the asks `filter` lets through, newest first: at most
+    /// `limit`, and the cursor of the next page when there are more.
+    pub async fn search(&self, filter: &ListFilter, limit: u32) -> Result<Page, DeskError> {
         self.expire_due().await?;
-        let entries = self.store.list(status, LIST_LIMIT).await?;
-        Ok(entries.into_iter().map(|e| self.summary(e)).collect())
+        let mut rows = self.store.list(filter, limit.saturating_add(1)).await?;
+        let more = rows.len() > limit as usize;
+        rows.truncate(limit as usize);
+        let next = if more {
+            rows.last().map(|(cursor, _)| *cursor)
+        } else {
+            None
+        };
+        Ok(Page {
+            asks: rows.into_iter().map(|(_, e)| self.summary(e)).collect(),
+            next,
+        })
     }
 
     /// Expires every pending ask whose time is up, and tells listeners.

@@ -90,6 +90,11 @@ pub(crate) const SQLITE: Migrations = Migrations(&[
         "push",
         include_str!("../migrations/sqlite/0007_push.sql"),
     ),
+    (
+        8,
+        "search",
+        include_str!("../migrations/sqlite/0008_search.sql"),
+    ),
 ]);
 
 /// PostgreSQL's schema.
@@ -133,6 +138,11 @@ pub(crate) const POSTGRES: Migrations = Migrations(&[
         8,
         "push",
         include_str!("../migrations/postgres/0008_push.sql"),
+    ),
+    (
+        9,
+        "search",
+        include_str!("../migrations/postgres/0009_search.sql"),
     ),
 ]);
 

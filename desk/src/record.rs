@@ -66,6 +66,20 @@ impl End {
 }
 
 impl Record {
+    /// What a history search looks in: the title, the agent, and each
+    /// question's header and text, in lower case.
+    pub fn search_text(&self) -> String {
+        let mut parts = vec![
+            self.title.clone().unwrap_or_default(),
+            self.agent.clone().unwrap_or_default(),
+        ];
+        for question in self.request.questions() {
+            parts.push(question.header.clone().unwrap_or_default());
+            parts.push(question.question.clone());
+        }
+        parts.join("\n").to_lowercase()
+    }
+
     /// Where the ask is in its life.
     pub fn status(&self) -> AskStatus {
         self.end

@@ -73,8 +73,8 @@ macro_rules! sql_store {
                 let mut tx = self.pool.begin().await?;
                 let inserted = sqlx::query(
                     "INSERT INTO asks (id, status, title, agent, request, question_count, \
-                     created_at, expires_at, idempotency_key, fingerprint) \
-                     VALUES ($1, 'pending', $2, $3, $4, $5, $6, $7, $8, $9)",
+                     created_at, expires_at, idempotency_key, fingerprint, search) \
+                     VALUES ($1, 'pending', $2, $3, $4, $5, $6, $7, $8, $9, $10)",
                 )
                 .bind(record.id.as_str())
                 .bind(&record.title)
@@ -85,6 +85,7 @@ macro_rules! sql_store {
                 .bind(record.expires_at)
                 .bind(key.map(|k| k.key.as_str()))
                 .bind(key.map(|k| k.fingerprint.as_str()))
+                .bind(record.search_text())
                 .execute(&mut *tx)
                 .await;
                 match inserted {
@@ -141,21 +142,40 @@ macro_rules! sql_store {
 
             async fn list(
                 &self,
-                status: Option<interaction::AskStatus>,
+                filter: &$crate::store::ListFilter,
                 limit: u32,
-            ) -> Result<Vec<$crate::store::Entry>, $crate::store::StoreError> {
+            ) -> Result<Vec<($crate::store::Cursor, $crate::store::Entry)>, $crate::store::StoreError>
+            {
+                use sqlx::Row;
                 use $crate::stored::{entry, ENTRY_COLUMNS};
                 let rows = sqlx::query(&format!(
-                    "SELECT {ENTRY_COLUMNS} FROM asks \
-                     WHERE CAST($1 AS TEXT) IS NULL OR status = $1 \
-                     ORDER BY created_at DESC, {} DESC LIMIT $2",
-                    $order
+                    "SELECT {ENTRY_COLUMNS}, {order} AS position FROM asks \
+                     WHERE (CAST($1 AS TEXT) IS NULL OR status = $1) \
+                     AND (CAST($2 AS TEXT) IS NULL OR agent = $2) \
+                     AND (CAST($3 AS TEXT) IS NULL OR search LIKE $3 ESCAPE '\\') \
+                     AND (CAST($4 AS BIGINT) IS NULL OR created_at < $4 \
+                          OR (created_at = $4 AND {order} < $5)) \
+                     ORDER BY created_at DESC, {order} DESC LIMIT $6",
+                    order = $order
                 ))
-                .bind(status.map(interaction::AskStatus::as_str))
+                .bind(filter.status.map(interaction::AskStatus::as_str))
+                .bind(filter.agent.as_deref())
+                .bind(filter.text.as_deref().map($crate::store::contains_pattern))
+                .bind(filter.after.map(|c| c.created_at))
+                .bind(filter.after.map(|c| c.position))
                 .bind(i64::from(limit))
                 .fetch_all(&self.pool)
                 .await?;
-                rows.iter().map(entry).collect()
+                rows.iter()
+                    .map(|row| {
+                        let entry = entry(row)?;
+                        let cursor = $crate::store::Cursor {
+                            created_at: entry.created_at,
+                            position: row.try_get("position")?,
+                        };
+                        Ok((cursor, entry))
+                    })
+                    .collect()
             }
 
             async fn finish(

@@ -45,6 +45,60 @@ impl Entry {
     }
 }
 
+/// Which asks a list holds.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ListFilter {
+    /// Only asks with this status.
+    pub status: Option<AskStatus>,
+    /// Only asks from this agent (exactly).
+    pub agent: Option<String>,
+    /// Only asks whose title, agent, or a question's header or text
+    /// contains this text, in any case.
+    pub text: Option<String>,
+    /// Only asks listed after this one: where the previous page ended.
+    pub after: Option<Cursor>,
+}
+
+/// A place in a list, newest first: an ask's creation time and its rank
+/// among asks created in the same millisecond.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cursor {
+    /// When the ask was made (ms since the epoch).
+    pub created_at: i64,
+    /// Its rank among asks made then (the store's insertion order).
+    pub position: i64,
+}
+
+impl Cursor {
+    /// The cursor as a list's `next` carries it.
+    pub fn encode(self) -> String {
+        format!("{}.{}", self.created_at, self.position)
+    }
+
+    /// A cursor from a list's `next`; `None` unless it is one.
+    pub fn parse(text: &str) -> Option<Self> {
+        let (created_at, position) = text.split_once('.')?;
+        Some(Self {
+            created_at: created_at.parse().ok()?,
+            position: position.parse().ok()?,
+        })
+    }
+}
+
+/// `text` as a `LIKE` pattern that matches it anywhere, in lower case,
+/// with `%`, `_` and `\` matching only themselves (`ESCAPE '\'`).
+pub(crate) fn contains_pattern(text: &str) -> String {
+    let mut pattern = String::from("%");
+    for c in text.to_lowercase().chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            pattern.push('\\');
+        }
+        pattern.push(c);
+    }
+    pattern.push('%');
+    pattern
+}
+
 /// An idempotency key and the digest of the content of the ask made with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Keyed {
@@ -142,9 +196,13 @@ pub trait Store: Send + Sync + 'static {
     /// that fails either is [`StoreError::Corrupt`].
     async fn get(&self, id: &AskId) -> Result<Option<Record>, StoreError>;
 
-    /// Asks with this status (all asks when `None`), newest first, at most
-    /// `limit` of them.
-    async fn list(&self, status: Option<AskStatus>, limit: u32) -> Result<Vec<Entry>, StoreError>;
+    /// The asks `filter` lets through, newest first, at most `limit` of
+    /// them, each with its place in the list.
+    async fn list(
+        &self,
+        filter: &ListFilter,
+        limit: u32,
+    ) -> Result<Vec<(Cursor, Entry)>, StoreError>;
 
     /// Ends a pending ask, numbers its end as the next event, drops its
     /// reminders not yet attempted and writes the notifications `owed` for

@@ -407,6 +407,10 @@ pub struct AskList {
     /// `?after=` with `?wait=` to be told of the next change.
     #[serde(default)]
     pub version: u64,
+    /// When there are more asks than this page holds: pass it back as
+    /// `?cursor=` for the next page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
 }
 
 /// Every error reply of the HTTP API.

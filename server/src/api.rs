@@ -312,6 +312,62 @@ struct ListQuery {
     status: Option<String>,
     after: Option<String>,
     wait: Option<String>,
+    agent: Option<String>,
+    q: Option<String>,
+    limit: Option<String>,
+    cursor: Option<String>,
+    format: Option<String>,
+}
+
+/// The most asks one page of `GET /api/v1/asks` holds, and its default.
+pub const PAGE_LIMIT: u32 = 200;
+
+impl ListQuery {
+    /// The filter the query names, refusing a value it cannot use.
+    fn filter(&self) -> Result<desk::ListFilter, ApiError> {
+        let status = match self.status.as_deref() {
+            None | Some("" | "all") => None,
+            Some(s) => Some(AskStatus::parse(s).ok_or_else(|| {
+                ApiError::Query(format!(
+                    "status={s:?} is not a status; use one of pending, answered, declined, \
+                     cancelled, expired or all"
+                ))
+            })?),
+        };
+        let after = self
+            .cursor
+            .as_deref()
+            .map(|c| {
+                desk::Cursor::parse(c).ok_or_else(|| {
+                    ApiError::Query(format!(
+                        "cursor={c:?} is not a cursor; pass back the `next` of the page before"
+                    ))
+                })
+            })
+            .transpose()?;
+        let text = |v: &Option<String>| v.as_deref().filter(|v| !v.is_empty()).map(str::to_owned);
+        Ok(desk::ListFilter {
+            status,
+            agent: text(&self.agent),
+            text: text(&self.q),
+            after,
+        })
+    }
+
+    fn limit(&self) -> Result<u32, ApiError> {
+        match self.limit.as_deref() {
+            None => Ok(PAGE_LIMIT),
+            Some(v) => v
+                .parse::<u32>()
+                .ok()
+                .filter(|n| (1..=PAGE_LIMIT).contains(n))
+                .ok_or_else(|| {
+                    ApiError::Query(format!(
+                        "limit={v:?} is not a page size; use 1 to {PAGE_LIMIT}"
+                    ))
+                }),
+        }
+    }
 }
 
 /// `?wait=`: whole seconds in decimal digits. A number too large for a
@@ -336,15 +392,18 @@ async fn list(
     State(state): State<AppState>,
     QueryParams(query): QueryParams<ListQuery>,
 ) -> Result<Response, ApiError> {
-    let status = match query.status.as_deref() {
-        None | Some("" | "all") => None,
-        Some(s) => Some(AskStatus::parse(s).ok_or_else(|| {
-            ApiError::Query(format!(
-                "status={s:?} is not a status; use one of pending, answered, declined, \
-                 cancelled, expired or all"
-            ))
-        })?),
-    };
+    let filter = query.filter()?;
+    let limit = query.limit()?;
+    match query.format.as_deref() {
+        None | Some("json") => {}
+        Some("jsonl") => return Ok(export(desk(&state).clone(), filter)),
+        Some(other) => {
+            return Err(ApiError::Query(format!(
+                "format={other:?} is not a format; use json (a page) or jsonl (every match, \
+                 one per line)"
+            )))
+        }
+    }
     let after = query
         .after
         .as_deref()
@@ -362,8 +421,52 @@ async fn list(
     }
     // Read the version first: a change after it makes the next poll return.
     let version = desk(&state).version();
-    let asks = desk(&state).list(status).await?;
-    Ok(axum::Json(AskList { asks, version }).into_response())
+    let page = desk(&state).search(&filter, limit).await?;
+    Ok(axum::Json(AskList {
+        asks: page.asks,
+        version,
+        next: page.next.map(desk::Cursor::encode),
+    })
+    .into_response())
+}
+
+/// `format=jsonl`: every ask the filter lets through, newest first, one
+/// JSON summary per line, read a page at a time as the client takes them.
+fn export(desk: Desk, filter: desk::ListFilter) -> Response {
+    use futures_util::stream;
+    const BATCH: u32 = 500;
+    let pages = stream::unfold(Some(filter), move |filter| {
+        let desk = desk.clone();
+        async move {
+            let filter = filter?;
+            match desk.search(&filter, BATCH).await {
+                Ok(page) => {
+                    let mut lines = Vec::new();
+                    for ask in &page.asks {
+                        if serde_json::to_writer(&mut lines, ask).is_ok() {
+                            lines.push(b'\n');
+                        }
+                    }
+                    let next = page.next.map(|after| desk::ListFilter {
+                        after: Some(after),
+                        ..filter
+                    });
+                    Some((Ok::<_, std::io::Error>(Bytes::from(lines)), next))
+                }
+                Err(e) => {
+                    // The lines sent stand; the stream ends short, which a
+                    // client sees as a broken transfer, not a complete one.
+                    tracing::warn!("exporting asks failed: {e}");
+                    Some((Err(std::io::Error::other(e.to_string())), None))
+                }
+            }
+        }
+    });
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/x-ndjson")],
+        axum::body::Body::from_stream(pages),
+    )
+        .into_response()
 }
 
 async fn answer(

@@ -3,7 +3,7 @@
 //! and PostgreSQL.
 
 use crate::common::{answers, combined, desk_on, new_ask, Kind};
-use desk::{Attempt, DeskError, Notice, Reminders};
+use desk::{Attempt, DeskError, ListFilter, Notice, Reminders};
 use interaction::{AskStatus, Decline, IdempotencyKey, NewAsk, ProblemCode};
 use std::{
     sync::{
@@ -65,6 +65,7 @@ suite!(
     racing_workers_claim_each_delivery_once,
     action_tokens_answer_once_and_only_their_own_ask_and_option,
     reminders_are_written_with_the_ask_come_due_in_turn_and_end_with_it,
+    a_thousand_asks_page_through_without_gaps_or_repeats_and_filter_by_status_agent_and_text,
 );
 
 pub async fn a_new_ask_is_pending_with_an_unguessable_id_and_its_url(kind: Kind) {
@@ -734,4 +735,92 @@ pub async fn reminders_are_written_with_the_ask_come_due_in_turn_and_end_with_it
         2
     );
     assert!(!rows.iter().any(|r| r.channel == "pager"));
+}
+
+pub async fn a_thousand_asks_page_through_without_gaps_or_repeats_and_filter_by_status_agent_and_text(
+    kind: Kind,
+) {
+    // Seven asks in each millisecond: pages must cut ties too.
+    let now = Arc::new(AtomicI64::new(1_000_000));
+    let clock = now.clone();
+    let (desk, _db) = desk_on(kind).await;
+    let desk = desk.with_clock(Arc::new(move || clock.load(Ordering::SeqCst)));
+    let mut made = Vec::new();
+    for n in 0..1000 {
+        if n % 7 == 0 {
+            now.fetch_add(1, Ordering::SeqCst);
+        }
+        let mut ask = serde_json::to_value(new_ask(None)).expect("JSON");
+        ask["agent"] = if n % 2 == 0 { "agent-a" } else { "agent-b" }.into();
+        ask["title"] = format!("Ask {n}").into();
+        if n % 100 == 0 {
+            ask["questions"][0]["question"] = format!("Take the 50%_Off deal #{n}?").into();
+        }
+        if n % 100 == 50 {
+            ask["questions"][0]["question"] = "Take the 50x Off deal?".into();
+        }
+        let ask: NewAsk = serde_json::from_value(ask).expect("ask");
+        made.push(desk.create(ask).await.expect("created").id);
+    }
+    let all = |filter: ListFilter, limit: u32| {
+        let desk = desk.clone();
+        async move {
+            let (mut ids, mut pages) = (Vec::new(), 0);
+            let mut filter = filter;
+            loop {
+                let page = desk.search(&filter, limit).await.expect("page");
+                assert!(page.asks.len() <= limit as usize);
+                pages += 1;
+                ids.extend(page.asks.into_iter().map(|a| a.id));
+                match page.next {
+                    Some(next) => filter.after = Some(next),
+                    None => return (ids, pages),
+                }
+            }
+        }
+    };
+    let newest_first: Vec<String> = made.iter().rev().cloned().collect();
+    let (ids, pages) = all(ListFilter::default(), 37).await;
+    assert_eq!(ids, newest_first, "every ask once, newest first");
+    assert_eq!(pages, 28);
+    // A cursor survives its text form.
+    let first = desk.search(&ListFilter::default(), 10).await.expect("page");
+    let next = first.next.expect("more");
+    assert_eq!(desk::Cursor::parse(&next.encode()), Some(next));
+
+    let by_agent = ListFilter {
+        agent: Some("agent-b".to_owned()),
+        ..ListFilter::default()
+    };
+    let (ids, _) = all(by_agent, 200).await;
+    let odd: Vec<String> = newest_first
+        .iter()
+        .filter(|id| made.iter().position(|m| m == *id).unwrap_or(0) % 2 == 1)
+        .cloned()
+        .collect();
+    assert_eq!(ids, odd);
+    // `%` and `_` are matched as themselves, in any case.
+    let deals = ListFilter {
+        text: Some("50%_oFF".to_owned()),
+        ..ListFilter::default()
+    };
+    let (ids, _) = all(deals, 200).await;
+    let hundreds: Vec<String> = (0..10).rev().map(|k| made[k * 100].clone()).collect();
+    assert_eq!(ids, hundreds);
+    let titled = ListFilter {
+        text: Some("ASK 99".to_owned()),
+        ..ListFilter::default()
+    };
+    let (ids, _) = all(titled, 200).await;
+    assert_eq!(ids.len(), 11, "Ask 99 and Ask 990..999");
+
+    for id in &made[..5] {
+        desk.answer(id, &combined()).await.expect("answered");
+    }
+    let answered = ListFilter {
+        status: Some(AskStatus::Answered),
+        ..ListFilter::default()
+    };
+    let (ids, _) = all(answered, 2).await;
+    assert_eq!(ids, made[..5].iter().rev().cloned().collect::<Vec<_>>());
 }

@@ -107,3 +107,45 @@ async fn an_instance_hears_at_once_what_another_creates_and_finishes() {
     );
     follower.abort();
 }
+
+#[tokio::test]
+async fn asks_stored_before_search_existed_are_found_by_their_questions() {
+    use std::sync::Arc;
+    let url = postgres_schema().await;
+    let open = || async {
+        let store = PostgresStore::connect(&url, PoolSettings::default())
+            .await
+            .expect("store");
+        desk::Desk::open(Arc::new(store), "http://x")
+            .await
+            .expect("desk")
+    };
+    let id = open()
+        .await
+        .create(crate::common::new_ask(None))
+        .await
+        .expect("created")
+        .id;
+    {
+        use sqlx::{Connection, Executor};
+        let mut conn = sqlx::PgConnection::connect(&url).await.expect("connect");
+        conn.execute(
+            "ALTER TABLE asks DROP COLUMN search; DELETE FROM _sqlx_migrations WHERE version = 9",
+        )
+        .await
+        .expect("tamper");
+    }
+    let desk = open().await;
+    for text in ["which DATABASE", "release plan", "TEST-agent"] {
+        let filter = desk::ListFilter {
+            text: Some(text.to_owned()),
+            ..desk::ListFilter::default()
+        };
+        let page = desk.search(&filter, 10).await.expect("search");
+        assert_eq!(
+            page.asks.iter().map(|a| a.id.as_str()).collect::<Vec<_>>(),
+            [id.as_str()],
+            "{text}"
+        );
+    }
+}

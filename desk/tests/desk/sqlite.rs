@@ -154,3 +154,33 @@ async fn a_database_a_newer_askdesk_migrated_is_refused_naming_both_versions() {
         "{message}"
     );
 }
+
+#[tokio::test]
+async fn asks_stored_before_search_existed_are_found_by_their_questions() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("asks.db");
+    let desk = desk_at(&path).await;
+    let id = desk.create(new_ask(None)).await.expect("created").id;
+    drop(desk);
+    // As an askdesk before migration 8 left it: no search text, and the
+    // migration not yet run.
+    tamper(
+        &path,
+        "UPDATE asks SET search = ''; DROP INDEX asks_by_age; \
+         ALTER TABLE asks DROP COLUMN search; DELETE FROM _sqlx_migrations WHERE version = 8",
+    )
+    .await;
+    let desk = desk_at(&path).await;
+    for text in ["which DATABASE", "release plan", "TEST-agent"] {
+        let filter = desk::ListFilter {
+            text: Some(text.to_owned()),
+            ..desk::ListFilter::default()
+        };
+        let page = desk.search(&filter, 10).await.expect("search");
+        assert_eq!(
+            page.asks.iter().map(|a| a.id.as_str()).collect::<Vec<_>>(),
+            [id.as_str()],
+            "{text}"
+        );
+    }
+}

@@ -720,3 +720,81 @@ async fn a_query_string_the_call_cannot_read_is_refused_as_json() {
         assert!(!message.is_empty(), "{path}: {body}");
     }
 }
+
+#[tokio::test]
+async fn the_list_pages_with_a_cursor_filters_and_exports_every_match_as_json_lines() {
+    let server = TestServer::new().await;
+    let mut made = Vec::new();
+    for n in 0..7 {
+        let mut ask = release_ask();
+        ask["agent"] = json!(if n % 2 == 0 { "builder" } else { "reviewer" });
+        ask["title"] = json!(format!("Release {n}"));
+        made.push(server.create(ask).await);
+    }
+    made.reverse(); // newest first
+
+    // Pages of three: the cursor of each leads to the next, and the last has none.
+    let mut seen = Vec::new();
+    let mut path = "/api/v1/asks?limit=3".to_owned();
+    loop {
+        let (status, page) = server.json(Method::GET, &path, None).await;
+        assert_eq!(status, StatusCode::OK, "{page}");
+        seen.extend(
+            page["asks"]
+                .as_array()
+                .expect("asks")
+                .iter()
+                .map(|a| a["id"].as_str().unwrap_or("").to_owned()),
+        );
+        match page["next"].as_str() {
+            Some(next) => path = format!("/api/v1/asks?limit=3&cursor={next}"),
+            None => break,
+        }
+    }
+    assert_eq!(seen, made);
+
+    let (_, reviewers) = server
+        .json(Method::GET, "/api/v1/asks?agent=reviewer", None)
+        .await;
+    assert_eq!(reviewers["asks"].as_array().expect("asks").len(), 3);
+    let (_, found) = server
+        .json(Method::GET, "/api/v1/asks?q=release%205", None)
+        .await;
+    assert_eq!(found["asks"][0]["title"], "Release 5");
+    assert_eq!(found["asks"].as_array().expect("asks").len(), 1);
+
+    // Refusals are JSON naming the parameter and the rule.
+    for (query, says) in [
+        ("limit=0", "limit="),
+        ("limit=201", "1 to 200"),
+        ("limit=ten", "limit="),
+        ("cursor=yesterday", "cursor="),
+        ("format=xml", "format="),
+    ] {
+        let (status, refusal) = server
+            .json(Method::GET, &format!("/api/v1/asks?{query}"), None)
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{query}");
+        assert!(
+            refusal["message"].as_str().expect("message").contains(says),
+            "{query}: {refusal}"
+        );
+    }
+
+    // Every match, one JSON summary per line.
+    let request = axum::http::Request::get("/api/v1/asks?format=jsonl&agent=builder")
+        .header(axum::http::header::HOST, crate::common::HOST)
+        .body(axum::body::Body::empty())
+        .expect("request");
+    let response = server.send(request).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()["content-type"], "application/x-ndjson");
+    let text = crate::common::body_text(response).await;
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 4);
+    assert!(lines.iter().all(|a| a["agent"] == "builder"));
+    assert!(text.ends_with('\n'));
+}

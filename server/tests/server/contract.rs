@@ -54,7 +54,12 @@ fn every_length_and_count_limit_is_the_validators() {
         ("AnswerItem", "custom", "maxLength", MAX_CUSTOM_CHARS),
         ("Decline", "reason", "maxLength", MAX_CUSTOM_CHARS),
         ("AskSummary", "questionCount", "maximum", MAX_QUESTIONS),
-        ("AskList", "asks", "maxItems", desk::LIST_LIMIT as usize),
+        (
+            "AskList",
+            "asks",
+            "maxItems",
+            server::api::PAGE_LIMIT as usize,
+        ),
     ];
     for (name, field, keyword, limit) in limits {
         assert_eq!(
@@ -75,6 +80,25 @@ fn every_length_and_count_limit_is_the_validators() {
     assert_eq!(
         property(&doc, "Question", "id")["pattern"],
         json!(format!("^[A-Za-z0-9_-]{{1,{MAX_ID_CHARS}}}$"))
+    );
+}
+
+#[test]
+fn the_page_limit_is_the_apis() {
+    let doc = document();
+    let limit = doc["paths"]["/api/v1/asks"]["get"]["parameters"]
+        .as_array()
+        .expect("parameters")
+        .iter()
+        .find(|p| p["name"] == "limit")
+        .expect("the limit parameter");
+    assert_eq!(
+        limit["schema"]["maximum"],
+        number(server::api::PAGE_LIMIT as usize)
+    );
+    assert_eq!(
+        limit["schema"]["default"],
+        number(server::api::PAGE_LIMIT as usize)
     );
 }
 

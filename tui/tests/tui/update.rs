@@ -386,6 +386,7 @@ fn connected_mode_opens_an_ask_from_the_queue_submits_it_and_returns_to_the_queu
         Message::Queue(Ok(AskList {
             asks: vec![summary("a"), summary("b")],
             version: 7,
+            next: None,
         })),
     );
     assert_eq!(model.queue().map(|q| q.version), Some(7));

@@ -174,6 +174,7 @@ fn the_empty_queue_says_so() {
         Message::Queue(Ok(interaction::AskList {
             asks: vec![],
             version: 1,
+            next: None,
         })),
     );
     let (lines, _) = draw(&m, 80, 24);
