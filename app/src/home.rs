@@ -38,7 +38,12 @@ pub fn HomePage() -> impl IntoView {
             {Suspend::new(async move {
                 match data.await {
                     Ok(DeskData { pending, history, version, public_url }) => {
-                        view! { <LiveDesk pending history version public_url lang/> <crate::IslandScripts/> }.into_any()
+                        view! {
+                            <LiveDesk pending history version public_url lang/>
+                            <crate::IslandScripts/>
+                            <p class="older"><a href="/history">{t.search_all}</a></p>
+                        }
+                        .into_any()
                     }
                     Err(e) => view! { <p class="error">{t.server_error(&e)}</p> }.into_any(),
                 }
@@ -193,7 +198,7 @@ fn ask_items(asks: Vec<AskSummary>, now: ReadSignal<i64>) -> impl IntoView {
 /// One ask in a list: its title linked to its page, who asked, when, and
 /// (while pending) when it expires.
 #[component]
-fn AskItem(
+pub(crate) fn AskItem(
     /// The ask.
     ask: AskSummary,
     /// Now, for ages and countdowns.

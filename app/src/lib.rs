@@ -11,6 +11,7 @@ pub mod ask;
 pub mod browser;
 pub mod error;
 pub mod form;
+pub mod history;
 pub mod home;
 pub mod i18n;
 pub mod question;
@@ -161,6 +162,7 @@ pub fn App() -> impl IntoView {
                 <Routes fallback=NotFound>
                     <Route path=path!("/") view=home::HomePage ssr=SsrMode::Async/>
                     <Route path=path!("/asks/:id") view=ask::AskPage ssr=SsrMode::Async/>
+                    <Route path=path!("/history") view=history::HistoryPage ssr=SsrMode::Async/>
                     <Route path=path!("/signin") view=signin::SignInPage/>
                 </Routes>
             </main>

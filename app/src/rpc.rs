@@ -50,8 +50,9 @@ impl<T: DeserializeOwned> Decodes<T> for StrJsonEncoding {
     }
 }
 
-/// How many finished asks the front page's history shows.
-pub const HISTORY: usize = 100;
+/// How many finished asks the front page's history shows, and how many
+/// asks a page of `/history` shows.
+pub const HISTORY: usize = 50;
 
 /// What the ask page needs to render.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -154,6 +155,42 @@ pub async fn list_desk() -> Result<DeskData, ServerError> {
         history,
         version,
         public_url: desk.public_url().to_owned(),
+    })
+}
+
+/// What `/history` shows: one page of the asks a search lets through.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HistoryData {
+    /// The asks, newest first, at most [`HISTORY`].
+    pub asks: Vec<AskSummary>,
+    /// Where the next (older) page starts, when there is one.
+    pub older: Option<String>,
+}
+
+/// A page of every ask, newest first, with the status, agent and text the
+/// search form names (empty: any) and after `cursor` (empty: from the
+/// newest).
+#[server(prefix = "/rpc", endpoint = "history", input = StrJson, output = StrJson)]
+pub async fn search_history(
+    status: String,
+    agent: String,
+    text: String,
+    cursor: String,
+) -> Result<HistoryData, ServerError> {
+    let some = |v: String| Some(v.trim().to_owned()).filter(|v| !v.is_empty());
+    let filter = desk::ListFilter {
+        status: interaction::AskStatus::parse(&status),
+        agent: some(agent),
+        text: some(text),
+        after: desk::Cursor::parse(&cursor),
+    };
+    let page = ssr::desk()?
+        .search(&filter, HISTORY as u32)
+        .await
+        .map_err(ServerError::from_desk)?;
+    Ok(HistoryData {
+        asks: page.asks,
+        older: page.next.map(desk::Cursor::encode),
     })
 }
 

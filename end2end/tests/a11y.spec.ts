@@ -32,6 +32,8 @@ test("axe finds no violations on the desk, the answering page and its outcome", 
 
   await page.goto("/signin");
   expect(await violations(page)).toEqual([]);
+  await page.goto("/history?q=release");
+  expect(await violations(page)).toEqual([]);
   await page.goto("/asks/0123456789abcdef0123456789abcdef");
   expect(await violations(page)).toEqual([]);
 });

@@ -349,3 +349,60 @@ async fn a_refused_decline_keeps_the_reason_and_what_was_typed() {
         .await;
     assert_eq!(ask["status"], "pending");
 }
+
+#[tokio::test]
+async fn history_shows_fifty_asks_a_page_with_older_ones_a_link_away_and_searches_without_script() {
+    let server = TestServer::new().await;
+    let mut made = Vec::new();
+    for n in 0..60 {
+        let mut ask = release_ask();
+        ask["title"] = json!(format!("Plan {n}"));
+        ask["agent"] = json!(if n == 7 { "night-bot" } else { "day-bot" });
+        made.push(server.create(ask).await);
+    }
+    let ids = |html: &str| -> Vec<String> {
+        html.match_indices("data-id=\"")
+            .map(|(at, _)| html[at + 9..at + 41].to_owned())
+            .collect()
+    };
+    let (status, first) = server.get_page("/history").await;
+    assert_eq!(status, StatusCode::OK);
+    // No island: nothing loads the bundle (only Leptos's inline bookkeeping).
+    assert!(
+        !first.contains(".js\"") && !first.contains(".wasm"),
+        "{first}"
+    );
+    assert!(
+        !first.contains("src="),
+        "no script or other file is fetched: {first}"
+    );
+    assert!(
+        first.contains("<form method=\"get\" action=\"/history\""),
+        "{first}"
+    );
+    let newest: Vec<String> = made.iter().rev().cloned().collect();
+    assert_eq!(ids(&first), newest[..50]);
+    let at = first
+        .find("href=\"/history?cursor=")
+        .expect("a link to older asks");
+    let link = &first[at + 6..];
+    let link = link[..link.find('"').expect("end")].replace("&amp;", "&");
+    let (_, older) = server.get_page(&link).await;
+    assert_eq!(ids(&older), newest[50..]);
+    assert!(
+        !older.contains("/history?cursor="),
+        "the last page links no further"
+    );
+
+    // The form's fields, as a browser sends them.
+    let (_, found) = server.get_page("/history?q=plan+7&agent=&status=").await;
+    assert_eq!(ids(&found), [made[7].clone()]);
+    let (_, by_agent) = server.get_page("/history?agent=night-bot").await;
+    assert_eq!(ids(&by_agent), [made[7].clone()]);
+    let (_, none) = server.get_page("/history?status=answered").await;
+    assert!(ids(&none).is_empty());
+    assert!(none.contains("No ask matches."), "{none}");
+    // The desk links it.
+    let (_, desk) = server.get_page("/").await;
+    assert!(desk.contains("href=\"/history\""));
+}
