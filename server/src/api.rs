@@ -433,13 +433,16 @@ async fn list(
 /// `format=jsonl`: every ask the filter lets through, newest first, one
 /// JSON summary per line, read a page at a time as the client takes them.
 fn export(desk: Desk, filter: desk::ListFilter) -> Response {
-    use futures_util::stream;
+    use futures_util::{stream, StreamExt};
     const BATCH: u32 = 500;
     let pages = stream::unfold(Some(filter), move |filter| {
         let desk = desk.clone();
         async move {
             let filter = filter?;
             match desk.search(&filter, BATCH).await {
+                // Nothing (more) matches: the end. An empty chunk would end
+                // a chunked body early.
+                Ok(page) if page.asks.is_empty() => None,
                 Ok(page) => {
                     let mut lines = Vec::new();
                     for ask in &page.asks {
@@ -461,7 +464,9 @@ fn export(desk: Desk, filter: desk::ListFilter) -> Response {
                 }
             }
         }
-    });
+    })
+    // The gzip layer may poll once more after the end.
+    .fuse();
     (
         [(axum::http::header::CONTENT_TYPE, "application/x-ndjson")],
         axum::body::Body::from_stream(pages),

@@ -797,4 +797,30 @@ async fn the_list_pages_with_a_cursor_filters_and_exports_every_match_as_json_li
     assert_eq!(lines.len(), 4);
     assert!(lines.iter().all(|a| a["agent"] == "builder"));
     assert!(text.ends_with('\n'));
+
+    // Gzipped, as a browser or `curl --compressed` asks for it.
+    let request = axum::http::Request::get("/api/v1/asks?format=jsonl")
+        .header(axum::http::header::HOST, crate::common::HOST)
+        .header(axum::http::header::ACCEPT_ENCODING, "gzip")
+        .body(axum::body::Body::empty())
+        .expect("request");
+    let response = server.send(request).await;
+    assert_eq!(response.headers()["content-encoding"], "gzip");
+    let bytes = http_body_util::BodyExt::collect(response.into_body())
+        .await
+        .expect("the whole body")
+        .to_bytes();
+    let mut unzipped = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut unzipped)
+        .expect("gzip");
+    assert_eq!(unzipped.lines().count(), 7);
+
+    // No match: an empty export.
+    let request = axum::http::Request::get("/api/v1/asks?format=jsonl&agent=nobody&cursor=0.0")
+        .header(axum::http::header::HOST, crate::common::HOST)
+        .body(axum::body::Body::empty())
+        .expect("request");
+    let response = server.send(request).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(crate::common::body_text(response).await, "");
 }
