@@ -74,10 +74,7 @@ fn hash(parts: &[&[u8]]) -> String {
     for part in parts {
         hasher.update(part);
     }
-    hasher.finalize()[..8]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::mac::hex(&hasher.finalize()[..8])
 }
 
 impl Assets {

@@ -12,6 +12,7 @@ pub mod detached;
 pub mod events;
 pub mod hook;
 pub mod limit;
+mod mac;
 pub mod mcp;
 pub mod notify;
 pub mod page;

@@ -8,7 +8,6 @@
 
 use crate::config::{ConfigError, ServeArgs};
 use desk::{Attempt, Claimed, Desk, DeskError};
-use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
 use std::{sync::Arc, time::Duration};
 use tokio_util::sync::CancellationToken;
@@ -307,10 +306,7 @@ fn channel_name(kind: &str, url: &str) -> String {
                 .map(|a| a.as_str().rsplit('@').next().unwrap_or("").to_owned())
         })
         .unwrap_or_default();
-    let digest: String = Sha256::digest(url.as_bytes())[..4]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let digest = crate::mac::hex(&Sha256::digest(url.as_bytes())[..4]);
     format!("{kind} {host} #{digest}")
 }
 
@@ -331,15 +327,8 @@ fn redacted(value: &str) -> String {
 /// The `X-Askdesk-Signature` of `body`: `sha256=` and the hex HMAC-SHA256
 /// keyed by the secret.
 pub fn signature(secret: &str, body: &[u8]) -> String {
-    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("any key length");
-    mac.update(body);
-    let hex: String = mac
-        .finalize()
-        .into_bytes()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    format!("sha256={hex}")
+    use crate::mac::{digest, hex};
+    format!("sha256={}", hex(&digest(secret.as_bytes(), &[body])))
 }
 
 /// When to try a delivery again after its `attempts`th failure: twice as

@@ -14,14 +14,12 @@ use axum::{
 };
 use base64::{engine::general_purpose::URL_SAFE_NO_PAD, Engine};
 use desk::{Desk, DeskError, Notice, PushSubscription};
-use hmac::{Hmac, Mac};
 use ring::{
     aead, agreement,
     rand::{SecureRandom, SystemRandom},
     signature::{EcdsaKeyPair, KeyPair, ECDSA_P256_SHA256_FIXED_SIGNING},
 };
 use serde::Deserialize;
-use sha2::Sha256;
 use std::sync::Arc;
 
 /// The name of the VAPID key among the server's keys.
@@ -126,14 +124,6 @@ impl WebPush {
     }
 }
 
-fn hmac(key: &[u8], parts: &[&[u8]]) -> Vec<u8> {
-    let mut mac = Hmac::<Sha256>::new_from_slice(key).expect("any key length");
-    for part in parts {
-        mac.update(part);
-    }
-    mac.finalize().into_bytes().to_vec()
-}
-
 /// RFC 8291's encryption from the ECDH secret on: the keys derived with
 /// HKDF-SHA-256 (each output one block, so one HMAC each) and one
 /// aes128gcm record (RFC 8188) holding `plaintext` and its delimiter,
@@ -146,6 +136,7 @@ pub fn seal(
     salt: &[u8; 16],
     plaintext: &[u8],
 ) -> Result<Vec<u8>, String> {
+    use crate::mac::digest as hmac;
     let prk_key = hmac(auth, &[ecdh_secret]);
     let ikm = hmac(&prk_key, &[b"WebPush: info\0", ua_public, as_public, &[1]]);
     let prk = hmac(salt, &[&ikm]);

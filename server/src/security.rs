@@ -54,9 +54,7 @@ fn digest(parts: &[&[u8]]) -> [u8; 32] {
     hasher.finalize().into()
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
+use crate::mac::hex;
 
 /// The host name of a `Host` header or authority, lowercased, without port.
 fn host_name(authority: &str) -> String {

@@ -32,44 +32,26 @@ pub fn verify(secret: &str, timestamp: &str, body: &[u8], signature: &str, now: 
     if (now - sent).abs() > MAX_SKEW_SECONDS {
         return false;
     }
-    let Some(digest) = signature.strip_prefix("v0=").and_then(unhex) else {
+    let Some(digest) = signature.strip_prefix("v0=").and_then(crate::mac::unhex) else {
         return false;
     };
-    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("any key length");
-    mac.update(b"v0:");
-    mac.update(timestamp.as_bytes());
-    mac.update(b":");
-    mac.update(body);
-    mac.verify_slice(&digest).is_ok()
+    signed(secret, timestamp, body)
+        .verify_slice(&digest)
+        .is_ok()
+}
+
+/// Slack's v0 HMAC: `v0:<timestamp>:<body>` under the signing secret.
+fn signed(secret: &str, timestamp: &str, body: &[u8]) -> Hmac<Sha256> {
+    crate::mac::keyed(
+        secret.as_bytes(),
+        &[b"v0:", timestamp.as_bytes(), b":", body],
+    )
 }
 
 /// The `X-Slack-Signature` of `body` sent at `timestamp`: what Slack sends.
 pub fn sign(secret: &str, timestamp: &str, body: &[u8]) -> String {
-    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("any key length");
-    mac.update(b"v0:");
-    mac.update(timestamp.as_bytes());
-    mac.update(b":");
-    mac.update(body);
-    let hex: String = mac
-        .finalize()
-        .into_bytes()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    format!("v0={hex}")
-}
-
-fn unhex(text: &str) -> Option<Vec<u8>> {
-    text.as_bytes()
-        .chunks(2)
-        .map(|pair| match pair {
-            [high, low] => Some(
-                u8::try_from(char::from(*high).to_digit(16)? * 16 + char::from(*low).to_digit(16)?)
-                    .ok()?,
-            ),
-            _ => None,
-        })
-        .collect()
+    let digest = signed(secret, timestamp, body).finalize().into_bytes();
+    format!("v0={}", crate::mac::hex(&digest))
 }
 
 #[derive(Deserialize)]
