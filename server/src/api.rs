@@ -392,8 +392,18 @@ async fn list(
     State(state): State<AppState>,
     QueryParams(query): QueryParams<ListQuery>,
 ) -> Result<Response, ApiError> {
+    // Every parameter is checked, whichever format uses it.
     let filter = query.filter()?;
     let limit = query.limit()?;
+    let after = query
+        .after
+        .as_deref()
+        .map(|v| {
+            v.parse::<u64>()
+                .map_err(|_| ApiError::Query(format!("after={v:?} is not a list version")))
+        })
+        .transpose()?;
+    let wait = wait_seconds(query.wait.as_deref())?;
     match query.format.as_deref() {
         None | Some("json") => {}
         Some("jsonl") => return Ok(export(desk(&state).clone(), filter)),
@@ -404,15 +414,6 @@ async fn list(
             )))
         }
     }
-    let after = query
-        .after
-        .as_deref()
-        .map(|v| {
-            v.parse::<u64>()
-                .map_err(|_| ApiError::Query(format!("after={v:?} is not a list version")))
-        })
-        .transpose()?;
-    let wait = wait_seconds(query.wait.as_deref())?;
     if let (Some(after), Some(wait)) = (after, wait) {
         tokio::select! {
             _ = desk(&state).wait_for_change(after, wait) => {}

@@ -770,6 +770,7 @@ async fn the_list_pages_with_a_cursor_filters_and_exports_every_match_as_json_li
         ("limit=ten", "limit="),
         ("cursor=yesterday", "cursor="),
         ("format=xml", "format="),
+        ("format=jsonl&after=x", "after="),
     ] {
         let (status, refusal) = server
             .json(Method::GET, &format!("/api/v1/asks?{query}"), None)

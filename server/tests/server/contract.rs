@@ -100,6 +100,20 @@ fn the_page_limit_is_the_apis() {
         limit["schema"]["default"],
         number(server::api::PAGE_LIMIT as usize)
     );
+    // Every cursor the pattern admits is one the API reads (18 digits fit
+    // an i64; the fuzzer once sent 21).
+    let cursor = doc["paths"]["/api/v1/asks"]["get"]["parameters"]
+        .as_array()
+        .expect("parameters")
+        .iter()
+        .find(|p| p["name"] == "cursor")
+        .expect("the cursor parameter");
+    assert_eq!(
+        cursor["schema"]["pattern"],
+        "^-?[0-9]{1,18}\\.-?[0-9]{1,18}$"
+    );
+    let widest = format!("-{0}.-{0}", "9".repeat(18));
+    assert!(desk::Cursor::parse(&widest).is_some());
 }
 
 #[test]
