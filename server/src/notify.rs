@@ -658,7 +658,7 @@ pub(crate) fn ended_text(ask: &interaction::Ask) -> String {
 }
 
 /// The notification's title: who asks, and about what.
-fn ask_title(notice: desk::Notice, ask: &interaction::Ask) -> String {
+pub(crate) fn ask_title(notice: desk::Notice, ask: &interaction::Ask) -> String {
     let agent = ask.agent.as_deref().unwrap_or("An agent");
     let about = ask.title.as_deref().unwrap_or("a question");
     match notice {

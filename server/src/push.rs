@@ -164,13 +164,7 @@ pub fn seal(
 
 /// What a push carries to the service worker (`public/sw.js`).
 pub fn payload(desk: &Desk, notice: Notice, ask: &interaction::Ask) -> serde_json::Value {
-    let agent = ask.agent.as_deref().unwrap_or("An agent");
-    let about = ask.title.as_deref().unwrap_or("a question");
-    let title = match notice {
-        Notice::Created => format!("{agent} asks: {about}"),
-        Notice::Reminder => format!("Still waiting — {agent} asks: {about}"),
-        Notice::Finished => format!("{agent}: {about}"),
-    };
+    let title = crate::notify::ask_title(notice, ask);
     let body = if ask.status == interaction::AskStatus::Pending {
         ask.request
             .questions
