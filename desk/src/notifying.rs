@@ -1,0 +1,213 @@
+//! The desk's side of notifications: which notifications each change
+//! owes (the channels, reminders, escalation and browsers' pushes), the
+//! outbox's claims and outcomes, action tokens' answers, and the keys and
+//! subscriptions they need. The outbox rows themselves are written by the
+//! store, in the change's transaction.
+
+use crate::{
+    action, actionable, AskId, Attempt, Claimed, DeliveryRow, Desk, DeskError, Notice, Owed,
+    PushSubscription, Record, Reminders,
+};
+use interaction::{Answers, Ask, AskStatus};
+use std::{sync::Arc, time::Duration};
+
+impl Desk {
+    /// The action tokens of an ask a notification's buttons may answer:
+    /// `(label, token)` for each option, when the ask is pending with one
+    /// single-select question of at most `max` options; none otherwise.
+    pub fn actions(&self, ask: &Ask, max: usize) -> Vec<(String, String)> {
+        match actionable(&ask.request) {
+            Some(question) if ask.status == AskStatus::Pending && question.options.len() <= max => {
+                question
+                    .options
+                    .iter()
+                    .map(|o| (o.label.clone(), self.action_key.token(&ask.id, &o.label)))
+                    .collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Answers the ask `id` with the option `label`, as its action token
+    /// `token` allows: once, through the same validation as every answer.
+    /// A token that is not this ask's and label's, or was used already, is
+    /// [`DeskError::Forbidden`]; an ask that has ended is `Finished` or
+    /// `Gone` as for any answer. Nothing is stored on a refusal.
+    pub async fn answer_by_action(
+        &self,
+        id: &str,
+        label: &str,
+        token: &str,
+    ) -> Result<Ask, DeskError> {
+        let forged = || {
+            DeskError::Forbidden(
+                "this action is not valid for this ask and option; open the ask's page to answer"
+                    .to_owned(),
+            )
+        };
+        let ask_id = AskId::parse(id).ok_or_else(forged)?;
+        if !self.action_key.verify(ask_id.as_str(), label, token) {
+            return Err(forged());
+        }
+        let used = action::used(token);
+        if !self.store.use_action(&used, &ask_id, self.now()).await? {
+            return Err(DeskError::Forbidden(
+                "this action was used already; open the ask's page to see how it ended".to_owned(),
+            ));
+        }
+        let answered = self
+            .answer_with(id, |request| match actionable(request.request()) {
+                Some(question) => action::answers(question, label),
+                // A token is only ever made for an actionable ask.
+                None => Answers {
+                    answers: Vec::new(),
+                },
+            })
+            .await;
+        if let Err(e) = &answered {
+            // The ask is still open (a database hiccup): the token may be
+            // tried again. An ask that ended keeps its token spent.
+            if !matches!(e, DeskError::Finished(_) | DeskError::Gone(_)) {
+                if let Err(e) = self.store.unuse_action(&used).await {
+                    tracing::warn!("an action token stays spent after a failed answer: {e}");
+                }
+            }
+        }
+        answered
+    }
+
+    /// The same desk telling the channels named `channels` of every ask
+    /// created and finished: each change writes one outbox row per channel
+    /// in its own transaction (see [`Desk::claim_deliveries`]).
+    pub fn notifying(mut self, channels: Vec<String>) -> Self {
+        self.channels = channels.into();
+        self
+    }
+
+    /// The same desk reminding of waiting asks as `reminders` says: the
+    /// reminders are written, each due at its time, with the ask's
+    /// creation, and dropped when it ends first.
+    pub fn reminding(mut self, reminders: Reminders) -> Self {
+        self.reminders = Arc::new(reminders);
+        self
+    }
+
+    /// The same desk telling browsers' push subscriptions, as the channel
+    /// `name`, of every ask while at least one browser is subscribed.
+    pub fn pushing(mut self, name: &str) -> Self {
+        self.push_channel = Some(name.into());
+        self
+    }
+
+    /// The channels to tell now: every channel, and the push channel when
+    /// some browser is subscribed.
+    pub(crate) async fn channels_now(&self) -> Result<Vec<&str>, DeskError> {
+        let mut channels: Vec<&str> = self.channels.iter().map(String::as_str).collect();
+        if let Some(push) = &self.push_channel {
+            if !self.store.push_subscriptions().await?.is_empty() {
+                channels.push(push);
+            }
+        }
+        Ok(channels)
+    }
+
+    /// The notifications of `notice` owed to every channel now.
+    pub(crate) async fn owed(&self, notice: Notice) -> Result<Vec<Owed>, DeskError> {
+        self.channels_now()
+            .await?
+            .into_iter()
+            .map(|channel| Owed::new(channel, notice, 0))
+            .collect::<Result<_, _>>()
+            .map_err(|e| DeskError::System(format!("no randomness: {e}")))
+    }
+
+    /// What a new ask owes: its creation told to every channel, and the
+    /// reminders and escalation due while it waits (none past its expiry).
+    pub(crate) async fn owed_at_creation(&self, record: &Record) -> Result<Vec<Owed>, DeskError> {
+        let channels = self.channels_now().await?;
+        let mut owed = self.owed(Notice::Created).await?;
+        let lives = record
+            .expires_at
+            .map_or(i64::MAX, |at| at.saturating_sub(record.created_at));
+        let ms = |d: Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
+        let random = |e: getrandom::Error| DeskError::System(format!("no randomness: {e}"));
+        if let Some(every) = self.reminders.every.filter(|d| !d.is_zero()) {
+            for n in 1..=i64::from(self.reminders.max) {
+                let delay = ms(every).saturating_mul(n);
+                if delay >= lives {
+                    break;
+                }
+                for channel in &channels {
+                    owed.push(Owed::new(channel, Notice::Reminder, delay).map_err(random)?);
+                }
+            }
+        }
+        if let Some((channel, after)) = &self.reminders.escalate {
+            if ms(*after) < lives {
+                owed.push(Owed::new(channel, Notice::Reminder, ms(*after)).map_err(random)?);
+            }
+        }
+        Ok(owed)
+    }
+
+    /// Claims at most `limit` deliveries that are due, for `lease`: see
+    /// [`Store::claim_deliveries`].
+    pub async fn claim_deliveries(
+        &self,
+        lease: Duration,
+        limit: u32,
+    ) -> Result<Vec<Claimed>, DeskError> {
+        let now = self.now();
+        let until = now.saturating_add(i64::try_from(lease.as_millis()).unwrap_or(i64::MAX));
+        Ok(self.store.claim_deliveries(now, until, limit).await?)
+    }
+
+    /// Records how an attempt at delivery `id` went.
+    pub async fn record_attempt(&self, id: &str, attempt: &Attempt) -> Result<(), DeskError> {
+        Ok(self.store.record_attempt(id, self.now(), attempt).await?)
+    }
+
+    /// Every delivery owed for the ask `id`, oldest first, as stored.
+    pub async fn delivery_rows(&self, id: &str) -> Result<Vec<DeliveryRow>, DeskError> {
+        let id = AskId::parse(id).ok_or(DeskError::NotFound)?;
+        Ok(self.store.deliveries(&id).await?)
+    }
+
+    /// Every notification of the ask `id`, oldest first, as the API and
+    /// its page show them.
+    pub async fn deliveries(&self, id: &str) -> Result<Vec<interaction::Delivery>, DeskError> {
+        let rows = self.delivery_rows(id).await?;
+        Ok(rows.into_iter().map(DeliveryRow::view).collect())
+    }
+
+    /// Keeps a browser's push subscription: from now on it is told of asks
+    /// (when the server has Web Push).
+    pub async fn subscribe_push(&self, subscription: &PushSubscription) -> Result<(), DeskError> {
+        Ok(self
+            .store
+            .add_push_subscription(subscription, self.now())
+            .await?)
+    }
+
+    /// Forgets the push subscription at `endpoint` (the browser left, or
+    /// its push service says it is gone); whether there was one.
+    pub async fn unsubscribe_push(&self, endpoint: &str) -> Result<bool, DeskError> {
+        Ok(self.store.remove_push_subscription(endpoint).await?)
+    }
+
+    /// Every push subscription.
+    pub async fn push_subscriptions(&self) -> Result<Vec<PushSubscription>, DeskError> {
+        Ok(self.store.push_subscriptions().await?)
+    }
+
+    /// The server key `name`: the one kept in the database for every
+    /// instance, or `fresh` when there was none (stored now).
+    pub async fn server_key(&self, name: &str, fresh: &str) -> Result<String, DeskError> {
+        Ok(self.store.server_key(name, fresh).await?)
+    }
+
+    /// The time now, as this desk's clock says, in ms since the epoch.
+    pub fn now_ms(&self) -> i64 {
+        self.now()
+    }
+}
