@@ -242,8 +242,13 @@ build_site() {
   if [ ! -f "$SITE/pkg/$NAME.wasm" ] || [ "$raw" -nt "$SITE/pkg/$NAME.wasm" ]; then
     wasm-bindgen --target web --no-typescript --out-dir "$SITE/pkg" --out-name "$NAME" "$raw"
     # With LEPTOS_OUTPUT_NAME set at compile time, <HydrationScripts> links
-    # pkg/<name>.wasm, as cargo-leptos names it.
-    wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
+    # pkg/<name>.wasm, as cargo-leptos names it. The module makes its own
+    # memory, which starts zeroed, and Rust puts the stack first, so the low
+    # 1 KiB is touched only a byte short of a stack overflow: wasm-opt may
+    # assume both (about 1 KB less brotli).
+    wasm-opt -Oz --converge --strip-debug --strip-producers \
+      --zero-filled-memory --low-memory-unused \
+      --enable-bulk-memory --enable-nontrapping-float-to-int \
       "$SITE/pkg/${NAME}_bg.wasm" -o "$SITE/pkg/$NAME.wasm"
     rm "$SITE/pkg/${NAME}_bg.wasm"
   fi

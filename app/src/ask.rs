@@ -84,6 +84,7 @@ pub fn AskView(
         ask,
         deliveries,
         posted,
+        may_answer,
     } = data;
     // Whom an embedded page tells of the outcome: the configured origin only.
     let notify = if embed {
@@ -99,13 +100,19 @@ pub fn AskView(
         let agent = ask.agent.clone().unwrap_or_else(|| t.an_agent.to_owned());
         parts.push((t.asked_by)(&agent));
         parts.push((t.asked_at)(&short_time(&ask.created_at)));
+        if !ask.to.is_empty() {
+            use crate::page_words::SpeakPage;
+            parts.push((lang.page().for_people)(&ask.to.join(", ")));
+        }
         if let (Some(expires), AskStatus::Pending) = (&ask.expires_at, ask.status) {
             parts.push((t.expires_at)(&short_time(expires)));
         }
         parts.join(" ")
     };
     let body = if ask.status.is_finished() {
-        view! { <Outcome ask/> }.into_any()
+        view! { <FinishedBy ask=ask.clone()/> <Outcome ask/> }.into_any()
+    } else if !may_answer {
+        view! { <NotYours ask/> }.into_any()
     } else {
         view! { <PendingAsk ask posted notify lang/> <crate::IslandScripts/> }.into_any()
     };
@@ -119,6 +126,67 @@ pub fn AskView(
             {body}
             <Deliveries deliveries/>
         </article>
+    }
+}
+
+/// Who finished the ask and through what ("Answered by alice in the
+/// terminal."); server HTML only.
+#[component]
+fn FinishedBy(ask: Ask) -> impl IntoView {
+    use crate::page_words::SpeakPage;
+    let words = use_lang().page();
+    ask.via.map(|via| {
+        view! {
+            <p class="finished-by" data-via=via.as_str()>
+                {(words.finished_by)(ask.status, ask.answered_by.as_deref(), via)}
+            </p>
+        }
+    })
+}
+
+/// A pending ask this viewer may not answer: its questions, read-only, and
+/// why (sign in first, or it is for others); server HTML only.
+#[component]
+fn NotYours(ask: Ask) -> impl IntoView {
+    use crate::page_words::SpeakPage;
+    let lang = use_lang();
+    let words = lang.page();
+    let why = if crate::signed_in_name().is_some() {
+        let names = ask.to.join(", ");
+        view! { <p class="refused" role="alert">{(words.not_for_you)(&names)}</p> }.into_any()
+    } else {
+        let next = crate::encode_path(&format!("/asks/{}", ask.id));
+        view! {
+            <p>{words.sign_in_to_answer_text}</p>
+            <p><a class="button primary" href=format!("/signin?next={next}")>{words.sign_in_to_answer}</a></p>
+        }
+        .into_any()
+    };
+    let questions = ask
+        .request
+        .questions
+        .iter()
+        .enumerate()
+        .map(|(i, q)| {
+            let options = q
+                .options
+                .iter()
+                .map(|o| view! { <li>{o.label.clone()}</li> })
+                .collect_view();
+            view! {
+                <li>
+                    <p class="question-name">{question_name(q, i)}</p>
+                    <p>{q.question.clone()}</p>
+                    <ul class="options-read-only">{options}</ul>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <section class="not-yours">
+            {why}
+            <ol class="questions-read-only">{questions}</ol>
+        </section>
     }
 }
 

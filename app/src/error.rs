@@ -16,6 +16,9 @@ pub enum ServerError {
     NotFound,
     /// The ask has already ended, as shown; nothing was changed.
     Finished(Box<Ask>),
+    /// This viewer may not do that here (the desk requires signing in to
+    /// answer, or the ask is for someone else).
+    Forbidden,
     /// The server failed; its log has the details.
     Internal,
     /// The call did not reach the server, or its reply did not come back.
@@ -28,6 +31,7 @@ impl fmt::Display for ServerError {
             Self::Invalid(problems) => write!(f, "the answer was refused:\n{problems}"),
             Self::NotFound => f.write_str("there is no ask at this address"),
             Self::Finished(ask) => write!(f, "this ask was already {}", ask.status.as_str()),
+            Self::Forbidden => f.write_str("you may not answer this ask"),
             Self::Internal => f.write_str("the server failed; its log says why"),
             Self::Transport(e) => write!(f, "could not reach the server: {e}"),
         }

@@ -72,7 +72,7 @@ pub fn HistoryPage() -> impl IntoView {
                     Ok(HistoryData { asks, older }) => {
                         let items = asks
                             .into_iter()
-                            .map(|ask| view! { <AskItem ask now/> })
+                            .map(|ask| view! { <AskItem ask now for_you=false/> })
                             .collect_view();
                         let older = older.map(|older| {
                             view! { <p class="older"><a href=older_link(older) rel="next">{t.older}</a></p> }

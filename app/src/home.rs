@@ -37,9 +37,9 @@ pub fn HomePage() -> impl IntoView {
         <Suspense fallback=move || view! { <p class="loading">{t.loading}</p> }>
             {Suspend::new(async move {
                 match data.await {
-                    Ok(DeskData { pending, history, version, public_url }) => {
+                    Ok(DeskData { pending, history, version, public_url, me }) => {
                         view! {
-                            <LiveDesk pending history version public_url lang/>
+                            <LiveDesk pending history version public_url me lang/>
                             <crate::IslandScripts/>
                             <p class="older"><a href="/history">{t.search_all}</a></p>
                         }
@@ -88,6 +88,8 @@ fn LiveDesk(
     version: u64,
     /// Where agents reach this server.
     public_url: String,
+    /// The signed-in person: asks for them come first.
+    me: Option<String>,
     /// The page's language.
     lang: Lang,
 ) -> impl IntoView {
@@ -128,11 +130,15 @@ fn LiveDesk(
     browser::use_event_source(&format!("/api/v1/events?after={version}"), on_ask, on_reset);
 
     let pending_list = move || {
-        let asks = lists.with(|l| l.pending.clone());
+        let asks = lists.with(|l| l.pending_for(me.as_deref()));
         if asks.is_empty() {
             return Either::Left(view! { <EmptyDesk public_url=public_url.clone()/> });
         }
-        Either::Right(view! { <ul class="asks" id="pending">{ask_items(asks, now)}</ul> })
+        let items = asks
+            .into_iter()
+            .map(|(ask, for_you)| view! { <AskItem ask now for_you/> })
+            .collect_view();
+        Either::Right(view! { <ul class="asks" id="pending">{items}</ul> })
     };
     let history_list = move || {
         let asks = lists.with(|l| l.history_of(filter.get()));
@@ -191,7 +197,7 @@ fn LiveDesk(
 /// The items of a list of asks.
 fn ask_items(asks: Vec<AskSummary>, now: ReadSignal<i64>) -> impl IntoView {
     asks.into_iter()
-        .map(|ask| view! { <AskItem ask now/> })
+        .map(|ask| view! { <AskItem ask now for_you=false/> })
         .collect_view()
 }
 
@@ -203,6 +209,8 @@ pub(crate) fn AskItem(
     ask: AskSummary,
     /// Now, for ages and countdowns.
     now: ReadSignal<i64>,
+    /// Whether it is for the signed-in person.
+    for_you: bool,
 ) -> impl IntoView {
     let lang = use_lang();
     let t = lang.t();
@@ -227,6 +235,7 @@ pub(crate) fn AskItem(
     view! {
         <li class="ask-item" data-id=ask.id.clone()>
             <a href=format!("/asks/{}", ask.id)>{title}</a>
+            {for_you.then(|| view! { " " <span class="for-you">{t.for_you}</span> })}
             <p class="meta">
                 {status}
                 {agent} " · " {count} {t.asked}

@@ -14,6 +14,7 @@ pub mod form;
 pub mod history;
 pub mod home;
 pub mod i18n;
+pub mod page_words;
 pub mod question;
 pub mod rpc;
 pub mod signin;
@@ -167,6 +168,7 @@ pub fn App() -> impl IntoView {
                 </Routes>
             </main>
             <footer class="site-footer">
+                <SignedIn/>
                 <LanguageSwitch/>
             </footer>
         </Router>
@@ -184,6 +186,48 @@ fn NotFound() -> impl IntoView {
     }
 }
 
+/// A path (and query) of this server as a query value: what `back` and
+/// `next` carry.
+pub fn encode_path(path: &str) -> String {
+    path.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// The name of the person signed in to this page's request, if any (on
+/// the server; the browser never renders this).
+pub fn signed_in_name() -> Option<String> {
+    #[cfg(feature = "ssr")]
+    {
+        crate::rpc::ssr::caller().name().map(str::to_owned)
+    }
+    #[cfg(not(feature = "ssr"))]
+    {
+        None
+    }
+}
+
+/// Who is signed in, and a way out: server HTML only.
+#[component]
+fn SignedIn() -> impl IntoView {
+    use page_words::SpeakPage;
+    let words = i18n::use_lang().page();
+    signed_in_name().map(|name| {
+        view! {
+            <form class="signed-in" method="post" action="/signout">
+                <span>{(words.signed_in_as)(&name)}</span>
+                " "
+                <button type="submit" class="quiet">{words.sign_out}</button>
+            </form>
+        }
+    })
+}
+
 /// The language switch at the bottom of every page: plain links, so it
 /// works without JavaScript; the server sets the cookie and sends you back.
 #[component]
@@ -198,16 +242,7 @@ fn LanguageSwitch() -> impl IntoView {
             format!("{path}?{search}")
         };
         // Only a path on this server: never an address elsewhere.
-        let encoded: String = back
-            .bytes()
-            .map(|b| match b {
-                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => {
-                    (b as char).to_string()
-                }
-                _ => format!("%{b:02X}"),
-            })
-            .collect();
-        encoded
+        encode_path(&back)
     };
     let lang = i18n::use_lang();
     let link = move |to: i18n::Lang, label: &'static str| {

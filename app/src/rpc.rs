@@ -63,6 +63,9 @@ pub struct AskPageData {
     pub deliveries: Vec<interaction::Delivery>,
     /// A plain form post the server just refused, to show again.
     pub posted: Option<Posted>,
+    /// Whether this viewer may answer it (were it pending): not where the
+    /// desk requires signing in and they have not, or it is for others.
+    pub may_answer: bool,
 }
 
 /// What the front page shows.
@@ -76,6 +79,8 @@ pub struct DeskData {
     pub version: u64,
     /// Where agents reach this server, for the how-to in the empty state.
     pub public_url: String,
+    /// The signed-in person's name: asks for them come first.
+    pub me: Option<String>,
 }
 
 /// The paths of the server functions that anyone holding an ask's link may
@@ -102,10 +107,12 @@ pub async fn load_ask(id: String) -> Result<AskPageData, ServerError> {
         .deliveries(&ask.id)
         .await
         .map_err(ServerError::from_desk)?;
+    let may_answer = ssr::desk()?.may_answer(&ssr::caller(), &ask);
     Ok(AskPageData {
         ask,
         deliveries,
         posted,
+        may_answer,
     })
 }
 
@@ -113,7 +120,7 @@ pub async fn load_ask(id: String) -> Result<AskPageData, ServerError> {
 #[server(prefix = "/rpc", endpoint = "ask_answer", input = StrJson, output = StrJson)]
 pub async fn answer_ask(id: String, answers: Answers) -> Result<Ask, ServerError> {
     ssr::desk()?
-        .answer(&id, &answers)
+        .answer(&id, &answers, &ssr::acting(interaction::Via::Web))
         .await
         .map_err(ServerError::from_desk)
 }
@@ -125,7 +132,7 @@ pub async fn decline_ask(id: String, reason: String) -> Result<Ask, ServerError>
         reason: Some(reason),
     };
     ssr::desk()?
-        .decline(&id, decline)
+        .decline(&id, decline, &ssr::acting(interaction::Via::Web))
         .await
         .map_err(ServerError::from_desk)
 }
@@ -155,6 +162,7 @@ pub async fn list_desk() -> Result<DeskData, ServerError> {
         history,
         version,
         public_url: desk.public_url().to_owned(),
+        me: ssr::caller().name().map(str::to_owned),
     })
 }
 
@@ -208,6 +216,19 @@ pub mod ssr {
         })
     }
 
+    /// Who calls, as the server's guard found from the request's
+    /// credentials: no credentials at all is the ask's link.
+    pub fn caller() -> desk::Caller {
+        use_context::<http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<desk::Caller>().cloned())
+            .unwrap_or(desk::Caller::Link)
+    }
+
+    /// The caller acting through `via`.
+    pub fn acting(via: interaction::Via) -> desk::Actor {
+        desk::Actor::new(caller(), via)
+    }
+
     impl ServerError {
         /// The error for a desk failure, with the HTTP status the API would
         /// give ([`desk::DeskError::http_status`]) set on the response.
@@ -218,10 +239,13 @@ pub mod ssr {
                 DeskError::Invalid(p) => Self::Invalid(p),
                 DeskError::NotFound => Self::NotFound,
                 DeskError::Finished(ask) | DeskError::Gone(ask) => Self::Finished(ask),
+                DeskError::Forbidden(why) => {
+                    tracing::info!("refused on a page: {why}");
+                    Self::Forbidden
+                }
                 // The detail is for the log; the page learns only that it
-                // failed. (Pages never answer with action tokens, the one
-                // source of `Forbidden`.)
-                e @ (DeskError::Forbidden(_) | DeskError::System(_) | DeskError::Store(_)) => {
+                // failed.
+                e @ (DeskError::Conflict(_) | DeskError::System(_) | DeskError::Store(_)) => {
                     tracing::error!("{e}");
                     Self::Internal
                 }

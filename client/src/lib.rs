@@ -22,7 +22,10 @@ pub use error::Error;
 pub use events::{Event, EventStream};
 pub use reqwest::StatusCode;
 
-use interaction::{Answers, Ask, AskCreated, AskList, AskStatus, Decline, ErrorBody, NewAsk};
+use interaction::{Answers, Ask, AskCreated, AskList, AskStatus, Decline, ErrorBody, NewAsk, Via};
+
+/// The header that names the surface a request comes from.
+pub const VIA_HEADER: &str = "x-askdesk-via";
 use reqwest::{Method, RequestBuilder, Response};
 use serde::de::DeserializeOwned;
 use std::{path::PathBuf, time::Duration};
@@ -43,12 +46,21 @@ pub struct Builder {
     base: String,
     token: Option<String>,
     ca_cert: Option<PathBuf>,
+    via: Option<Via>,
 }
 
 impl Builder {
     /// The server's token, sent as `Authorization: Bearer <token>`.
     pub fn token(mut self, token: Option<String>) -> Self {
         self.token = token;
+        self
+    }
+
+    /// The surface this client's answers come from, as the server records
+    /// it (`X-Askdesk-Via`): [`Via::Tui`] for the terminal UI,
+    /// [`Via::McpClient`] for an MCP client's own form. Without it, `api`.
+    pub fn via(mut self, via: Option<Via>) -> Self {
+        self.via = via;
         self
     }
 
@@ -100,6 +112,7 @@ impl Builder {
             http,
             base,
             token: self.token,
+            via: self.via,
         })
     }
 }
@@ -161,6 +174,7 @@ pub struct Client {
     http: reqwest::Client,
     base: String,
     token: Option<String>,
+    via: Option<Via>,
 }
 
 impl Client {
@@ -171,6 +185,7 @@ impl Client {
             base: base.into(),
             token: None,
             ca_cert: None,
+            via: None,
         }
     }
 
@@ -180,7 +195,10 @@ impl Client {
     }
 
     fn request(&self, method: Method, path: &str) -> RequestBuilder {
-        let request = self.http.request(method, format!("{}{path}", self.base));
+        let mut request = self.http.request(method, format!("{}{path}", self.base));
+        if let Some(via) = self.via {
+            request = request.header(VIA_HEADER, via.as_str());
+        }
         match &self.token {
             Some(token) => request.bearer_auth(token),
             None => request,

@@ -1,13 +1,13 @@
 //! Action tokens: the capability to answer one ask with one option, with
 //! no session, from where a notification lands (an ntfy button, a Slack
-//! button, a Web Push action). A token is an HMAC of the ask id and the
-//! option's label under a key the server keeps in its database (so every
+//! button, a Web Push action). A token is an HMAC of the surface it is
+//! sent to, the ask id and the option's label under a key the server keeps in its database (so every
 //! instance, and every restart, checks the same tokens); it answers once,
 //! and dies with its ask. The answer it gives goes through the desk and
 //! `interaction` like any other.
 
 use hmac::{Hmac, Mac};
-use interaction::{AnswerItem, Answers, Question, Request};
+use interaction::{AnswerItem, Answers, Question, Request, Via};
 use sha2::{Digest, Sha256};
 
 /// The name of the action-token key among the server's keys.
@@ -30,28 +30,38 @@ impl ActionKey {
         Self(text.as_bytes().to_vec())
     }
 
-    fn mac(&self, ask: &str, label: &str) -> Hmac<Sha256> {
+    fn mac(&self, via: Via, ask: &str, label: &str) -> Hmac<Sha256> {
         let mut mac = Hmac::<Sha256>::new_from_slice(&self.0).expect("any key length");
-        mac.update(b"askdesk action v1\0");
+        mac.update(b"askdesk action v2\0");
+        mac.update(via.as_str().as_bytes());
+        mac.update(b"\0");
         mac.update(ask.as_bytes());
         mac.update(b"\0");
         mac.update(label.as_bytes());
         mac
     }
 
-    /// The token that answers ask `ask` with the option `label`: 128 bits
-    /// of the HMAC, as hex.
-    pub(crate) fn token(&self, ask: &str, label: &str) -> String {
-        hex(&self.mac(ask, label).finalize().into_bytes()[..16])
+    /// The token, sent through `via`, that answers ask `ask` with the
+    /// option `label`: 128 bits of the HMAC, as hex.
+    pub(crate) fn token(&self, via: Via, ask: &str, label: &str) -> String {
+        hex(&self.mac(via, ask, label).finalize().into_bytes()[..16])
     }
 
-    /// Whether `token` is the one for `ask` and `label`, compared in
-    /// constant time.
-    pub(crate) fn verify(&self, ask: &str, label: &str, token: &str) -> bool {
-        let Some(bytes) = unhex(token) else {
-            return false;
-        };
-        bytes.len() == 16 && self.mac(ask, label).verify_truncated_left(&bytes).is_ok()
+    /// The surface `token` was sent through, if it is one of `surfaces`'
+    /// tokens for `ask` and `label` (compared in constant time).
+    pub(crate) fn verify(
+        &self,
+        surfaces: &[Via],
+        ask: &str,
+        label: &str,
+        token: &str,
+    ) -> Option<Via> {
+        let bytes = unhex(token).filter(|b| b.len() == 16)?;
+        surfaces.iter().copied().find(|via| {
+            self.mac(*via, ask, label)
+                .verify_truncated_left(&bytes)
+                .is_ok()
+        })
     }
 }
 
@@ -105,19 +115,28 @@ fn digit(byte: u8) -> Option<u8> {
 mod tests {
     use super::*;
 
+    const ALL: [Via; 3] = [Via::Ntfy, Via::Slack, Via::Push];
+
     #[test]
-    fn a_token_answers_only_its_ask_and_label_under_its_key() {
+    fn a_token_answers_only_its_ask_and_label_under_its_key_and_tells_its_surface() {
         let key = ActionKey::from_stored("k1");
-        let token = key.token("ask-a", "Yes");
+        let token = key.token(Via::Slack, "ask-a", "Yes");
         assert_eq!(token.len(), 32);
-        assert!(key.verify("ask-a", "Yes", &token));
-        assert!(!key.verify("ask-a", "No", &token));
-        assert!(!key.verify("ask-b", "Yes", &token));
-        assert!(!ActionKey::from_stored("k2").verify("ask-a", "Yes", &token));
+        assert_eq!(key.verify(&ALL, "ask-a", "Yes", &token), Some(Via::Slack));
+        assert_eq!(
+            key.verify(&[Via::Ntfy, Via::Push], "ask-a", "Yes", &token),
+            None
+        );
+        assert_eq!(key.verify(&ALL, "ask-a", "No", &token), None);
+        assert_eq!(key.verify(&ALL, "ask-b", "Yes", &token), None);
+        assert_eq!(
+            ActionKey::from_stored("k2").verify(&ALL, "ask-a", "Yes", &token),
+            None
+        );
         // The label cannot slide into the id.
-        assert!(!key.verify("ask-aY", "es", &token));
+        assert_eq!(key.verify(&ALL, "ask-aY", "es", &token), None);
         for bad in ["", "zz", &token[..30], &format!("{token}00")] {
-            assert!(!key.verify("ask-a", "Yes", bad), "{bad:?}");
+            assert_eq!(key.verify(&ALL, "ask-a", "Yes", bad), None, "{bad:?}");
         }
     }
 }

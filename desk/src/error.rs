@@ -22,6 +22,10 @@ pub enum DeskError {
     /// do instead.
     #[error("{0}")]
     Forbidden(String),
+    /// The change conflicts with what the desk holds (a person's name is
+    /// taken): what to do instead.
+    #[error("{0}")]
+    Conflict(String),
     /// The system clock or random source failed.
     #[error("{0}")]
     System(String),
@@ -37,7 +41,7 @@ impl DeskError {
         match self {
             Self::Invalid(_) => 422,
             Self::NotFound => 404,
-            Self::Finished(_) => 409,
+            Self::Finished(_) | Self::Conflict(_) => 409,
             Self::Gone(_) => 410,
             Self::Forbidden(_) => 403,
             Self::Store(e) if e.is_unavailable() => 503,

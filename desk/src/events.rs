@@ -175,6 +175,7 @@ mod tests {
             created_at: "2026-11-30T00:00:00.000Z".to_owned(),
             expires_at: None,
             question_count: 1,
+            to: Vec::new(),
         }
     }
 

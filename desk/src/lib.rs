@@ -14,6 +14,7 @@ mod id;
 mod migrate;
 mod notifying;
 mod outbox;
+mod people;
 mod postgres;
 mod record;
 mod sql;
@@ -27,8 +28,9 @@ pub use error::DeskError;
 pub use events::{Event, KEEP_EVENTS, MAX_WAIT};
 pub use id::AskId;
 pub use outbox::{Attempt, Claimed, DeliveryRow, Notice, Owed, PushSubscription, Reminders};
+pub use people::{digest, Actor, Caller, Grant, People, Person, SESSION_MS, TOKEN_PREFIX};
 pub use postgres::{Change, Changes, PoolSettings, PostgresStore};
-pub use record::{End, Record};
+pub use record::{End, Finisher, Record};
 pub use sqlite::SqliteStore;
 pub use store::{Cursor, Entry, EventBounds, Keyed, ListFilter, Store, StoreError};
 pub use time::rfc3339;
@@ -55,7 +57,13 @@ fn fingerprint(valid: &ValidNewAsk) -> String {
         &valid.agent,
         valid.timeout_seconds,
     );
-    let json = serde_json::to_vec(&content).unwrap_or_default();
+    // An ask for anyone digests as it did before asks had `to`.
+    let json = if valid.to.is_empty() {
+        serde_json::to_vec(&content)
+    } else {
+        serde_json::to_vec(&(content, &valid.to))
+    }
+    .unwrap_or_default();
     Sha256::digest(&json)
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -104,6 +112,8 @@ pub struct Desk {
     push_channel: Option<Arc<str>>,
     /// The key of action tokens, shared through the database.
     action_key: action::ActionKey,
+    /// Whether only signed-in people (and admins) may answer and decline.
+    answer_requires_sign_in: bool,
 }
 
 impl fmt::Debug for Desk {
@@ -133,6 +143,7 @@ impl Desk {
             reminders: Arc::default(),
             push_channel: None,
             action_key,
+            answer_requires_sign_in: false,
         })
     }
 
@@ -140,6 +151,19 @@ impl Desk {
     pub fn with_clock(mut self, clock: Clock) -> Self {
         self.clock = clock;
         self
+    }
+
+    /// The same desk letting only signed-in people and admins answer and
+    /// decline: an ask's link alone no longer does, nor an agent's client,
+    /// and a person answers only the asks for them (or for anyone).
+    pub fn requiring_sign_in_to_answer(mut self, required: bool) -> Self {
+        self.answer_requires_sign_in = required;
+        self
+    }
+
+    /// Whether only signed-in people and admins may answer.
+    pub fn answer_requires_sign_in(&self) -> bool {
+        self.answer_requires_sign_in
     }
 
     /// The URL asks' pages start with.
@@ -256,6 +280,7 @@ impl Desk {
     /// Validates and stores a new ask.
     pub async fn create(&self, new: NewAsk) -> Result<AskCreated, DeskError> {
         let valid = new.validate().map_err(DeskError::Invalid)?;
+        self.check_known(&valid.to).await?;
         let record = self.record_of(valid)?;
         self.store
             .insert(&record, None, &self.owed_at_creation(&record).await?)
@@ -275,6 +300,7 @@ impl Desk {
         key_path: &str,
     ) -> Result<(AskCreated, bool), DeskError> {
         let valid = new.validate().map_err(DeskError::Invalid)?;
+        self.check_known(&valid.to).await?;
         let keyed = Keyed {
             key: key.as_str().to_owned(),
             fingerprint: fingerprint(&valid),
@@ -324,6 +350,7 @@ impl Desk {
             created_at,
             expires_at,
             end: None,
+            to: valid.to,
         })
     }
 
@@ -353,22 +380,24 @@ impl Desk {
             return Ok(record);
         }
         let at = record.expires_at.unwrap_or_default();
-        match self.end(record, Outcome::Expired, at).await? {
+        match self.end(record, Outcome::Expired, at, None).await? {
             Ok(expired) => Ok(expired),
             // Someone else ended it first; read how.
             Err(id) => self.store.get(&id).await?.ok_or(DeskError::NotFound),
         }
     }
 
-    /// Ends the pending `record` with `outcome` at `at`: the record as it
-    /// ended, or its id back when another caller ended it first.
+    /// Ends the pending `record` with `outcome` at `at` by `finisher`
+    /// (`None`: it expired): the record as it ended, or its id back when
+    /// another caller ended it first.
     async fn end(
         &self,
         mut record: Record,
         outcome: Outcome,
         at: i64,
+        finisher: Option<Finisher>,
     ) -> Result<Result<Record, AskId>, DeskError> {
-        let end = End::new(&record.request, outcome, at);
+        let end = End::new(&record.request, outcome, at, finisher);
         let owed = self.owed(Notice::Finished).await?;
         if !self.store.finish(&record.id, &end, &owed).await? {
             return Ok(Err(record.id));
@@ -406,20 +435,23 @@ impl Desk {
         self.get(id).await
     }
 
-    /// Ends a pending ask with the outcome `decide` makes of its request:
-    /// one read, one conditional write.
+    /// Ends a pending ask with the outcome `decide` makes of its request,
+    /// if `by` may, recording who and how: one read, one conditional write.
     async fn finish(
         &self,
         id: &str,
+        by: &Actor,
+        finishing: people::Finishing,
         decide: impl FnOnce(&ValidRequest) -> Result<Outcome, DeskError>,
     ) -> Result<Ask, DeskError> {
         let record = self.read(id).await?;
+        self.may(by, &record.to, finishing)?;
         if record.end.is_some() {
             return Err(self.refusal(&record));
         }
         let outcome = decide(&record.request)?;
         let now = self.now();
-        match self.end(record, outcome, now).await? {
+        match self.end(record, outcome, now, Some(by.finisher())).await? {
             Ok(ended) => Ok(self.view(&ended)),
             // Someone else finished it between our read and our write.
             Err(_) => Err(self.refusal(&self.read(id).await?)),
@@ -435,9 +467,9 @@ impl Desk {
     }
 
     /// Validates the human's answers against the stored request and ends
-    /// the ask with them, if it is still pending.
-    pub async fn answer(&self, id: &str, answers: &Answers) -> Result<Ask, DeskError> {
-        self.answer_with(id, |_| answers.clone()).await
+    /// the ask with them, if it is still pending, recording `by`.
+    pub async fn answer(&self, id: &str, answers: &Answers, by: &Actor) -> Result<Ask, DeskError> {
+        self.answer_with(id, by, |_| answers.clone()).await
     }
 
     /// Like [`Desk::answer`], with answers made from the stored request by
@@ -446,9 +478,10 @@ impl Desk {
     pub async fn answer_with(
         &self,
         id: &str,
+        by: &Actor,
         make: impl FnOnce(&ValidRequest) -> Answers,
     ) -> Result<Ask, DeskError> {
-        self.finish(id, |request| {
+        self.finish(id, by, people::Finishing::Answer, |request| {
             request
                 .validate_answers(&make(request))
                 .map(Outcome::Answered)
@@ -457,10 +490,10 @@ impl Desk {
         .await
     }
 
-    /// Ends a pending ask as declined.
-    pub async fn decline(&self, id: &str, decline: Decline) -> Result<Ask, DeskError> {
+    /// Ends a pending ask as declined, recording `by`.
+    pub async fn decline(&self, id: &str, decline: Decline, by: &Actor) -> Result<Ask, DeskError> {
         let valid = decline.validate().map_err(DeskError::Invalid)?;
-        self.finish(id, |_| {
+        self.finish(id, by, people::Finishing::Answer, |_| {
             Ok(Outcome::Declined {
                 reason: valid.reason,
             })
@@ -468,9 +501,12 @@ impl Desk {
         .await
     }
 
-    /// Ends a pending ask as cancelled: the agent gave up.
-    pub async fn cancel(&self, id: &str) -> Result<Ask, DeskError> {
-        self.finish(id, |_| Ok(Outcome::Cancelled)).await
+    /// Ends a pending ask as cancelled: the agent gave up. Records `by`.
+    pub async fn cancel(&self, id: &str, by: &Actor) -> Result<Ask, DeskError> {
+        self.finish(id, by, people::Finishing::Cancel, |_| {
+            Ok(Outcome::Cancelled)
+        })
+        .await
     }
 
     /// Asks with this status (all when `None`), newest first, at most

@@ -95,6 +95,11 @@ pub(crate) const SQLITE: Migrations = Migrations(&[
         "search",
         include_str!("../migrations/sqlite/0008_search.sql"),
     ),
+    (
+        9,
+        "people",
+        include_str!("../migrations/sqlite/0009_people.sql"),
+    ),
 ]);
 
 /// PostgreSQL's schema.
@@ -143,6 +148,11 @@ pub(crate) const POSTGRES: Migrations = Migrations(&[
         9,
         "search",
         include_str!("../migrations/postgres/0009_search.sql"),
+    ),
+    (
+        10,
+        "people",
+        include_str!("../migrations/postgres/0010_people.sql"),
     ),
 ]);
 

@@ -5,23 +5,36 @@
 //! store, in the change's transaction.
 
 use crate::{
-    action, actionable, AskId, Attempt, Claimed, DeliveryRow, Desk, DeskError, Notice, Owed,
-    PushSubscription, Record, Reminders,
+    action, actionable,
+    people::{Actor, Caller},
+    AskId, Attempt, Claimed, DeliveryRow, Desk, DeskError, Notice, Owed, PushSubscription, Record,
+    Reminders,
 };
-use interaction::{Answers, Ask, AskStatus};
+use interaction::{Answers, Ask, AskStatus, Via};
 use std::{sync::Arc, time::Duration};
 
 impl Desk {
-    /// The action tokens of an ask a notification's buttons may answer:
-    /// `(label, token)` for each option, when the ask is pending with one
-    /// single-select question of at most `max` options; none otherwise.
-    pub fn actions(&self, ask: &Ask, max: usize) -> Vec<(String, String)> {
+    /// The action tokens of an ask a notification's buttons on `via` may
+    /// answer: `(label, token)` for each option, when the ask is pending
+    /// with one single-select question of at most `max` options; none
+    /// otherwise.
+    pub fn actions(&self, ask: &Ask, max: usize, via: Via) -> Vec<(String, String)> {
+        // A button is a link's capability: none where answering needs
+        // signing in.
+        if self.answer_requires_sign_in {
+            return Vec::new();
+        }
         match actionable(&ask.request) {
             Some(question) if ask.status == AskStatus::Pending && question.options.len() <= max => {
                 question
                     .options
                     .iter()
-                    .map(|o| (o.label.clone(), self.action_key.token(&ask.id, &o.label)))
+                    .map(|o| {
+                        (
+                            o.label.clone(),
+                            self.action_key.token(via, &ask.id, &o.label),
+                        )
+                    })
                     .collect()
             }
             _ => Vec::new(),
@@ -29,12 +42,15 @@ impl Desk {
     }
 
     /// Answers the ask `id` with the option `label`, as its action token
-    /// `token` allows: once, through the same validation as every answer.
-    /// A token that is not this ask's and label's, or was used already, is
-    /// [`DeskError::Forbidden`]; an ask that has ended is `Finished` or
-    /// `Gone` as for any answer. Nothing is stored on a refusal.
+    /// `token` allows: once, through the same validation as every answer,
+    /// recorded as answered through the surface the token was sent to
+    /// (one of `surfaces`). A token that is not this ask's and label's, or
+    /// was used already, is [`DeskError::Forbidden`]; an ask that has
+    /// ended is `Finished` or `Gone` as for any answer. Nothing is stored
+    /// on a refusal.
     pub async fn answer_by_action(
         &self,
+        surfaces: &[Via],
         id: &str,
         label: &str,
         token: &str,
@@ -46,9 +62,10 @@ impl Desk {
             )
         };
         let ask_id = AskId::parse(id).ok_or_else(forged)?;
-        if !self.action_key.verify(ask_id.as_str(), label, token) {
-            return Err(forged());
-        }
+        let via = self
+            .action_key
+            .verify(surfaces, ask_id.as_str(), label, token)
+            .ok_or_else(forged)?;
         let used = action::used(token);
         if !self.store.use_action(&used, &ask_id, self.now()).await? {
             return Err(DeskError::Forbidden(
@@ -56,12 +73,14 @@ impl Desk {
             ));
         }
         let answered = self
-            .answer_with(id, |request| match actionable(request.request()) {
-                Some(question) => action::answers(question, label),
-                // A token is only ever made for an actionable ask.
-                None => Answers {
-                    answers: Vec::new(),
-                },
+            .answer_with(id, &Actor::new(Caller::Link, via), |request| {
+                match actionable(request.request()) {
+                    Some(question) => action::answers(question, label),
+                    // A token is only ever made for an actionable ask.
+                    None => Answers {
+                        answers: Vec::new(),
+                    },
+                }
             })
             .await;
         if let Err(e) = &answered {

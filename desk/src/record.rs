@@ -2,7 +2,7 @@
 //! ended for good with what the agent will read.
 
 use crate::{id::AskId, store::Entry, time::rfc3339};
-use interaction::{project, Ask, AskStatus, AskSummary, Outcome, ToolOutput, ValidRequest};
+use interaction::{project, Ask, AskStatus, AskSummary, Outcome, ToolOutput, ValidRequest, Via};
 
 /// An ask as stored. Its request passed validation before it was stored
 /// and again when it was read back, so code holding a `Record` relies on it.
@@ -22,6 +22,27 @@ pub struct Record {
     pub expires_at: Option<i64>,
     /// How it ended; `None` while it is pending.
     pub end: Option<End>,
+    /// The people it is for, by name (empty: anyone).
+    pub to: Vec<String>,
+}
+
+/// Who finished an ask and through which surface. Made by the server from
+/// the request it served (its credentials and its route), never from what
+/// the request says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finisher {
+    /// The person's name; `None` for a link, an open desk or the shared token.
+    pub by: Option<String>,
+    /// The surface.
+    pub via: Via,
+}
+
+impl Finisher {
+    /// Finished through `via` by the person `by`, if a person.
+    pub fn new(by: Option<String>, via: Via) -> Self {
+        Self { by, via }
+    }
+
 }
 
 /// How and when an ask left `pending`, with the projection its agent reads,
@@ -31,22 +52,41 @@ pub struct End {
     outcome: Outcome,
     at: i64,
     projection: ToolOutput,
+    finisher: Option<Finisher>,
 }
 
 impl End {
-    /// `request` ended with `outcome` at `at` (milliseconds since the epoch).
-    pub fn new(request: &ValidRequest, outcome: Outcome, at: i64) -> Self {
+    /// `request` ended with `outcome` at `at` (milliseconds since the epoch),
+    /// by `finisher` (`None` when it expired).
+    pub fn new(
+        request: &ValidRequest,
+        outcome: Outcome,
+        at: i64,
+        finisher: Option<Finisher>,
+    ) -> Self {
         let projection = project(request, &outcome);
-        Self::stored(outcome, at, projection)
+        Self::stored(outcome, at, projection, finisher)
     }
 
     /// An end read back from a store, with the projection made when it ended.
-    pub fn stored(outcome: Outcome, at: i64, projection: ToolOutput) -> Self {
+    pub fn stored(
+        outcome: Outcome,
+        at: i64,
+        projection: ToolOutput,
+        finisher: Option<Finisher>,
+    ) -> Self {
         Self {
             outcome,
             at,
             projection,
+            finisher,
         }
+    }
+
+    /// Who finished the ask and how; `None` when it expired (or ended
+    /// before askdesk recorded it).
+    pub fn finisher(&self) -> Option<&Finisher> {
+        self.finisher.as_ref()
     }
 
     /// How the ask ended.
@@ -102,6 +142,7 @@ impl Record {
             created_at: self.created_at,
             expires_at: self.expires_at,
             question_count: self.request.questions().len(),
+            to: self.to.clone(),
         }
         .summary(url)
     }
@@ -124,6 +165,11 @@ impl Record {
                 .map(|a| a.items().to_vec()),
             decline_reason: end.and_then(|e| e.outcome.reason()).map(str::to_owned),
             projection: end.map(|e| e.projection.clone()),
+            answered_by: end
+                .and_then(|e| e.finisher.as_ref())
+                .and_then(|f| f.by.clone()),
+            via: end.and_then(|e| e.finisher.as_ref()).map(|f| f.via),
+            to: self.to.clone(),
         }
     }
 }

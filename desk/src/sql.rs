@@ -73,8 +73,8 @@ macro_rules! sql_store {
                 let mut tx = self.pool.begin().await?;
                 let inserted = sqlx::query(
                     "INSERT INTO asks (id, status, title, agent, request, question_count, \
-                     created_at, expires_at, idempotency_key, fingerprint, search) \
-                     VALUES ($1, 'pending', $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                     created_at, expires_at, idempotency_key, fingerprint, search, recipients) \
+                     VALUES ($1, 'pending', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
                 )
                 .bind(record.id.as_str())
                 .bind(&record.title)
@@ -86,6 +86,7 @@ macro_rules! sql_store {
                 .bind(key.map(|k| k.key.as_str()))
                 .bind(key.map(|k| k.fingerprint.as_str()))
                 .bind(record.search_text())
+                .bind($crate::stored::stored_recipients(&record.to))
                 .execute(&mut *tx)
                 .await;
                 match inserted {
@@ -196,7 +197,8 @@ macro_rules! sql_store {
                 let mut tx = self.pool.begin().await?;
                 let done = sqlx::query(
                     "UPDATE asks SET status = $1, answers = $2, decline_reason = $3, \
-                     finished_at = $4, projection = $5 WHERE id = $6 AND status = 'pending'",
+                     finished_at = $4, projection = $5, finished_by = $7, finished_via = $8 \
+                     WHERE id = $6 AND status = 'pending'",
                 )
                 .bind(outcome.status().as_str())
                 .bind(answers)
@@ -204,6 +206,8 @@ macro_rules! sql_store {
                 .bind(end.at())
                 .bind(json(id, end.projection())?)
                 .bind(id.as_str())
+                .bind(end.finisher().and_then(|f| f.by.as_deref()))
+                .bind(end.finisher().map(|f| f.via.as_str()))
                 .execute(&mut *tx)
                 .await?;
                 if done.rows_affected() != 1 {
@@ -246,7 +250,7 @@ macro_rules! sql_store {
                 use sqlx::Row;
                 let rows = sqlx::query(
                     "SELECT e.seq, a.id, e.status, a.title, a.agent, a.created_at, \
-                     a.expires_at, a.question_count \
+                     a.expires_at, a.question_count, a.recipients \
                      FROM events e JOIN asks a ON a.id = e.ask_id \
                      WHERE e.seq > $1 ORDER BY e.seq LIMIT $2",
                 )

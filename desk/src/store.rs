@@ -27,6 +27,8 @@ pub struct Entry {
     pub expires_at: Option<i64>,
     /// How many questions it has.
     pub question_count: usize,
+    /// The people it is for (empty: anyone).
+    pub to: Vec<String>,
 }
 
 impl Entry {
@@ -41,6 +43,7 @@ impl Entry {
             created_at: rfc3339(self.created_at),
             expires_at: self.expires_at.map(rfc3339),
             question_count: self.question_count,
+            to: self.to,
         }
     }
 }
@@ -177,7 +180,7 @@ impl StoreError {
 /// Every implementation passes the same conformance suite
 /// (`desk/tests/conformance.rs`).
 #[async_trait]
-pub trait Store: Send + Sync + 'static {
+pub trait Store: crate::people::People + Send + Sync + 'static {
     /// Stores a new pending ask, with the idempotency key and the digest of
     /// its content when it was created with one, its creation as the next
     /// event and the notifications `owed` for it, in one transaction.

@@ -3,21 +3,22 @@
 
 use crate::{
     id::AskId,
-    record::{End, Record},
+    record::{End, Finisher, Record},
     store::{Entry, StoreError},
 };
 use interaction::{
-    project, AnswerItem, Answers, AskStatus, Outcome, Request, ToolOutput, ValidRequest,
+    project, AnswerItem, Answers, AskStatus, Outcome, Request, ToolOutput, ValidRequest, Via,
 };
 use sqlx::{ColumnIndex, Decode, Row, Type};
 
 /// The columns `get` selects, in every store.
 pub(crate) const RECORD_COLUMNS: &str = "id, status, title, agent, request, created_at, \
-    expires_at, finished_at, answers, decline_reason, projection";
+    expires_at, finished_at, answers, decline_reason, projection, finished_by, finished_via, \
+    recipients";
 
 /// The columns `list` selects, in every store.
 pub(crate) const ENTRY_COLUMNS: &str =
-    "id, status, title, agent, created_at, expires_at, question_count";
+    "id, status, title, agent, created_at, expires_at, question_count, recipients";
 
 pub(crate) fn corrupt(id: &str, detail: impl ToString) -> StoreError {
     StoreError::Corrupt {
@@ -52,6 +53,22 @@ struct Columns {
     answers: Option<String>,
     decline_reason: Option<String>,
     projection: Option<String>,
+    finished_by: Option<String>,
+    finished_via: Option<String>,
+    recipients: Option<String>,
+}
+
+/// The names an ask is for, from their stored JSON (`NULL`: anyone).
+fn recipients(id: &str, stored: Option<&str>) -> Result<Vec<String>, StoreError> {
+    stored.map_or(Ok(Vec::new()), |text| {
+        serde_json::from_str(text)
+            .map_err(|e| corrupt(id, format!("its `to` does not decode: {e}")))
+    })
+}
+
+/// The names an ask is for as stored: a JSON array, or `NULL` for anyone.
+pub(crate) fn stored_recipients(to: &[String]) -> Option<String> {
+    (!to.is_empty()).then(|| serde_json::to_string(to).unwrap_or_default())
 }
 
 /// Decodes and validates a row of [`RECORD_COLUMNS`]: the one place stored
@@ -76,6 +93,9 @@ where
         answers: row.try_get("answers")?,
         decline_reason: row.try_get("decline_reason")?,
         projection: row.try_get("projection")?,
+        finished_by: row.try_get("finished_by")?,
+        finished_via: row.try_get("finished_via")?,
+        recipients: row.try_get("recipients")?,
     };
     columns.into_record()
 }
@@ -97,6 +117,10 @@ where
         expires_at: row.try_get("expires_at")?,
         question_count: usize::try_from(row.try_get::<i64, _>("question_count")?)
             .map_err(|e| corrupt(&id, e))?,
+        to: recipients(
+            &id,
+            row.try_get::<Option<String>, _>("recipients")?.as_deref(),
+        )?,
         id: parse_id(&id)?,
     })
 }
@@ -119,7 +143,15 @@ impl Columns {
                     // Finished before projections were stored.
                     None => project(&request, &outcome),
                 };
-                Some(End::stored(outcome, at, projection))
+                let finisher = match &self.finished_via {
+                    None => None,
+                    Some(via) => Some(Finisher::new(
+                        self.finished_by.clone(),
+                        Via::parse(via)
+                            .ok_or_else(|| corrupt(id, format!("unknown surface {via:?}")))?,
+                    )),
+                };
+                Some(End::stored(outcome, at, projection, finisher))
             }
         };
         Ok(Record {
@@ -130,6 +162,7 @@ impl Columns {
             created_at: self.created_at,
             expires_at: self.expires_at,
             end,
+            to: recipients(id, self.recipients.as_deref())?,
         })
     }
 

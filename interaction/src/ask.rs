@@ -82,6 +82,10 @@ pub struct NewAsk {
     /// until the human acts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_seconds: Option<u64>,
+    /// The people the ask is for, by name: the desk shows it to them first,
+    /// and with sign-in required to answer, only they (or an admin) may.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub to: Vec<String>,
 }
 
 /// A [`NewAsk`] that passed validation: blank title and agent are dropped,
@@ -96,6 +100,9 @@ pub struct ValidNewAsk {
     pub agent: Option<String>,
     /// The timeout in seconds, between 1 and [`MAX_TIMEOUT_SECONDS`].
     pub timeout_seconds: Option<u64>,
+    /// The people it is for: well-formed names, each once (whether the desk
+    /// has them is the desk's to check).
+    pub to: Vec<String>,
 }
 
 fn trimmed(text: Option<String>) -> Option<String> {
@@ -156,12 +163,14 @@ impl NewAsk {
                 ));
             }
         }
+        problems.extend(crate::people::check_recipients(&self.to));
         match request {
             Ok(request) if problems.is_empty() => Ok(ValidNewAsk {
                 request,
                 title,
                 agent,
                 timeout_seconds: self.timeout_seconds,
+                to: self.to,
             }),
             _ => Err(Problems(problems)),
         }
@@ -330,6 +339,17 @@ pub struct Ask {
     /// What the agent's model reads, once the ask has finished.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub projection: Option<ToolOutput>,
+    /// Who finished it: a person's name; `null` while pending, when it
+    /// expired, or when it was finished by its link or the shared token.
+    #[serde(default)]
+    pub answered_by: Option<String>,
+    /// The surface it was finished through; `null` while pending or when
+    /// it expired.
+    #[serde(default)]
+    pub via: Option<crate::people::Via>,
+    /// The people it is for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub to: Vec<String>,
 }
 
 /// How one notification of an ask stands: which channel, what it told,
@@ -381,6 +401,9 @@ pub struct AskSummary {
     pub expires_at: Option<String>,
     /// How many questions it has.
     pub question_count: usize,
+    /// The people it is for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub to: Vec<String>,
 }
 
 impl From<&Ask> for AskSummary {
@@ -394,6 +417,7 @@ impl From<&Ask> for AskSummary {
             created_at: ask.created_at.clone(),
             expires_at: ask.expires_at.clone(),
             question_count: ask.request.questions.len(),
+            to: ask.to.clone(),
         }
     }
 }

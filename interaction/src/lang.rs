@@ -171,6 +171,14 @@ impl ProblemCode {
             Self::IdempotencyConflict => {
                 "这个幂等键已用于内容不同的提问；请换一个键，或发送相同的内容。".to_owned()
             }
+            Self::InvalidRecipient => format!(
+                "收件人须为人员名称（1 到 {} 个字符：A-Z、a-z、0-9、.、_、-），不可重复，最多 {} 个。",
+                crate::MAX_PERSON_NAME_CHARS,
+                crate::MAX_RECIPIENTS
+            ),
+            Self::UnknownRecipient => {
+                "这个桌面没有这个人；用 askdesk people list 查看名称。".to_owned()
+            }
         }
     }
 }

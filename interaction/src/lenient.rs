@@ -40,6 +40,9 @@ pub struct LenientAsk {
     /// the first time (a call retried after a cut-off), never a second.
     #[serde(default)]
     pub idempotency_key: Option<String>,
+    /// The people the ask is for, by name.
+    #[serde(default)]
+    pub to: Vec<String>,
 }
 
 /// A question as an agent may write it.
@@ -110,6 +113,7 @@ impl LenientAsk {
             title: self.title,
             agent: self.agent,
             timeout_seconds: self.timeout_seconds,
+            to: self.to,
         }
     }
 

@@ -52,6 +52,8 @@
 //! | `reason_too_long` | `reason` | a decline reason over 10,000 characters |
 //! | `invalid_idempotency_key` | `idempotencyKey` (MCP), `Idempotency-Key` (HTTP) | not 1–200 visible ASCII characters |
 //! | `idempotency_conflict` | `idempotencyKey`, `Idempotency-Key` | the key was used for an ask with other content |
+//! | `invalid_recipient` | `to[i]` | not a person's name (1–64 characters of `A-Za-z0-9._-`), named twice, or more than 20 names |
+//! | `unknown_recipient` | `to[i]` | no person of the desk has this name |
 //!
 //! Lengths count Unicode scalar values; "blank" means empty after trimming
 //! whitespace.
@@ -65,6 +67,7 @@ mod event;
 mod lang;
 mod lenient;
 mod model;
+mod people;
 mod problem;
 mod projection;
 mod validate;
@@ -79,6 +82,9 @@ pub use event::{AskEvent, ResetEvent, ASK_EVENT, RESET_EVENT};
 pub use lang::Lang;
 pub use lenient::{LenientAsk, LenientOption, LenientQuestion};
 pub use model::{AnswerItem, Answers, Question, QuestionOption, Request};
+pub use people::{
+    check_recipients, is_person_name, Role, Via, MAX_PERSON_NAME_CHARS, MAX_RECIPIENTS,
+};
 pub use problem::{Problem, ProblemCode, Problems};
 pub use projection::{claude_code_answer, json_quote, project, Outcome, Structured, ToolOutput};
 pub use validate::{

@@ -115,11 +115,16 @@ pub enum ProblemCode {
     InvalidIdempotencyKey,
     /// An idempotency key was used before for an ask with other content.
     IdempotencyConflict,
+    /// A name in an ask's `to` is not a person's name, or is listed twice,
+    /// or the list is too long.
+    InvalidRecipient,
+    /// A name in an ask's `to` is no person of the desk.
+    UnknownRecipient,
 }
 
 impl ProblemCode {
     /// Every code, in the order of the crate documentation's table.
-    pub const ALL: [Self; 30] = [
+    pub const ALL: [Self; 32] = [
         Self::NoQuestions,
         Self::TooManyQuestions,
         Self::InvalidId,
@@ -150,6 +155,8 @@ impl ProblemCode {
         Self::ReasonTooLong,
         Self::InvalidIdempotencyKey,
         Self::IdempotencyConflict,
+        Self::InvalidRecipient,
+        Self::UnknownRecipient,
     ];
 
     /// The code as it appears in JSON, e.g. `unknown_label`.
@@ -185,6 +192,8 @@ impl ProblemCode {
             Self::ReasonTooLong => "reason_too_long",
             Self::InvalidIdempotencyKey => "invalid_idempotency_key",
             Self::IdempotencyConflict => "idempotency_conflict",
+            Self::InvalidRecipient => "invalid_recipient",
+            Self::UnknownRecipient => "unknown_recipient",
         }
     }
 }

@@ -7,7 +7,7 @@ use axum::{
     body::Bytes,
     extract::{
         rejection::{BytesRejection, JsonRejection},
-        FromRequest, Path, Query, Request, State,
+        Extension, FromRequest, Path, Query, Request, State,
     },
     http::{
         header::{LOCATION, RETRY_AFTER},
@@ -17,8 +17,8 @@ use axum::{
     routing::{get, post},
     Router,
 };
-use desk::{Desk, DeskError, StoreError, MAX_WAIT};
-use interaction::{Answers, AskList, AskStatus, Decline, ErrorBody, IdempotencyKey, NewAsk};
+use desk::{Actor, Caller, Desk, DeskError, StoreError, MAX_WAIT};
+use interaction::{Answers, AskList, AskStatus, Decline, ErrorBody, IdempotencyKey, NewAsk, Via};
 use serde::{de::DeserializeOwned, Deserialize};
 use std::time::Duration;
 
@@ -126,7 +126,7 @@ pub fn desk_error_body(error: DeskError) -> (StatusCode, ErrorBody) {
             problems: Vec::new(),
             ask: Some(ask),
         },
-        DeskError::Forbidden(text) => message(text),
+        DeskError::Forbidden(text) | DeskError::Conflict(text) => message(text),
         DeskError::Store(StoreError::Corrupt { id, detail }) => {
             tracing::error!(id = %id, "stored ask is unreadable: {detail}");
             message(format!(
@@ -242,9 +242,16 @@ pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
 
 async fn create(
     State(state): State<AppState>,
+    Extension(caller): Extension<Caller>,
     headers: HeaderMap,
     JsonBody(new): JsonBody<NewAsk>,
 ) -> Result<Response, ApiError> {
+    crate::access::may_create(&caller)?;
+    if let Some(limit) = &state.create_limit {
+        if let Err(wait) = limit.take(&caller) {
+            return Ok(crate::access::too_many_asks(wait));
+        }
+    }
     let key = headers
         .get(IDEMPOTENCY_KEY)
         .map(|value| {
@@ -478,9 +485,12 @@ fn export(desk: Desk, filter: desk::ListFilter) -> Response {
 async fn answer(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    Extension(caller): Extension<Caller>,
+    headers: HeaderMap,
     JsonBody(answers): JsonBody<Answers>,
 ) -> Result<Response, ApiError> {
-    let ask = desk(&state).answer(&id, &answers).await?;
+    let by = crate::access::answering(caller, &headers);
+    let ask = desk(&state).answer(&id, &answers, &by).await?;
     Ok(axum::Json(ask).into_response())
 }
 
@@ -500,8 +510,10 @@ async fn act(
     Path(id): Path<String>,
     JsonBody(action): JsonBody<Action>,
 ) -> Result<Response, ApiError> {
+    // ntfy's buttons and browsers' push notifications post here; Slack's
+    // come through its own signed endpoint.
     let ask = desk(&state)
-        .answer_by_action(&id, &action.label, &action.token)
+        .answer_by_action(&[Via::Ntfy, Via::Push], &id, &action.label, &action.token)
         .await?;
     Ok(axum::Json(ask).into_response())
 }
@@ -509,6 +521,8 @@ async fn act(
 async fn decline(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    Extension(caller): Extension<Caller>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let body = body.map_err(|rejection| match rejection.status() {
@@ -536,15 +550,23 @@ async fn decline(
             )
         })?
     };
-    let ask = desk(&state).decline(&id, decline).await?;
+    let by = crate::access::answering(caller, &headers);
+    let ask = desk(&state).decline(&id, decline, &by).await?;
     Ok(axum::Json(ask).into_response())
 }
 
 async fn cancel(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    Extension(caller): Extension<Caller>,
+    headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let ask = desk(&state).cancel(&id).await?;
+    // `askdesk mcp` cancels through the API for its agent.
+    let via = match crate::access::api_via(&headers) {
+        Via::McpClient => Via::Mcp,
+        via => via,
+    };
+    let ask = desk(&state).cancel(&id, &Actor::new(caller, via)).await?;
     Ok(axum::Json(ask).into_response())
 }
 

@@ -27,6 +27,12 @@ pub struct Cli {
 pub enum Command {
     /// Serve the web pages and the API (the default).
     Serve(ServeArgs),
+    /// The people with tokens of their own, and their roles: `add`, `list`,
+    /// `remove`. Works on the server's database (the same --database and
+    /// environment) while it runs; a removal takes effect on every
+    /// instance at its next request.
+    #[command(subcommand)]
+    People(PeopleCommand),
     /// Speak MCP on stdin/stdout for a client that launches askdesk: one
     /// tool, `ask_user`. Uses the server at --url, or starts one there.
     Mcp(McpArgs),
@@ -51,6 +57,54 @@ pub struct StopArgs {
     /// The address of the desk to stop, as `askdesk mcp` was given it.
     #[arg(long, env = "ASKDESK_URL", default_value = "http://127.0.0.1:3000")]
     pub url: String,
+}
+
+/// What `askdesk people` does.
+#[derive(Debug, Subcommand)]
+pub enum PeopleCommand {
+    /// Add a person and print their new token, once (it is kept only as a
+    /// digest): `askd_` and 160 random bits.
+    Add {
+        /// Their name: 1–64 characters of A-Z a-z 0-9 . _ -, starting with
+        /// a letter or digit.
+        name: String,
+        /// What they may do: `agent` creates, reads, waits on and cancels
+        /// asks; `person` reads, answers and declines; `admin` does all.
+        #[arg(long, default_value = "person", value_parser = parse_role)]
+        role: interaction::Role,
+        #[command(flatten)]
+        database: DatabaseArgs,
+    },
+    /// List the people and their roles (never their tokens).
+    List {
+        /// One JSON object per person instead of a table.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        database: DatabaseArgs,
+    },
+    /// Remove a person: their token and signed-in browsers stop working at
+    /// once.
+    Remove {
+        /// Their name.
+        name: String,
+        #[command(flatten)]
+        database: DatabaseArgs,
+    },
+}
+
+/// Which database `askdesk people` works on.
+#[derive(Debug, Clone, Args)]
+pub struct DatabaseArgs {
+    /// The server's database, as `askdesk serve --database` takes it (the
+    /// same default and environment).
+    #[arg(long, env = "ASKDESK_DATABASE", hide_env_values = true)]
+    pub database: Option<String>,
+}
+
+fn parse_role(text: &str) -> Result<interaction::Role, String> {
+    interaction::Role::parse(text)
+        .ok_or_else(|| format!("{text:?} is not a role; use agent, person or admin"))
 }
 
 /// The agents askdesk has a hook for.
@@ -127,6 +181,19 @@ pub struct ServeArgs {
     /// sets no `timeoutSeconds`. Default: until the human acts.
     #[arg(long, env = "ASKDESK_MCP_TIMEOUT")]
     pub mcp_default_timeout: Option<u64>,
+    /// Only signed-in people may answer and decline (their own token, or
+    /// the shared one): an ask's link alone no longer does, an agent's
+    /// token never does, notifications carry no answer buttons, and a
+    /// person answers only the asks for them (`to`) or for anyone. Needs
+    /// --token or people (`askdesk people add`).
+    #[arg(long, env = "ASKDESK_ANSWER_REQUIRES_SIGN_IN")]
+    pub answer_requires_sign_in: bool,
+    /// How many asks each agent may create a minute (each person's token
+    /// counts apart; the shared token, or an open desk, counts as one);
+    /// more get 429 with Retry-After. Counted per instance. Default: no
+    /// limit.
+    #[arg(long, env = "ASKDESK_CREATE_LIMIT", value_parser = clap::value_parser!(u32).range(1..))]
+    pub create_limit: Option<u32>,
     /// Also put each `ask_user` to the MCP client's own UI (elicitation),
     /// when the client offers it: whoever answers first, there, on the page
     /// or in the terminal, answers. A call may choose with `answerIn`.
@@ -258,6 +325,8 @@ impl fmt::Debug for ServeArgs {
             .field("allowed_hosts", &self.allowed_hosts)
             .field("mcp_default_timeout", &self.mcp_default_timeout)
             .field("elicit", &self.elicit)
+            .field("answer_requires_sign_in", &self.answer_requires_sign_in)
+            .field("create_limit", &self.create_limit)
             .field("frame_ancestors", &self.frame_ancestors)
             .field("embed_origin", &self.embed_origin)
             .field("site_root", &self.site_root)
@@ -273,6 +342,33 @@ impl fmt::Debug for ServeArgs {
             .field("escalate_after", &self.escalate_after)
             .field("escalate", &self.escalate.as_ref().map(|_| "<set>"))
             .finish()
+    }
+}
+
+/// Where `--database` (given or not) says asks are stored.
+pub fn database_at(database: Option<&str>) -> Result<Database, ConfigError> {
+    match database {
+        Some(":memory:") => Ok(Database::Memory),
+        Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+            Ok(Database::Postgres(url.to_owned()))
+        }
+        Some(url) if url.contains("://") => {
+            let scheme = url.split("://").next().unwrap_or_default();
+            Err(ConfigError(format!(
+                "--database: {scheme}:// is not a database askdesk knows; give a SQLite \
+                 file path (e.g. /var/lib/askdesk/askdesk.db), :memory:, or a \
+                 postgres:// URL"
+            )))
+        }
+        Some(path) => Ok(Database::File(PathBuf::from(path))),
+        None => Ok(Database::File(data_folder()?.join("askdesk.db"))),
+    }
+}
+
+impl DatabaseArgs {
+    /// Where the asks are.
+    pub fn database(&self) -> Result<Database, ConfigError> {
+        database_at(self.database.as_deref())
     }
 }
 
@@ -380,22 +476,7 @@ impl ServeArgs {
 
     /// Where asks are stored.
     pub fn database(&self) -> Result<Database, ConfigError> {
-        match self.database.as_deref() {
-            Some(":memory:") => Ok(Database::Memory),
-            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
-                Ok(Database::Postgres(url.to_owned()))
-            }
-            Some(url) if url.contains("://") => {
-                let scheme = url.split("://").next().unwrap_or_default();
-                Err(ConfigError(format!(
-                    "--database: {scheme}:// is not a database askdesk knows; give a SQLite \
-                     file path (e.g. /var/lib/askdesk/askdesk.db), :memory:, or a \
-                     postgres:// URL"
-                )))
-            }
-            Some(path) => Ok(Database::File(PathBuf::from(path))),
-            None => Ok(Database::File(data_folder()?.join("askdesk.db"))),
-        }
+        database_at(self.database.as_deref())
     }
 
     /// The command-line flags and environment that give another askdesk
@@ -424,6 +505,7 @@ impl ServeArgs {
                 self.site_root.as_ref().map(|p| p.display().to_string()),
             ),
             ("--web-push", self.web_push.clone()),
+            ("--create-limit", self.create_limit.map(|n| n.to_string())),
             (
                 "--remind-after",
                 self.remind_after.map(|d| format!("{}s", d.as_secs())),
@@ -440,6 +522,9 @@ impl ServeArgs {
         }
         if self.elicit {
             flags.push("--elicit".to_owned());
+        }
+        if self.answer_requires_sign_in {
+            flags.push("--answer-requires-sign-in".to_owned());
         }
         for host in &self.allowed_hosts {
             flags.push(format!("--allowed-host={host}"));
@@ -471,6 +556,12 @@ impl ServeArgs {
     /// without a token. `bound` is the address actually bound (its port
     /// may differ from `addr` when that asked for port 0).
     pub fn security(&self, bound: SocketAddr) -> Result<Security, ConfigError> {
+        if self.elicit && self.answer_requires_sign_in {
+            return Err(ConfigError(
+                "--elicit lets the agent's own client answer, which --answer-requires-sign-in                  forbids: choose one"
+                    .to_owned(),
+            ));
+        }
         if let Some(token) = &self.token {
             let chars = token.chars().count();
             if chars < MIN_TOKEN_CHARS {
@@ -561,6 +652,8 @@ mod tests {
             allowed_hosts: vec!["a.example".to_owned(), "b.example".to_owned()],
             mcp_default_timeout: Some(600),
             elicit: true,
+            answer_requires_sign_in: true,
+            create_limit: Some(30),
             frame_ancestors: "'self' https://dash.example".to_owned(),
             embed_origin: Some("https://dash.example".to_owned()),
             site_root: Some(PathBuf::from("/srv/askdesk site")),

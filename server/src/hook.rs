@@ -88,6 +88,7 @@ pub async fn claude_code(args: McpArgs, stdin: &str) -> Option<String> {
         timeout_seconds: None,
         wait_seconds: None,
         idempotency_key: None,
+        to: Vec::new(),
     }
     .into_new_ask();
     let backend = match mcp::stdio::find_desk(&args).await {

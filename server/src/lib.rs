@@ -5,6 +5,7 @@
 //! `main.rs` only parses the command line and serves [`app`]; tests drive the
 //! same router in-process.
 
+pub mod access;
 pub mod api;
 pub mod assets;
 pub mod config;
@@ -16,6 +17,7 @@ mod mac;
 pub mod mcp;
 pub mod notify;
 pub mod page;
+pub mod people;
 pub mod push;
 pub mod run;
 pub mod security;
@@ -57,6 +59,8 @@ pub struct AppState {
     pub slack_signing_secret: Option<Arc<str>>,
     /// The server's Web Push identity, with `--web-push`.
     pub push: Option<Arc<push::WebPush>>,
+    /// How many asks each agent may create a minute, with `--create-limit`.
+    pub create_limit: Option<Arc<access::CreateLimit>>,
 }
 
 impl FromRef<AppState> for LeptosOptions {
@@ -138,7 +142,8 @@ pub fn app(state: AppState) -> Router {
         .merge(events::routes())
         .nest_service("/mcp", mcp::http_service(&state))
         .route("/asks/{id}", post(page::post_form))
-        .route("/signin", post(security::sign_in))
+        .route("/signin", post(access::sign_in))
+        .route("/signout", post(access::sign_out))
         .route("/integrations/slack/actions", post(slack::actions))
         .route("/lang/{code}", axum::routing::get(page::switch_language))
         .leptos_routes_with_context(&state, routes, context, {
@@ -151,7 +156,11 @@ pub fn app(state: AppState) -> Router {
         // which carry their build-time encoding already, nor event streams.
         .layer(tower_http::compression::CompressionLayer::new())
         .layer(axum::middleware::from_fn_with_state(
-            state.security.clone(),
+            access::Gate {
+                security: state.security.clone(),
+                desk: state.desk.clone(),
+                people: Arc::default(),
+            },
             security::guard,
         ))
         .with_state(state)

@@ -1,10 +1,12 @@
-//! Failed attempts at the token, counted per client address: after
-//! [`FAILURES`] wrong tokens or failed sign-ins within [`WINDOW`], that
-//! address is refused (`429` with `Retry-After`) until the window ends,
-//! whatever it sends. Counted per instance.
+//! Counting in fixed windows: failed attempts at a token per client
+//! address ([`Failures`]: after [`FAILURES`] wrong tokens or failed
+//! sign-ins within [`WINDOW`], that address is refused with `429` and
+//! `Retry-After` until the window ends, whatever it sends), and asks
+//! created per agent (`--create-limit`). Counted per instance.
 
 use std::{
     collections::HashMap,
+    hash::Hash,
     net::IpAddr,
     sync::{Mutex, PoisonError},
     time::{Duration, Instant},
@@ -14,35 +16,72 @@ use std::{
 pub const FAILURES: u32 = 10;
 /// The window failures are counted in.
 pub const WINDOW: Duration = Duration::from_secs(60);
-/// Past this many addresses, ended windows are dropped.
+/// Past this many keys, ended windows are dropped.
 const PRUNE_ABOVE: usize = 10_000;
 
-/// Failures per address, in fixed windows.
-#[derive(Debug, Default)]
-pub struct Failures {
-    windows: Mutex<HashMap<IpAddr, (Instant, u32)>>,
+/// Counts per key, in fixed windows, up to a limit.
+#[derive(Debug)]
+pub struct Windows<K> {
+    limit: u32,
+    window: Duration,
+    counts: Mutex<HashMap<K, (Instant, u32)>>,
+}
+
+impl<K: Hash + Eq> Windows<K> {
+    /// At most `limit` in each `window`.
+    pub fn new(limit: u32, window: Duration) -> Self {
+        Self {
+            limit,
+            window,
+            counts: Mutex::default(),
+        }
+    }
+
+    /// How long `key` must wait before it may count again, if it is
+    /// refused now.
+    pub fn refused(&self, key: &K, now: Instant) -> Option<Duration> {
+        let counts = self.counts.lock().unwrap_or_else(PoisonError::into_inner);
+        let (start, count) = counts.get(key)?;
+        let left = self
+            .window
+            .checked_sub(now.saturating_duration_since(*start))?;
+        (*count >= self.limit && !left.is_zero()).then_some(left)
+    }
+
+    /// Counts one for `key`.
+    pub fn count(&self, key: K, now: Instant) {
+        let mut counts = self.counts.lock().unwrap_or_else(PoisonError::into_inner);
+        if counts.len() > PRUNE_ABOVE {
+            let window = self.window;
+            counts.retain(|_, (start, _)| now.saturating_duration_since(*start) < window);
+        }
+        let entry = counts.entry(key).or_insert((now, 0));
+        if now.saturating_duration_since(entry.0) >= self.window {
+            *entry = (now, 0);
+        }
+        entry.1 += 1;
+    }
+}
+
+/// Failed attempts at a token, per client address.
+#[derive(Debug)]
+pub struct Failures(Windows<IpAddr>);
+
+impl Default for Failures {
+    fn default() -> Self {
+        Self(Windows::new(FAILURES, WINDOW))
+    }
 }
 
 impl Failures {
     /// How long `addr` must wait before trying again, if it is refused now.
     pub fn refused(&self, addr: IpAddr, now: Instant) -> Option<Duration> {
-        let windows = self.windows.lock().unwrap_or_else(PoisonError::into_inner);
-        let (start, count) = windows.get(&addr)?;
-        let left = WINDOW.checked_sub(now.saturating_duration_since(*start))?;
-        (*count >= FAILURES && !left.is_zero()).then_some(left)
+        self.0.refused(&addr, now)
     }
 
     /// Counts one failure of `addr`.
     pub fn fail(&self, addr: IpAddr, now: Instant) {
-        let mut windows = self.windows.lock().unwrap_or_else(PoisonError::into_inner);
-        if windows.len() > PRUNE_ABOVE {
-            windows.retain(|_, (start, _)| now.saturating_duration_since(*start) < WINDOW);
-        }
-        let window = windows.entry(addr).or_insert((now, 0));
-        if now.saturating_duration_since(window.0) >= WINDOW {
-            *window = (now, 0);
-        }
-        window.1 += 1;
+        self.0.count(addr, now);
     }
 }
 
@@ -82,5 +121,18 @@ mod tests {
             None,
             "a new window starts at one"
         );
+    }
+
+    #[test]
+    fn keys_count_apart_up_to_their_limit() {
+        let windows = Windows::new(2, Duration::from_secs(60));
+        let start = Instant::now();
+        windows.count("bot", start);
+        windows.count("bot", start);
+        assert!(windows.refused(&"bot", start).is_some());
+        assert!(windows.refused(&"other", start).is_none());
+        assert!(windows
+            .refused(&"bot", start + Duration::from_secs(60))
+            .is_none());
     }
 }

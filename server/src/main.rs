@@ -20,6 +20,9 @@ async fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Serve(args)) => logged(serve(args)).await,
         Some(Command::Mcp(args)) => logged(mcp::stdio::run(args)).await,
+        Some(Command::People(command)) => server::people::run(command)
+            .await
+            .map_err(|e| e.to_string()),
         None => logged(serve(cli.serve)).await,
         // The terminal loop blocks its thread, so it runs where blocking
         // is allowed; its HTTP calls run on this runtime. No log lines

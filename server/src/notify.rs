@@ -575,7 +575,11 @@ fn slack_message(
     }
     let mut elements = Vec::new();
     if buttons {
-        for (i, (label, token)) in desk.actions(ask, SLACK_ACTIONS).into_iter().enumerate() {
+        for (i, (label, token)) in desk
+            .actions(ask, SLACK_ACTIONS, interaction::Via::Slack)
+            .into_iter()
+            .enumerate()
+        {
             elements.push(serde_json::json!({
                 "type": "button",
                 "action_id": format!("askdesk_answer_{i}"),
@@ -679,7 +683,7 @@ fn ntfy_message(
     ask: &interaction::Ask,
 ) -> serde_json::Value {
     let actions: Vec<serde_json::Value> = desk
-        .actions(ask, NTFY_ACTIONS)
+        .actions(ask, NTFY_ACTIONS, interaction::Via::Ntfy)
         .into_iter()
         .map(|(label, token)| {
             serde_json::json!({

@@ -7,21 +7,23 @@ use crate::AppState;
 use app::form::{Posted, INTENT_FIELD, REASON_FIELD};
 use axum::{
     body::Body,
-    extract::{Path, RawForm, State},
+    extract::{Extension, Path, RawForm, State},
     http::{header::LOCATION, HeaderValue, Request, StatusCode},
     response::{IntoResponse, Response},
 };
-use desk::DeskError;
-use interaction::Decline;
+use desk::{Actor, Caller, DeskError};
+use interaction::{Decline, Via};
 use leptos::prelude::provide_context;
 
 /// `POST /asks/{id}`.
 pub async fn post_form(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    Extension(caller): Extension<Caller>,
     request_parts: axum::http::request::Parts,
     RawForm(body): RawForm,
 ) -> Response {
+    let by = Actor::new(caller.clone(), Via::Form);
     let fields: Vec<(String, String)> = serde_urlencoded::from_bytes(&body).unwrap_or_default();
     let field = |name: &str| {
         fields
@@ -34,11 +36,11 @@ pub async fn post_form(
     let mut posted = None;
     let result = if field(INTENT_FIELD) == Some("decline") {
         let reason = field(REASON_FIELD).map(str::to_owned);
-        state.desk.decline(&id, Decline { reason }).await
+        state.desk.decline(&id, Decline { reason }, &by).await
     } else {
         state
             .desk
-            .answer_with(&id, |request| {
+            .answer_with(&id, &by, |request| {
                 let form = Posted::from_fields(&id, request, &fields);
                 let answers = form.answers(request);
                 posted = Some(form);
@@ -76,6 +78,15 @@ pub async fn post_form(
         }
         Err(DeskError::NotFound) => {
             render(&state, request_parts, None, StatusCode::NOT_FOUND).await
+        }
+        // Someone holding only the link, where answering needs signing in.
+        Err(DeskError::Forbidden(_)) if caller == Caller::Link => {
+            see_other(&format!("/signin?next=/asks/{id}"))
+        }
+        // Signed in, but the ask is for others: its page says so.
+        Err(DeskError::Forbidden(why)) => {
+            tracing::info!("a form post refused: {why}");
+            render(&state, request_parts, None, StatusCode::FORBIDDEN).await
         }
         Err(e) => {
             tracing::error!("{e}");
@@ -150,11 +161,8 @@ pub async fn switch_language(
     Path(code): Path<String>,
     axum::extract::Query(query): axum::extract::Query<LangQuery>,
 ) -> Response {
-    let back = query
-        .back
-        .filter(|b| b.starts_with('/') && !b.starts_with("//") && !b.contains('\\'))
-        .unwrap_or_else(|| "/".to_owned());
-    let mut response = see_other(&back);
+    let back = crate::access::local_path(query.back.as_deref());
+    let mut response = see_other(back);
     if let Some(lang) = app::i18n::Lang::parse(&code) {
         let cookie = format!(
             "{}={}; Path=/; Max-Age=31536000; SameSite=Lax",

@@ -175,7 +175,7 @@ pub fn payload(desk: &Desk, notice: Notice, ask: &interaction::Ask) -> serde_jso
         crate::notify::ended_text(ask)
     };
     let actions: Vec<serde_json::Value> = desk
-        .actions(ask, PUSH_ACTIONS)
+        .actions(ask, PUSH_ACTIONS, interaction::Via::Push)
         .into_iter()
         .map(|(label, token)| serde_json::json!({"label": label, "token": token}))
         .collect();
@@ -351,9 +351,11 @@ fn valid(subscription: Subscription) -> Result<PushSubscription, ApiError> {
 /// `POST /api/v1/push/subscriptions`: this browser is told of asks from now on.
 pub async fn subscribe(
     State(state): State<AppState>,
+    axum::Extension(caller): axum::Extension<desk::Caller>,
     crate::api::JsonBody(subscription): crate::api::JsonBody<Subscription>,
 ) -> Result<Response, ApiError> {
     enabled(&state)?;
+    crate::access::may_use_desk(&caller)?;
     let subscription = valid(subscription)?;
     state.desk.subscribe_push(&subscription).await?;
     Ok((
@@ -372,9 +374,11 @@ pub struct Unsubscribe {
 /// `DELETE /api/v1/push/subscriptions`: this browser is told no more.
 pub async fn unsubscribe(
     State(state): State<AppState>,
+    axum::Extension(caller): axum::Extension<desk::Caller>,
     crate::api::JsonBody(unsubscribe): crate::api::JsonBody<Unsubscribe>,
 ) -> Result<Response, ApiError> {
     enabled(&state)?;
+    crate::access::may_use_desk(&caller)?;
     if state.desk.unsubscribe_push(&unsubscribe.endpoint).await? {
         Ok(StatusCode::NO_CONTENT.into_response())
     } else {

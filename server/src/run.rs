@@ -105,7 +105,19 @@ pub struct Opened {
 
 /// Opens the store the settings name.
 pub async fn open_store(args: &ServeArgs) -> Result<Opened, StartError> {
-    let database = args.database()?;
+    let settings = PoolSettings {
+        max_connections: args.database_connections.max(1),
+        acquire_timeout: std::time::Duration::from_secs(args.database_timeout.max(1)),
+    };
+    open_database(args.database()?, settings).await
+}
+
+/// Opens `database` (without claiming a SQLite file: `askdesk people` works
+/// beside the server using it).
+pub async fn open_database(
+    database: Database,
+    settings: PoolSettings,
+) -> Result<Opened, StartError> {
     let mut shared = None;
     let store: Arc<dyn Store> = match &database {
         Database::Memory => Arc::new(SqliteStore::in_memory().await?),
@@ -125,10 +137,6 @@ pub async fn open_store(args: &ServeArgs) -> Result<Opened, StartError> {
             )
         }
         Database::Postgres(url) => {
-            let settings = PoolSettings {
-                max_connections: args.database_connections.max(1),
-                acquire_timeout: std::time::Duration::from_secs(args.database_timeout.max(1)),
-            };
             let store = PostgresStore::connect(url, settings)
                 .await
                 .map_err(|e| format!("cannot open the database {database}: {e}"))?;
@@ -201,7 +209,18 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         .await
         .map_err(|e| format!("cannot read the database {database}: {e}"))?
         .notifying(channels.names())
-        .reminding(channels.reminders());
+        .reminding(channels.reminders())
+        .requiring_sign_in_to_answer(args.answer_requires_sign_in);
+    if args.answer_requires_sign_in && !security.has_token() {
+        let people = desk
+            .has_people()
+            .await
+            .map_err(|e| format!("cannot read the database {database}: {e}"))?;
+        if !people {
+            return Err("--answer-requires-sign-in: nobody could sign in to answer; set --token,                         or add people first (askdesk people add NAME)"
+                .into());
+        }
+    }
     let desk = if channels.pushes() {
         desk.pushing(crate::notify::WEB_PUSH)
     } else {
@@ -230,6 +249,9 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
             )),
             None => None,
         },
+        create_limit: args
+            .create_limit
+            .map(|n| Arc::new(crate::access::CreateLimit::new(n))),
     };
     match &database {
         Database::Memory => tracing::warn!("asks are kept in memory and lost when askdesk stops"),

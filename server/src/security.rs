@@ -2,30 +2,30 @@
 //! `Origin` check (CSRF), the token, and the security headers on every
 //! response.
 
-use crate::limit::Failures;
+use crate::{
+    access::{identify, Gate, Identified},
+    limit::Failures,
+};
 use axum::{
-    extract::{ConnectInfo, Extension, Form, Request, State},
+    extract::{ConnectInfo, Request, State},
     http::{
         header::{
-            AUTHORIZATION, CACHE_CONTROL, CONTENT_SECURITY_POLICY, COOKIE, HOST, LOCATION, ORIGIN,
-            REFERRER_POLICY, RETRY_AFTER, SET_COOKIE, WWW_AUTHENTICATE, X_CONTENT_TYPE_OPTIONS,
+            AUTHORIZATION, CACHE_CONTROL, CONTENT_SECURITY_POLICY, HOST, LOCATION, ORIGIN,
+            REFERRER_POLICY, RETRY_AFTER, WWW_AUTHENTICATE, X_CONTENT_TYPE_OPTIONS,
         },
         HeaderMap, HeaderValue, Method, StatusCode, Uri,
     },
     middleware::Next,
     response::{IntoResponse, Response},
 };
+use desk::Caller;
 use interaction::ErrorBody;
-use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use std::{
     net::{IpAddr, SocketAddr},
     sync::Arc,
     time::Instant,
 };
-
-/// The cookie that remembers a signed-in browser.
-pub const SESSION_COOKIE: &str = "askdesk_session";
 
 /// The policy of responses that are not pages: nothing may run or load.
 const NON_PAGE_CSP: &str = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
@@ -34,7 +34,9 @@ const NON_PAGE_CSP: &str = "default-src 'none'; frame-ancestors 'none'; base-uri
 #[derive(Clone)]
 pub struct Security {
     token_digest: Option<[u8; 32]>,
-    session: Option<String>,
+    /// A digest of the shared token that names its sessions: they end
+    /// when the token changes.
+    admin_tag: Option<String>,
     public_url: String,
     hosts: Vec<String>,
     secure_cookie: bool,
@@ -84,9 +86,9 @@ impl Security {
         hosts.push(public_host);
         Self {
             token_digest: token.as_ref().map(|t| digest(&[t.as_bytes()])),
-            session: token
+            admin_tag: token
                 .as_ref()
-                .map(|t| hex(&digest(&[b"askdesk session v1\0", t.as_bytes()]))),
+                .map(|t| hex(&digest(&[b"askdesk session v2\0", t.as_bytes()]))),
             secure_cookie: public_url.starts_with("https://"),
             public_url,
             hosts,
@@ -119,40 +121,26 @@ impl Security {
             || origin == format!("https://{host}")
     }
 
-    fn bearer_ok(&self, headers: &HeaderMap) -> bool {
-        let Some(expected) = &self.token_digest else {
-            return true;
-        };
-        headers
-            .get(AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
-            // Comparing digests keeps the comparison's timing independent
-            // of how much of the token was right.
-            .is_some_and(|token| digest(&[token.trim().as_bytes()]) == *expected)
+    /// Whether `token` is the server's shared token (compared by digest,
+    /// so the comparison's timing does not tell how much was right).
+    pub fn is_shared_token(&self, token: &str) -> bool {
+        self.token_digest
+            .is_some_and(|expected| digest(&[token.trim().as_bytes()]) == expected)
     }
 
-    fn cookie_ok(&self, headers: &HeaderMap) -> bool {
-        let Some(expected) = &self.session else {
-            return true;
-        };
-        let expected = digest(&[expected.as_bytes()]);
-        headers
-            .get_all(COOKIE)
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .flat_map(|v| v.split(';'))
-            .filter_map(|pair| pair.trim().split_once('='))
-            .any(|(name, value)| name == SESSION_COOKIE && digest(&[value.as_bytes()]) == expected)
+    /// What names the shared token's sessions, when there is a token.
+    pub fn admin_tag(&self) -> Option<String> {
+        self.admin_tag.clone()
     }
 
-    /// The `Set-Cookie` value that signs a browser in.
-    fn session_cookie(&self) -> Option<String> {
-        let session = self.session.as_ref()?;
-        let secure = if self.secure_cookie { "; Secure" } else { "" };
-        Some(format!(
-            "{SESSION_COOKIE}={session}; Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000{secure}"
-        ))
+    /// Whether cookies are sent only over HTTPS (the public URL is).
+    pub fn secure_cookie(&self) -> bool {
+        self.secure_cookie
+    }
+
+    /// Counts a failed attempt at a token from `addr`.
+    pub fn failed(&self, addr: IpAddr) {
+        self.failures.fail(addr, Instant::now());
     }
 }
 
@@ -166,13 +154,9 @@ fn error(status: StatusCode, message: String) -> Response {
 }
 
 /// The middleware in front of every route.
-pub async fn guard(
-    State(security): State<Arc<Security>>,
-    request: Request,
-    next: Next,
-) -> Response {
+pub async fn guard(State(gate): State<Gate>, request: Request, next: Next) -> Response {
     let worker = request.uri().path() == "/sw.js";
-    let mut response = check(&security, request, next).await;
+    let mut response = check(&gate, request, next).await;
     if worker {
         // The service worker's own policy: it fetches only this server
         // (a notification's button answers through the API).
@@ -188,7 +172,8 @@ pub async fn guard(
 /// worker: nothing but requests to this server.
 pub const SERVICE_WORKER_CSP: &str = "default-src 'none'; connect-src 'self'";
 
-async fn check(security: &Security, mut request: Request, next: Next) -> Response {
+async fn check(gate: &Gate, mut request: Request, next: Next) -> Response {
+    let security = &*gate.security;
     let addr = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
@@ -235,39 +220,68 @@ async fn check(security: &Security, mut request: Request, next: Next) -> Respons
             );
         }
     }
-    let path = request.uri().path();
+    let path = request.uri().path().to_owned();
     // An address that got the token wrong too often waits, whatever it
     // sends next with a token or to the sign-in form.
-    let bearer_ok = security.bearer_ok(headers);
     let tries_token = headers.contains_key(AUTHORIZATION)
         || (path == "/signin" && *request.method() == Method::POST);
-    if let (true, true, Some(addr)) = (security.has_token(), tries_token, addr) {
+    if let (true, Some(addr)) = (tries_token, addr) {
         if let Some(wait) = security.failures.refused(addr, Instant::now()) {
             return too_many(wait);
         }
-        if headers.contains_key(AUTHORIZATION) && !bearer_ok {
-            tracing::warn!(%addr, "a request with a wrong token");
-            security.failures.fail(addr, Instant::now());
-        }
     }
-    if security.has_token() && !crate::is_public(path) && !bearer_ok && !security.cookie_ok(headers)
-    {
-        let api = ["/api/", "/rpc/", "/mcp"]
-            .iter()
-            .any(|prefix| path.starts_with(prefix));
+    let api = ["/api/", "/rpc/", "/mcp"]
+        .iter()
+        .any(|prefix| path.starts_with(prefix));
+    let caller = match identify(security, &gate.desk, &gate.people, headers).await {
+        Ok(Identified::Caller(caller)) => caller,
+        Ok(Identified::WrongToken) => {
+            tracing::warn!(addr = ?addr, "a request with a wrong token");
+            if let Some(addr) = addr {
+                security.failed(addr);
+            }
+            return unauthorized("this token is not one of this desk's (or it was removed)");
+        }
+        Err(e) => return crate::api::ApiError::from(e).into_response(),
+    };
+    if caller == Caller::Link && !crate::is_public(&path) {
         if api {
-            let mut response = error(
-                StatusCode::UNAUTHORIZED,
-                "this server needs its token: send `Authorization: Bearer <token>`".to_owned(),
-            );
-            response
-                .headers_mut()
-                .insert(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-            return response;
+            return unauthorized("this server needs a token: send `Authorization: Bearer <token>`");
         }
-        return redirect("/signin");
+        // Back to this page once signed in (the desk itself is where
+        // signing in goes anyway).
+        let back = match request.uri().query() {
+            Some(query) => format!("{path}?{query}"),
+            None => path,
+        };
+        if back == "/" {
+            return redirect("/signin");
+        }
+        return redirect(&format!("/signin?next={}", app::encode_path(&back)));
     }
+    // MCP is the agents' door: its tools ask, wait and cancel.
+    if path.starts_with("/mcp") {
+        if let Caller::Person(person) = &caller {
+            if person.role == interaction::Role::Person {
+                return error(
+                    StatusCode::FORBIDDEN,
+                    "a person's token cannot use MCP, which is for agents; use an agent's token"
+                        .to_owned(),
+                );
+            }
+        }
+    }
+    request.extensions_mut().insert(caller);
     next.run(request).await
+}
+
+/// `401` for the API, naming what to send.
+fn unauthorized(message: &str) -> Response {
+    let mut response = error(StatusCode::UNAUTHORIZED, message.to_owned());
+    response
+        .headers_mut()
+        .insert(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+    response
 }
 
 /// `429`: too many failed attempts at the token from this address.
@@ -329,38 +343,6 @@ fn redirect(to: &str) -> Response {
     let mut response = StatusCode::SEE_OTHER.into_response();
     if let Ok(value) = HeaderValue::from_str(to) {
         response.headers_mut().insert(LOCATION, value);
-    }
-    response
-}
-
-/// The sign-in form's fields.
-#[derive(Deserialize)]
-pub struct SignIn {
-    token: String,
-}
-
-/// `POST /signin`: sets the session cookie when the token is right.
-pub async fn sign_in(
-    State(security): State<Arc<Security>>,
-    Extension(ClientAddr(addr)): Extension<ClientAddr>,
-    Form(form): Form<SignIn>,
-) -> Response {
-    let right = security
-        .token_digest
-        .is_some_and(|expected| digest(&[form.token.trim().as_bytes()]) == expected);
-    let Some(cookie) = security.session_cookie().filter(|_| right) else {
-        if !security.has_token() {
-            return redirect("/");
-        }
-        tracing::warn!(addr = ?addr, "sign-in with a wrong token");
-        if let Some(addr) = addr {
-            security.failures.fail(addr, Instant::now());
-        }
-        return redirect("/signin?failed=1");
-    };
-    let mut response = redirect("/");
-    if let Ok(value) = HeaderValue::from_str(&cookie) {
-        response.headers_mut().insert(SET_COOKIE, value);
     }
     response
 }

@@ -150,7 +150,12 @@ pub async fn actions(State(state): State<AppState>, headers: HeaderMap, body: By
     };
     let outcome = match state
         .desk
-        .answer_by_action(&value.ask, &value.label, &value.token)
+        .answer_by_action(
+            &[interaction::Via::Slack],
+            &value.ask,
+            &value.label,
+            &value.token,
+        )
         .await
     {
         Ok(_) => format!("Answered: {}", value.label),

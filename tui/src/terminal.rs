@@ -44,6 +44,7 @@ pub fn queue(args: TuiArgs, runtime: Handle, started: Instant) -> Result<ExitCod
     let lang = args.lang.lang()?;
     let client = Client::builder(&args.url)
         .token(args.token)
+        .via(Some(interaction::Via::Tui))
         .ca_cert(args.ca_cert)
         .build()
         .map_err(|e| format!("--url {}: {e}", args.url))?;

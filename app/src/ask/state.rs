@@ -246,6 +246,9 @@ mod tests {
             answers: None,
             decline_reason: None,
             projection: None,
+            answered_by: None,
+            via: None,
+            to: Vec::new(),
         }
     }
 

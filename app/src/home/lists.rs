@@ -28,6 +28,18 @@ impl Lists {
         }
     }
 
+    /// The pending asks with whether each is for `me`: those for `me`
+    /// first, each part newest first.
+    pub fn pending_for(&self, me: Option<&str>) -> Vec<(AskSummary, bool)> {
+        let mine = |a: &AskSummary| me.is_some_and(|me| a.to.iter().any(|to| to == me));
+        let (first, rest): (Vec<_>, Vec<_>) = self.pending.iter().partition(|a| mine(a));
+        first
+            .into_iter()
+            .map(|a| (a.clone(), true))
+            .chain(rest.into_iter().map(|a| (a.clone(), false)))
+            .collect()
+    }
+
     /// The history asks of one status (`answered`, …), or all of them.
     pub fn history_of(&self, status: Option<AskStatus>) -> Vec<AskSummary> {
         self.history
@@ -52,7 +64,41 @@ mod tests {
             created_at: String::new(),
             expires_at: None,
             question_count: 1,
+            to: Vec::new(),
         }
+    }
+
+    #[test]
+    fn asks_for_me_come_first_and_keep_their_order() {
+        let mut lists = Lists::default();
+        for (id, to) in [
+            ("a", vec![]),
+            ("b", vec!["me"]),
+            ("c", vec!["bob"]),
+            ("d", vec!["bob", "me"]),
+        ] {
+            let mut ask = summary(id, AskStatus::Pending);
+            ask.to = to.into_iter().map(str::to_owned).collect();
+            lists.apply(ask);
+        }
+        let order = |me| {
+            lists
+                .pending_for(me)
+                .into_iter()
+                .map(|(a, mine)| (a.id, mine))
+                .collect::<Vec<_>>()
+        };
+        let owned = |v: &[(&str, bool)]| -> Vec<(String, bool)> {
+            v.iter().map(|(id, m)| ((*id).to_owned(), *m)).collect()
+        };
+        assert_eq!(
+            order(Some("me")),
+            owned(&[("d", true), ("b", true), ("c", false), ("a", false)])
+        );
+        assert_eq!(
+            order(None),
+            owned(&[("d", false), ("c", false), ("b", false), ("a", false)])
+        );
     }
 
     fn ids(asks: &[AskSummary]) -> Vec<&str> {

@@ -107,3 +107,21 @@ pub fn combined() -> Answers {
         {"id": "features", "selected": ["Metrics", "Auth"], "custom": "  Rate limiting "}
     ]))
 }
+
+/// Acting through the API with every right (an open desk, or the shared
+/// token).
+pub fn by_api() -> desk::Actor {
+    desk::Actor::new(desk::Caller::Unnamed, interaction::Via::Api)
+}
+
+/// Acting as a person named `name` with `role`, through `via`.
+pub fn as_person(name: &str, role: interaction::Role, via: interaction::Via) -> desk::Actor {
+    desk::Actor::new(
+        desk::Caller::Person(desk::Person {
+            name: name.to_owned(),
+            role,
+            created_at: 0,
+        }),
+        via,
+    )
+}

@@ -2,9 +2,9 @@
 //! same tests on every store askdesk has: SQLite in memory, a SQLite file
 //! and PostgreSQL.
 
-use crate::common::{answers, combined, desk_on, new_ask, Kind};
+use crate::common::{answers, as_person, by_api, combined, desk_on, new_ask, Kind};
 use desk::{Attempt, DeskError, ListFilter, Notice, Reminders};
-use interaction::{AskStatus, Decline, IdempotencyKey, NewAsk, ProblemCode};
+use interaction::{AskStatus, Decline, IdempotencyKey, NewAsk, ProblemCode, Role, Via};
 use std::{
     sync::{
         atomic::{AtomicI64, Ordering},
@@ -66,7 +66,288 @@ suite!(
     action_tokens_answer_once_and_only_their_own_ask_and_option,
     reminders_are_written_with_the_ask_come_due_in_turn_and_end_with_it,
     a_thousand_asks_page_through_without_gaps_or_repeats_and_filter_by_status_agent_and_text,
+    people_have_one_token_each_kept_as_a_digest_and_removal_ends_their_sessions,
+    sessions_are_whose_they_were_opened_for_until_closed,
+    every_finish_records_who_and_through_what_and_expiry_records_neither,
+    an_ask_is_routed_to_people_of_the_desk_and_unknown_names_are_refused,
+    each_role_finishes_asks_as_its_part_and_sign_in_narrows_answering_to_recipients,
 );
+
+/// Who may end an ask how, one row per caller: (caller, may answer and
+/// decline, may cancel), with and without sign-in required to answer, on
+/// an ask for alice. Refusals change nothing.
+pub async fn each_role_finishes_asks_as_its_part_and_sign_in_narrows_answering_to_recipients(
+    kind: Kind,
+) {
+    use desk::{Actor, Caller};
+    let (desk, _db) = desk_on(kind).await;
+    desk.add_person("alice", Role::Person).await.expect("added");
+    let link = Actor::new(Caller::Link, Via::Web);
+    let table = |required: bool| {
+        [
+            ("unnamed", by_api(), true, true),
+            ("link", link.clone(), !required, false),
+            (
+                "agent",
+                as_person("bot", Role::Agent, Via::Api),
+                false,
+                true,
+            ),
+            (
+                "alice",
+                as_person("alice", Role::Person, Via::Api),
+                true,
+                false,
+            ),
+            // Not one the ask is for: only with sign-in required is that a bar.
+            (
+                "bob",
+                as_person("bob", Role::Person, Via::Api),
+                !required,
+                false,
+            ),
+            (
+                "admin",
+                as_person("root", Role::Admin, Via::Api),
+                true,
+                true,
+            ),
+        ]
+    };
+    for required in [false, true] {
+        let desk = desk.clone().requiring_sign_in_to_answer(required);
+        for (who, actor, may_answer, may_cancel) in table(required) {
+            let mut new = new_ask(None);
+            new.to = vec!["alice".to_owned()];
+            let fresh = || async { desk.create(new.clone()).await.expect("created").id };
+            let id = fresh().await;
+            let answered = desk.answer(&id, &combined(), &actor).await;
+            assert_eq!(
+                answered.is_ok(),
+                may_answer,
+                "{who} answers (sign-in {required})"
+            );
+            if !may_answer {
+                assert!(matches!(answered, Err(DeskError::Forbidden(_))), "{who}");
+                let ask = desk.get(&id).await.expect("ask");
+                assert_eq!(ask.status, AskStatus::Pending, "{who}: nothing changed");
+            }
+            let id = fresh().await;
+            let declined = desk.decline(&id, Decline::default(), &actor).await;
+            assert_eq!(
+                declined.is_ok(),
+                may_answer,
+                "{who} declines (sign-in {required})"
+            );
+            let id = fresh().await;
+            let cancelled = desk.cancel(&id, &actor).await;
+            assert_eq!(
+                cancelled.is_ok(),
+                may_cancel,
+                "{who} cancels (sign-in {required})"
+            );
+            if !may_cancel {
+                assert!(matches!(cancelled, Err(DeskError::Forbidden(_))), "{who}");
+            }
+        }
+    }
+}
+
+pub async fn people_have_one_token_each_kept_as_a_digest_and_removal_ends_their_sessions(
+    kind: Kind,
+) {
+    let (store, _db) = crate::common::store_on(kind).await;
+    let desk = desk::Desk::open(store.clone(), "http://127.0.0.1:3000")
+        .await
+        .expect("desk");
+    // Another instance on the same database sees the same people.
+    let twin = desk::Desk::open(store.clone(), "http://127.0.0.1:3000")
+        .await
+        .expect("desk");
+    assert!(!desk.has_people().await.expect("people"));
+    let (alice, token) = desk.add_person("alice", Role::Person).await.expect("added");
+    assert_eq!(alice.role, Role::Person);
+    assert!(token.starts_with(desk::TOKEN_PREFIX));
+    assert_eq!(
+        token.len(),
+        desk::TOKEN_PREFIX.len() + 40,
+        "160 bits in hex"
+    );
+    let (_, bot_token) = desk.add_person("bot", Role::Agent).await.expect("added");
+    assert_ne!(token, bot_token);
+    assert!(matches!(
+        desk.add_person("alice", Role::Admin).await,
+        Err(DeskError::Conflict(_))
+    ));
+    let Err(DeskError::Invalid(problems)) = desk.add_person("no one", Role::Person).await else {
+        panic!("a name with a space must be refused");
+    };
+    assert_eq!(problems.0[0].path, "name");
+    let names: Vec<(String, Role)> = twin
+        .people()
+        .await
+        .expect("people")
+        .into_iter()
+        .map(|p| (p.name, p.role))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("alice".to_owned(), Role::Person),
+            ("bot".to_owned(), Role::Agent)
+        ]
+    );
+    assert!(twin.has_people().await.expect("people"));
+    assert_eq!(
+        twin.person_by_token(&token).await.expect("read"),
+        Some(alice.clone())
+    );
+    assert_eq!(
+        twin.person_by_token(&format!("{token}0"))
+            .await
+            .expect("read"),
+        None
+    );
+    assert_eq!(twin.person_by_token("").await.expect("read"), None);
+    let cookie = desk
+        .open_session(&desk::Grant::Person(alice.clone()))
+        .await
+        .expect("session");
+    assert_eq!(
+        twin.session(&cookie).await.expect("read"),
+        Some(desk::Grant::Person(alice.clone()))
+    );
+    assert!(twin.remove_person("alice").await.expect("removed"));
+    assert!(!twin.remove_person("alice").await.expect("gone already"));
+    assert_eq!(desk.person_by_token(&token).await.expect("read"), None);
+    assert_eq!(desk.session(&cookie).await.expect("read"), None);
+    // A new alice does not inherit the old one's session or token.
+    let (_, new_token) = desk.add_person("alice", Role::Person).await.expect("added");
+    assert_ne!(new_token, token);
+    assert_eq!(desk.session(&cookie).await.expect("read"), None);
+}
+
+pub async fn sessions_are_whose_they_were_opened_for_until_closed(kind: Kind) {
+    let now = Arc::new(AtomicI64::new(1_000_000));
+    let clock = now.clone();
+    let (desk, _db) = desk_on(kind).await;
+    let desk = desk.with_clock(Arc::new(move || clock.load(Ordering::SeqCst)));
+    let admin = desk::Grant::Admin {
+        tag: "tag-1".to_owned(),
+    };
+    let one = desk.open_session(&admin).await.expect("session");
+    let two = desk.open_session(&admin).await.expect("session");
+    assert_ne!(one, two, "every sign-in gets a cookie of its own");
+    assert!(one.len() >= 64, "256 bits");
+    assert_eq!(desk.session(&one).await.expect("read"), Some(admin.clone()));
+    assert_eq!(desk.session("nonsense").await.expect("read"), None);
+    desk.close_session(&one).await.expect("closed");
+    assert_eq!(desk.session(&one).await.expect("read"), None);
+    assert_eq!(desk.session(&two).await.expect("read"), Some(admin));
+    now.fetch_add(desk::SESSION_MS, Ordering::SeqCst);
+    assert_eq!(desk.session(&two).await.expect("read"), None, "expired");
+}
+
+pub async fn every_finish_records_who_and_through_what_and_expiry_records_neither(kind: Kind) {
+    let (desk, _db) = desk_on(kind).await;
+    let alice = as_person("alice", Role::Person, Via::Tui);
+    let id = desk.create(new_ask(None)).await.expect("created").id;
+    let ask = desk.get(&id).await.expect("ask");
+    assert_eq!((ask.answered_by, ask.via), (None, None), "pending");
+    let answered = desk
+        .answer(&id, &combined(), &alice)
+        .await
+        .expect("answered");
+    assert_eq!(answered.answered_by.as_deref(), Some("alice"));
+    assert_eq!(answered.via, Some(Via::Tui));
+    let read = desk.get(&id).await.expect("read back");
+    assert_eq!(read.answered_by.as_deref(), Some("alice"));
+    assert_eq!(read.via, Some(Via::Tui));
+    // A refused second finish changes neither.
+    let bob = as_person("bob", Role::Person, Via::Web);
+    assert!(desk.decline(&id, Decline::default(), &bob).await.is_err());
+    assert_eq!(
+        desk.get(&id).await.expect("read").answered_by.as_deref(),
+        Some("alice")
+    );
+
+    let declined = desk.create(new_ask(None)).await.expect("created").id;
+    let ask = desk
+        .decline(
+            &declined,
+            Decline::default(),
+            &desk::Actor::new(desk::Caller::Link, Via::Form),
+        )
+        .await
+        .expect("declined");
+    assert_eq!((ask.answered_by, ask.via), (None, Some(Via::Form)));
+    let cancelled = desk.create(new_ask(None)).await.expect("created").id;
+    let bot = as_person("bot", Role::Agent, Via::Mcp);
+    let ask = desk.cancel(&cancelled, &bot).await.expect("cancelled");
+    assert_eq!(
+        (ask.answered_by.as_deref(), ask.via),
+        (Some("bot"), Some(Via::Mcp))
+    );
+
+    let now = Arc::new(AtomicI64::new(1_000_000));
+    let clock = now.clone();
+    let timed = desk.with_clock(Arc::new(move || clock.load(Ordering::SeqCst)));
+    let expiring = timed.create(new_ask(Some(1))).await.expect("created").id;
+    now.fetch_add(5_000, Ordering::SeqCst);
+    let ask = timed.get(&expiring).await.expect("expired");
+    assert_eq!(ask.status, AskStatus::Expired);
+    assert_eq!((ask.answered_by, ask.via), (None, None));
+}
+
+pub async fn an_ask_is_routed_to_people_of_the_desk_and_unknown_names_are_refused(kind: Kind) {
+    let (desk, _db) = desk_on(kind).await;
+    desk.add_person("alice", Role::Person).await.expect("added");
+    desk.add_person("bob", Role::Person).await.expect("added");
+    let routed = |to: &[&str]| {
+        let mut ask = new_ask(None);
+        ask.to = to.iter().map(|s| (*s).to_owned()).collect();
+        ask
+    };
+    let Err(DeskError::Invalid(problems)) = desk.create(routed(&["alice", "carol", "dave"])).await
+    else {
+        panic!("unknown names must be refused");
+    };
+    let found: Vec<(&str, ProblemCode)> = problems
+        .0
+        .iter()
+        .map(|p| (p.path.as_str(), p.code))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("to[1]", ProblemCode::UnknownRecipient),
+            ("to[2]", ProblemCode::UnknownRecipient)
+        ]
+    );
+    let Err(DeskError::Invalid(problems)) = desk.create(routed(&["alice", "alice"])).await else {
+        panic!("a name twice must be refused");
+    };
+    assert_eq!(problems.0[0].code, ProblemCode::InvalidRecipient);
+    assert!(
+        desk.list(None).await.expect("list").is_empty(),
+        "nothing stored"
+    );
+
+    let id = desk
+        .create(routed(&["bob", "alice"]))
+        .await
+        .expect("created")
+        .id;
+    let ask = desk.get(&id).await.expect("ask");
+    assert_eq!(ask.to, ["bob", "alice"]);
+    let listed = desk.list(None).await.expect("list");
+    assert_eq!(listed[0].to, ["bob", "alice"]);
+    let open = desk.create(new_ask(None)).await.expect("created").id;
+    assert!(desk.get(&open).await.expect("ask").to.is_empty());
+    // The event stream's summaries carry it too.
+    let events = desk.events_since(0).await.expect("events").expect("kept");
+    assert_eq!(events[0].ask.to, ["bob", "alice"]);
+}
 
 pub async fn a_new_ask_is_pending_with_an_unguessable_id_and_its_url(kind: Kind) {
     let (desk, _db) = desk_on(kind).await;
@@ -101,7 +382,10 @@ pub async fn an_invalid_new_ask_is_refused_and_nothing_is_stored(kind: Kind) {
 pub async fn a_combined_multi_select_answer_is_stored_canonically_with_its_projection(kind: Kind) {
     let (desk, _db) = desk_on(kind).await;
     let id = desk.create(new_ask(None)).await.expect("created").id;
-    let ask = desk.answer(&id, &combined()).await.expect("answered");
+    let ask = desk
+        .answer(&id, &combined(), &by_api())
+        .await
+        .expect("answered");
     assert_eq!(ask.status, AskStatus::Answered);
     assert!(ask.finished_at.is_some());
     let stored = serde_json::to_value(&ask.answers).expect("json");
@@ -128,7 +412,7 @@ pub async fn refused_answers_leave_the_ask_pending(kind: Kind) {
         {"id": "db", "selected": ["SQLite"], "custom": "DuckDB"},
         {"id": "features", "selected": ["Auth"]}
     ]));
-    let Err(DeskError::Invalid(problems)) = desk.answer(&id, &both).await else {
+    let Err(DeskError::Invalid(problems)) = desk.answer(&id, &both, &by_api()).await else {
         panic!("single-select with label and custom must be refused");
     };
     assert_eq!(problems.0[0].code.as_str(), "exclusive_custom");
@@ -139,16 +423,19 @@ pub async fn refused_answers_leave_the_ask_pending(kind: Kind) {
 pub async fn a_second_answer_is_refused_and_the_first_stays(kind: Kind) {
     let (desk, _db) = desk_on(kind).await;
     let id = desk.create(new_ask(None)).await.expect("created").id;
-    let first = desk.answer(&id, &combined()).await.expect("first");
+    let first = desk
+        .answer(&id, &combined(), &by_api())
+        .await
+        .expect("first");
     let other = answers(serde_json::json!([
         {"id": "db", "selected": ["PostgreSQL"]},
         {"id": "features", "selected": ["Logging"]}
     ]));
-    let Err(DeskError::Finished(ask)) = desk.answer(&id, &other).await else {
+    let Err(DeskError::Finished(ask)) = desk.answer(&id, &other, &by_api()).await else {
         panic!("second answer must be refused");
     };
     assert_eq!(ask.answers, first.answers);
-    let Err(DeskError::Finished(_)) = desk.decline(&id, Decline::default()).await else {
+    let Err(DeskError::Finished(_)) = desk.decline(&id, Decline::default(), &by_api()).await else {
         panic!("an answered ask cannot be declined");
     };
     assert_eq!(desk.get(&id).await.expect("ask").answers, first.answers);
@@ -161,10 +448,13 @@ pub async fn cancelled_and_expired_asks_are_gone(kind: Kind) {
     let desk = desk.with_clock(Arc::new(move || clock.load(Ordering::SeqCst)));
     let cancelled = desk.create(new_ask(None)).await.expect("created").id;
     assert_eq!(
-        desk.cancel(&cancelled).await.expect("cancel").status,
+        desk.cancel(&cancelled, &by_api())
+            .await
+            .expect("cancel")
+            .status,
         AskStatus::Cancelled
     );
-    let Err(DeskError::Gone(ask)) = desk.answer(&cancelled, &combined()).await else {
+    let Err(DeskError::Gone(ask)) = desk.answer(&cancelled, &combined(), &by_api()).await else {
         panic!("cancelled ask must be gone");
     };
     assert_eq!(ask.status, AskStatus::Cancelled);
@@ -180,7 +470,7 @@ pub async fn cancelled_and_expired_asks_are_gone(kind: Kind) {
         AskStatus::Pending
     );
     now.fetch_add(1, Ordering::SeqCst);
-    let Err(DeskError::Gone(ask)) = desk.answer(&expiring.id, &combined()).await else {
+    let Err(DeskError::Gone(ask)) = desk.answer(&expiring.id, &combined(), &by_api()).await else {
         panic!("expired ask must be gone");
     };
     assert_eq!(ask.status, AskStatus::Expired);
@@ -224,7 +514,7 @@ pub async fn unknown_and_malformed_ids_are_not_found(kind: Kind) {
             "{id}"
         );
         assert!(
-            matches!(desk.cancel(id).await, Err(DeskError::NotFound)),
+            matches!(desk.cancel(id, &by_api()).await, Err(DeskError::NotFound)),
             "{id}"
         );
     }
@@ -240,7 +530,9 @@ pub async fn a_long_poll_wakes_when_the_ask_is_answered(kind: Kind) {
     });
     // The waiter has subscribed once it has read the pending ask; answering
     // at any point after spawning must still wake it.
-    desk.answer(&id, &combined()).await.expect("answered");
+    desk.answer(&id, &combined(), &by_api())
+        .await
+        .expect("answered");
     let ask = tokio::time::timeout(Duration::from_secs(30), waiter)
         .await
         .expect("woke before the 30 s guard")
@@ -275,13 +567,14 @@ pub async fn concurrent_submissions_yield_exactly_one_success(kind: Kind) {
             let id = id.clone();
             tokio::spawn(async move {
                 if i % 2 == 0 {
-                    desk.answer(&id, &combined()).await
+                    desk.answer(&id, &combined(), &by_api()).await
                 } else {
                     desk.decline(
                         &id,
                         Decline {
                             reason: Some(format!("no {i}")),
                         },
+                        &by_api(),
                     )
                     .await
                 }
@@ -329,7 +622,9 @@ pub async fn the_same_idempotency_key_gives_the_same_ask_and_other_content_is_re
     assert_eq!(problems.0[0].path, "idempotencyKey");
 
     // Once answered, the key still names that ask, now answered.
-    desk.answer(&first.id, &combined()).await.expect("answered");
+    desk.answer(&first.id, &combined(), &by_api())
+        .await
+        .expect("answered");
     let (after, made) = desk
         .create_once(new_ask(None), &once, "idempotencyKey")
         .await
@@ -382,8 +677,10 @@ pub async fn events_are_numbered_by_the_store_and_replay_the_status_each_had(kin
     let mut live = desk.subscribe();
     let a = desk.create(new_ask(None)).await.expect("a").id;
     let b = desk.create(new_ask(None)).await.expect("b").id;
-    desk.answer(&a, &combined()).await.expect("answered");
-    desk.cancel(&b).await.expect("cancelled");
+    desk.answer(&a, &combined(), &by_api())
+        .await
+        .expect("answered");
+    desk.cancel(&b, &by_api()).await.expect("cancelled");
 
     let expected = vec![
         (1, a.clone(), AskStatus::Pending),
@@ -414,7 +711,9 @@ pub async fn racing_changes_are_published_once_each_in_number_order(kind: Kind) 
             let desk = desk.clone();
             tokio::spawn(async move {
                 let id = desk.create(new_ask(None)).await.expect("created").id;
-                desk.answer(&id, &combined()).await.expect("answered");
+                desk.answer(&id, &combined(), &by_api())
+                    .await
+                    .expect("answered");
             })
         })
         .collect();
@@ -463,9 +762,11 @@ pub async fn notifications_owed_are_written_with_each_change_and_leased_to_one_w
     assert!(owed
         .iter()
         .all(|d| d.notice == Notice::Created && d.attempts == 0));
-    desk.answer(&id, &combined()).await.expect("answered");
+    desk.answer(&id, &combined(), &by_api())
+        .await
+        .expect("answered");
     // A refused change owes nothing.
-    desk.answer(&id, &combined())
+    desk.answer(&id, &combined(), &by_api())
         .await
         .expect_err("answered already");
     let owed = desk.delivery_rows(&id).await.expect("deliveries");
@@ -626,55 +927,77 @@ pub async fn action_tokens_answer_once_and_only_their_own_ask_and_option(kind: K
     let id = desk.create(yes_no()).await.expect("created").id;
     let other = desk.create(yes_no()).await.expect("created").id;
     let ask = desk.get(&id).await.expect("ask");
-    let actions = desk.actions(&ask, 3);
+    let actions = desk.actions(&ask, 3, Via::Ntfy);
     assert_eq!(actions.len(), 2);
-    assert_eq!(twin.actions(&ask, 3), actions);
+    assert_eq!(twin.actions(&ask, 3, Via::Ntfy), actions);
+    assert_ne!(
+        desk.actions(&ask, 3, Via::Slack),
+        actions,
+        "each surface has its own tokens"
+    );
     assert!(
-        desk.actions(&ask, 1).is_empty(),
+        desk.actions(&ask, 1, Via::Ntfy).is_empty(),
         "more options than buttons"
     );
     let multi = desk
         .get(&desk.create(new_ask(None)).await.expect("created").id)
         .await;
     assert!(
-        desk.actions(&multi.expect("ask"), 3).is_empty(),
+        desk.actions(&multi.expect("ask"), 3, Via::Ntfy).is_empty(),
         "two questions"
     );
     let (yes, yes_token) = actions[0].clone();
     let (no, no_token) = actions[1].clone();
+    const SURFACES: [Via; 3] = [Via::Ntfy, Via::Slack, Via::Push];
 
     let forbidden =
         |r: Result<interaction::Ask, DeskError>| matches!(r, Err(DeskError::Forbidden(_)));
     assert!(
-        forbidden(desk.answer_by_action(&id, &no, &yes_token).await),
+        forbidden(desk.answer_by_action(&SURFACES, &id, &no, &yes_token).await),
         "another option"
     );
     assert!(
-        forbidden(desk.answer_by_action(&other, &yes, &yes_token).await),
+        forbidden(
+            desk.answer_by_action(&SURFACES, &other, &yes, &yes_token)
+                .await
+        ),
         "another ask"
     );
     assert!(
-        forbidden(desk.answer_by_action(&id, &yes, "00").await),
+        forbidden(desk.answer_by_action(&SURFACES, &id, &yes, "00").await),
         "forged"
+    );
+    assert!(
+        forbidden(
+            desk.answer_by_action(&[Via::Slack], &id, &yes, &yes_token)
+                .await
+        ),
+        "an ntfy token pressed as a Slack button"
     );
     assert_eq!(desk.get(&id).await.expect("ask").status, AskStatus::Pending);
 
     let answered = twin
-        .answer_by_action(&id, &yes, &yes_token)
+        .answer_by_action(&SURFACES, &id, &yes, &yes_token)
         .await
         .expect("answered");
     assert_eq!(answered.status, AskStatus::Answered);
     assert_eq!(answered.answers.expect("answers")[0].selected, ["Yes"]);
+    assert_eq!(answered.via, Some(Via::Ntfy), "the token's surface");
+    assert_eq!(answered.answered_by, None);
     assert!(
-        forbidden(desk.answer_by_action(&id, &yes, &yes_token).await),
+        forbidden(
+            desk.answer_by_action(&SURFACES, &id, &yes, &yes_token)
+                .await
+        ),
         "used"
     );
     assert!(matches!(
-        desk.answer_by_action(&id, &no, &no_token).await,
+        desk.answer_by_action(&SURFACES, &id, &no, &no_token).await,
         Err(DeskError::Finished(_))
     ));
     let ended = desk.get(&id).await.expect("ask");
     assert_eq!(ended.answers.expect("answers")[0].selected, ["Yes"]);
+    assert_eq!(ended.via, Some(Via::Ntfy), "read back");
 }
 
 pub async fn reminders_are_written_with_the_ask_come_due_in_turn_and_end_with_it(kind: Kind) {
@@ -723,7 +1046,9 @@ pub async fn reminders_are_written_with_the_ask_come_due_in_turn_and_end_with_it
     assert_eq!(claim(&desk).await, [reminder]);
     // The ask is answered before its third reminder and its escalation:
     // those are owed no more; its end is.
-    desk.answer(&id, &combined()).await.expect("answered");
+    desk.answer(&id, &combined(), &by_api())
+        .await
+        .expect("answered");
     now.store(1_200_000, Ordering::SeqCst);
     assert_eq!(
         claim(&desk).await,
@@ -815,7 +1140,9 @@ pub async fn a_thousand_asks_page_through_without_gaps_or_repeats_and_filter_by_
     assert_eq!(ids.len(), 11, "Ask 99 and Ask 990..999");
 
     for id in &made[..5] {
-        desk.answer(id, &combined()).await.expect("answered");
+        desk.answer(id, &combined(), &by_api())
+            .await
+            .expect("answered");
     }
     let answered = ListFilter {
         status: Some(AskStatus::Answered),

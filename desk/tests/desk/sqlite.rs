@@ -2,7 +2,7 @@
 //! read back through one decoding path, and rows that no longer decode are
 //! one clear error naming the ask.
 
-use crate::common::{combined, new_ask};
+use crate::common::{by_api, combined, new_ask};
 use desk::{Desk, DeskError, SqliteStore, StoreError};
 use interaction::AskStatus;
 use std::{path::Path, sync::Arc};
@@ -35,7 +35,10 @@ async fn an_answer_survives_reopening_the_database() {
     let (id, answered) = {
         let desk = desk_at(&path).await;
         let id = desk.create(new_ask(None)).await.expect("created").id;
-        let answered = desk.answer(&id, &combined()).await.expect("answered");
+        let answered = desk
+            .answer(&id, &combined(), &by_api())
+            .await
+            .expect("answered");
         (id, answered)
     };
     let ask = desk_at(&path).await.get(&id).await.expect("ask");
@@ -58,7 +61,7 @@ async fn event_numbers_continue_after_reopening_and_old_ones_replay() {
 
     let desk = desk_at(&path).await;
     assert_eq!(desk.version(), 1);
-    desk.cancel(&id).await.expect("cancelled");
+    desk.cancel(&id, &by_api()).await.expect("cancelled");
     let events = desk.events_since(0).await.expect("read").expect("kept");
     let seen: Vec<_> = events.iter().map(|e| (e.seq, e.ask.status)).collect();
     assert_eq!(
@@ -73,7 +76,9 @@ async fn the_projection_is_made_once_when_the_ask_ends_and_stored() {
     let path = dir.path().join("asks.db");
     let desk = desk_at(&path).await;
     let id = desk.create(new_ask(None)).await.expect("created").id;
-    desk.answer(&id, &combined()).await.expect("answered");
+    desk.answer(&id, &combined(), &by_api())
+        .await
+        .expect("answered");
     // What is read back is the stored projection, not one made anew.
     tamper(
         &path,
@@ -105,7 +110,9 @@ async fn a_stored_ask_that_no_longer_validates_is_one_clear_error_naming_it() {
     let desk = desk_at(&path).await;
     let pending = desk.create(new_ask(None)).await.expect("created").id;
     let answered = desk.create(new_ask(None)).await.expect("created").id;
-    desk.answer(&answered, &combined()).await.expect("answered");
+    desk.answer(&answered, &combined(), &by_api())
+        .await
+        .expect("answered");
     // A request that breaks the rules, and answers naming an unknown label.
     tamper(
         &path,
@@ -119,8 +126,8 @@ async fn a_stored_ask_that_no_longer_validates_is_one_clear_error_naming_it() {
     for id in [&pending, &answered] {
         for result in [
             desk.get(id).await,
-            desk.cancel(id).await,
-            desk.answer(id, &combined()).await,
+            desk.cancel(id, &by_api()).await,
+            desk.answer(id, &combined(), &by_api()).await,
         ] {
             match result {
                 Err(DeskError::Store(StoreError::Corrupt { id: named, .. })) => {

@@ -94,7 +94,9 @@ fn every_problem_code() -> Vec<ProblemCode> {
             | C::TimeoutOutOfRange
             | C::ReasonTooLong
             | C::InvalidIdempotencyKey
-            | C::IdempotencyConflict => {}
+            | C::IdempotencyConflict
+            | C::InvalidRecipient
+            | C::UnknownRecipient => {}
         }
     }
     all

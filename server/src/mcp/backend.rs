@@ -4,8 +4,8 @@
 //! the desk's refusals become what the HTTP API would have said.
 
 use client::{Client, Error};
-use desk::{Desk, DeskError};
-use interaction::{Answers, Ask, AskCreated, Decline, IdempotencyKey, NewAsk};
+use desk::{Actor, Caller, Desk, DeskError};
+use interaction::{Answers, Ask, AskCreated, Decline, IdempotencyKey, NewAsk, Via};
 use std::time::Duration;
 
 /// Where a tool call names its idempotency key.
@@ -18,6 +18,12 @@ pub enum Backend {
     Local(Desk),
     /// Another askdesk server.
     Remote(Client),
+}
+
+/// Who answers through the client's own form: the client reports its
+/// person's answer, as holding the ask's link would let it.
+fn in_client() -> Actor {
+    Actor::new(Caller::Link, Via::McpClient)
 }
 
 /// The desk's refusal as the HTTP API reports it: the API's own status
@@ -54,7 +60,10 @@ impl Backend {
     /// Answers the ask; the desk validates the answers.
     pub async fn answer(&self, id: &str, answers: &Answers) -> Result<Ask, Error> {
         match self {
-            Self::Local(desk) => desk.answer(id, answers).await.map_err(from_desk),
+            Self::Local(desk) => desk
+                .answer(id, answers, &in_client())
+                .await
+                .map_err(from_desk),
             Self::Remote(client) => client.answer(id, answers).await,
         }
     }
@@ -62,16 +71,23 @@ impl Backend {
     /// Declines the ask.
     pub async fn decline(&self, id: &str, decline: &Decline) -> Result<Ask, Error> {
         match self {
-            Self::Local(desk) => desk.decline(id, decline.clone()).await.map_err(from_desk),
+            Self::Local(desk) => desk
+                .decline(id, decline.clone(), &in_client())
+                .await
+                .map_err(from_desk),
             Self::Remote(client) => client.decline(id, decline).await,
         }
     }
 
-    /// Cancels the ask if it is still pending, and tells how it ended: one
-    /// that had already ended counts as done, with its own outcome.
-    pub async fn cancel(&self, id: &str) -> Result<Ask, Error> {
+    /// Cancels the ask for `caller` if it is still pending, and tells how
+    /// it ended: one that had already ended counts as done, with its own
+    /// outcome. (A remote server knows the caller by the client's token.)
+    pub async fn cancel(&self, id: &str, caller: &Caller) -> Result<Ask, Error> {
         let result = match self {
-            Self::Local(desk) => desk.cancel(id).await.map_err(from_desk),
+            Self::Local(desk) => desk
+                .cancel(id, &Actor::new(caller.clone(), Via::Mcp))
+                .await
+                .map_err(from_desk),
             Self::Remote(client) => client.cancel(id).await,
         };
         match result {

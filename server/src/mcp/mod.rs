@@ -42,6 +42,8 @@ pub struct AskDesk {
     backend: Backend,
     default_timeout: Option<u64>,
     elicit: bool,
+    /// How many asks each agent may create a minute (`--create-limit`).
+    create_limit: Option<Arc<crate::access::CreateLimit>>,
 }
 
 impl AskDesk {
@@ -52,7 +54,14 @@ impl AskDesk {
             backend,
             default_timeout,
             elicit: false,
+            create_limit: None,
         }
+    }
+
+    /// Counts each agent's creations against `limit`.
+    pub fn limiting(mut self, limit: Option<Arc<crate::access::CreateLimit>>) -> Self {
+        self.create_limit = limit;
+        self
     }
 
     /// Also asks in the client's own UI (elicitation) when it offers it,
@@ -132,7 +141,7 @@ impl ServerHandler for AskDesk {
         let result = match request.name.as_ref() {
             TOOL => self.ask(arguments, context).await,
             tools::AWAIT_ANSWER => self.await_answer(arguments, context).await,
-            tools::CANCEL_ASK => self.cancel_ask(arguments).await,
+            tools::CANCEL_ASK => self.cancel_ask(arguments, context).await,
             other => {
                 return Err(ErrorData::invalid_params(
                     format!(
@@ -156,7 +165,8 @@ pub fn http_service(state: &AppState) -> StreamableHttpService<AskDesk, LocalSes
         Backend::Local(state.desk.clone()),
         state.mcp_default_timeout,
     )
-    .eliciting(state.mcp_elicit);
+    .eliciting(state.mcp_elicit)
+    .limiting(state.create_limit.clone());
     let mut config = StreamableHttpServerConfig::default()
         .disable_allowed_hosts()
         .with_cancellation_token(state.shutdown.child_token());

@@ -13,8 +13,10 @@ use rmcp::ServiceExt;
 /// The desk at `args.url`, started there first when nothing answers and
 /// the address is on this machine.
 pub async fn find_desk(args: &McpArgs) -> Result<Backend, run::StartError> {
+    // Its answers come from the client's own form (elicitation).
     let remote = client::Client::builder(&args.url)
         .token(args.serve.token.clone())
+        .via(Some(interaction::Via::McpClient))
         .ca_cert(args.ca_cert.clone())
         .build()
         .map_err(|e| format!("--url {}: {e}", args.url))?;

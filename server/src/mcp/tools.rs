@@ -5,6 +5,7 @@
 //! ask still pending for a later `await_answer`.
 
 use super::{elicit::Elicitation, AskDesk, PROGRESS_EVERY, TOOL};
+use desk::Caller;
 use interaction::{Ask, AskStatus, LenientAsk, Problem, ValidRequest};
 use rmcp::{
     model::{CallToolResult, ContentBlock, JsonObject, ProgressNotificationParam},
@@ -123,6 +124,14 @@ impl AskDesk {
             questions: new.questions.clone(),
         });
         let title = new.title.clone();
+        if let Some(limit) = &self.create_limit {
+            if let Err(wait) = limit.take(&caller(&context)) {
+                return tool_error(format!(
+                    "This agent has created too many asks this minute; try again in {} s.",
+                    wait.as_secs().max(1)
+                ));
+            }
+        }
         let created = match self.backend.create(new, key.as_deref()).await {
             Ok(created) => created,
             Err(client::Error::Invalid { problems, .. }) => {
@@ -192,7 +201,11 @@ impl AskDesk {
             .await
     }
 
-    pub(super) async fn cancel_ask(&self, arguments: JsonObject) -> CallToolResult {
+    pub(super) async fn cancel_ask(
+        &self,
+        arguments: JsonObject,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
         let input: CancelInput = match decode(
             CANCEL_ASK,
             arguments,
@@ -206,7 +219,7 @@ impl AskDesk {
             reason = input.reason.as_deref().unwrap_or(""),
             "the agent withdraws its ask"
         );
-        match self.backend.cancel(&input.ask_id).await {
+        match self.backend.cancel(&input.ask_id, &caller(&context)).await {
             Ok(ask) => finished(ask),
             Err(e) => tool_error(format!("The ask {:?} was not cancelled: {e}", input.ask_id)),
         }
@@ -248,7 +261,7 @@ impl AskDesk {
                         return tool_error("The call was cancelled; the ask keeps waiting.".to_owned());
                     }
                     tracing::info!(id = %id, "the client cancelled; cancelling the ask");
-                    if let Err(e) = self.backend.cancel(id).await {
+                    if let Err(e) = self.backend.cancel(id, &caller(&context)).await {
                         tracing::warn!(id = %id, "could not cancel the ask: {e}");
                     }
                     return tool_error("The call was cancelled, and so was the ask.".to_owned());
@@ -265,6 +278,17 @@ impl AskDesk {
             }
         }
     }
+}
+
+/// Who calls, as the server's guard found from the HTTP request's
+/// credentials; over stdio (no HTTP request), this process's own user.
+fn caller(context: &RequestContext<RoleServer>) -> Caller {
+    context
+        .extensions
+        .get::<axum::http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<Caller>())
+        .cloned()
+        .unwrap_or(Caller::Unnamed)
 }
 
 fn tool_error(text: String) -> CallToolResult {

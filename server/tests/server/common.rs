@@ -29,6 +29,8 @@ pub fn args(token: Option<&str>) -> ServeArgs {
         allowed_hosts: Vec::new(),
         mcp_default_timeout: None,
         elicit: false,
+        answer_requires_sign_in: false,
+        create_limit: None,
         frame_ancestors: "'self'".to_owned(),
         embed_origin: None,
         site_root: None,
@@ -77,12 +79,17 @@ impl TestServer {
     }
 
     async fn build(store: Arc<dyn Store>, token: Option<&str>, assets: Assets) -> Self {
-        let args = args(token);
+        Self::configured(store, args(token), assets).await
+    }
+
+    /// A server with these settings (of those an in-process router has).
+    pub async fn configured(store: Arc<dyn Store>, args: ServeArgs, assets: Assets) -> Self {
         let addr = args.addr;
         let security = args.security(addr).expect("security settings");
         let desk = Desk::open(store, security.public_url())
             .await
-            .expect("desk");
+            .expect("desk")
+            .requiring_sign_in_to_answer(args.answer_requires_sign_in);
         let router = app(AppState {
             leptos_options: args.leptos_options(assets.bundle()),
             desk: desk.clone(),
@@ -95,6 +102,9 @@ impl TestServer {
             assets: Arc::new(assets),
             slack_signing_secret: None,
             push: None,
+            create_limit: args
+                .create_limit
+                .map(|n| Arc::new(server::access::CreateLimit::new(n))),
         });
         Self { router, desk }
     }
@@ -187,4 +197,9 @@ pub fn combined_answers() -> Value {
         {"id": "db", "selected": ["SQLite"]},
         {"id": "notes", "selected": [], "custom": "Ship on Friday"}
     ]})
+}
+
+/// Acting through the API with every right.
+pub fn by_api() -> desk::Actor {
+    desk::Actor::new(desk::Caller::Unnamed, interaction::Via::Api)
 }

@@ -111,6 +111,7 @@ async fn an_answer_comes_back_in_claude_codes_format_with_askdesks_projection() 
                 {"id": "q1", "selected": ["Logging", "Auth"], "custom": "Rate limiting"},
                 {"id": "q2", "selected": [], "custom": "DuckDB"}
             ])),
+            &crate::common::by_api(),
         )
         .await
         .expect("answered");
@@ -147,6 +148,7 @@ async fn an_optionless_question_is_answered_with_its_text() {
     desk.answer(
         &id,
         &answers(json!([{"id": "q1", "selected": [], "custom": "Ship on Friday"}])),
+        &crate::common::by_api(),
     )
     .await
     .expect("answered");
@@ -170,11 +172,13 @@ async fn a_decline_and_a_cancel_deny_the_tool_saying_why() {
         let id = pending(&desk).await;
         if declined {
             let reason = Some("Ask me tomorrow".to_owned());
-            desk.decline(&id, Decline { reason })
+            desk.decline(&id, Decline { reason }, &crate::common::by_api())
                 .await
                 .expect("declined");
         } else {
-            desk.cancel(&id).await.expect("cancelled");
+            desk.cancel(&id, &crate::common::by_api())
+                .await
+                .expect("cancelled");
         }
         let (stdout, _) = hook.await.expect("hook");
         let output: Value = serde_json::from_str(&stdout).expect("JSON");
@@ -212,6 +216,7 @@ async fn the_same_tool_use_id_twice_reattaches_to_one_ask() {
     desk.answer(
         &id,
         &answers(json!([{"id": "q1", "selected": ["Auth"]}, {"id": "q2", "selected": ["SQLite"]}])),
+        &crate::common::by_api(),
     )
     .await
     .expect("answered");

@@ -13,4 +13,5 @@ mod faults;
 mod hook;
 mod notify;
 mod pages;
+mod people;
 mod security;

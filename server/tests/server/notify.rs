@@ -310,7 +310,9 @@ async fn a_bad_notify_value_or_a_webhook_without_a_secret_refuses_to_start() {
 
 /// A real `askdesk` process with `command`'s arguments and environment
 /// (its stderr as `command` says), and where it serves, once it does.
-async fn spawned(mut command: tokio::process::Command) -> (tokio::process::Child, String) {
+pub(crate) async fn spawned(
+    mut command: tokio::process::Command,
+) -> (tokio::process::Child, String) {
     let mut child = command
         .args(["--addr", "127.0.0.1:0"])
         .env_remove("ASKDESK_TOKEN")
@@ -543,6 +545,7 @@ async fn ntfy_shows_the_question_and_its_buttons_answer_once_and_only_their_own_
     let (status, answered) = press(&actions[2]).await;
     assert_eq!(status, 200, "{answered}");
     assert_eq!(answered["status"], "answered");
+    assert_eq!(answered["via"], "ntfy", "answered through ntfy's button");
     assert_eq!(
         answered["answers"],
         serde_json::json!([{"id": "go", "selected": ["Tomorrow"]}])
@@ -755,6 +758,12 @@ async fn slack_shows_the_question_and_its_signed_button_presses_answer_once() {
     assert_eq!(replies[1].0, "/services/T0/B0/hook");
     assert_eq!(replies[1].1["text"], "release-bot: Deploy now?");
     let ask = desk.get(&created.id).await.expect("read");
+    assert_eq!(
+        ask.via,
+        Some(interaction::Via::Slack),
+        "answered through Slack"
+    );
+    assert_eq!(ask.answered_by, None);
     assert_eq!(ask.answers.expect("answers")[0].selected, ["Yes"]);
     // Pressed again: nothing changes, and Slack is told why.
     assert_eq!(

@@ -338,6 +338,7 @@ async fn every_route_is_on_the_public_list_or_needs_the_token() {
     let mut routes: Vec<(Method, String)> = [
         (Method::GET, "/signin"),
         (Method::POST, "/signin"),
+        (Method::POST, "/signout"),
         (Method::GET, "/lang/zh"),
         (Method::GET, "/api/v1/asks"),
         (Method::POST, "/api/v1/asks"),
@@ -379,7 +380,9 @@ async fn every_route_is_on_the_public_list_or_needs_the_token() {
         let status = response.status();
         let refused = status == StatusCode::UNAUTHORIZED
             || (status == StatusCode::SEE_OTHER
-                && response.headers()[header::LOCATION] == "/signin");
+                && response.headers()[header::LOCATION]
+                    .to_str()
+                    .is_ok_and(|to| to == "/signin" || to.starts_with("/signin?next=/")));
         assert_eq!(
             refused,
             !open(&path),

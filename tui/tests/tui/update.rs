@@ -362,6 +362,9 @@ fn ask(id: &str, status: AskStatus) -> Ask {
         answers: None,
         decline_reason: None,
         projection: None,
+        answered_by: None,
+        via: None,
+        to: Vec::new(),
     }
 }
 
@@ -375,6 +378,7 @@ fn summary(id: &str) -> AskSummary {
         created_at: "2026-11-30T11:20:00.000Z".to_owned(),
         expires_at: None,
         question_count: 3,
+        to: Vec::new(),
     }
 }
 

@@ -1,0 +1,480 @@
+//! People with their own tokens and roles, and signed-in browsers'
+//! sessions. Tokens and session cookies are kept only as SHA-256 digests;
+//! every check reads the database, so a person removed on one instance is
+//! refused by every instance on their next request.
+
+use crate::{record::Finisher, store::StoreError, Desk, DeskError};
+use async_trait::async_trait;
+use interaction::{
+    is_person_name, Problem, ProblemCode, Problems, Role, Via, MAX_PERSON_NAME_CHARS,
+};
+use sha2::{Digest, Sha256};
+
+/// What every person's token starts with, so a leaked one is recognised
+/// (by a person, or a secret scanner).
+pub const TOKEN_PREFIX: &str = "askd_";
+
+/// How long a signed-in browser stays signed in: 30 days.
+pub const SESSION_MS: i64 = 30 * 24 * 60 * 60 * 1000;
+
+/// Someone with a token of their own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Person {
+    /// Their name, unique on the desk.
+    pub name: String,
+    /// What they may do.
+    pub role: Role,
+    /// When they were added, in milliseconds since the Unix epoch.
+    pub created_at: i64,
+}
+
+/// Who is acting, as the server established it from the request's
+/// credentials (never from what the request says).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Caller {
+    /// No one in particular, with every right: anyone on a desk with no
+    /// token and no people, or the holder of the server's shared token.
+    Unnamed,
+    /// A person with their own token or session, with their role's rights.
+    Person(Person),
+    /// Someone holding only an ask's link (or an agent's client reporting
+    /// the person's answer): may answer and decline that ask unless the
+    /// desk requires signing in to answer.
+    Link,
+}
+
+impl Caller {
+    /// The person's name, when it is a person.
+    pub fn name(&self) -> Option<&str> {
+        match self {
+            Self::Person(person) => Some(&person.name),
+            Self::Unnamed | Self::Link => None,
+        }
+    }
+}
+
+/// Someone acting on an ask through a surface.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Actor {
+    /// Who.
+    pub caller: Caller,
+    /// Through what.
+    pub via: Via,
+}
+
+impl Actor {
+    /// `caller` acting through `via`.
+    pub fn new(caller: Caller, via: Via) -> Self {
+        Self { caller, via }
+    }
+
+    /// What the ask records of this actor when they finish it.
+    pub(crate) fn finisher(&self) -> Finisher {
+        Finisher::new(self.caller.name().map(str::to_owned), self.via)
+    }
+}
+
+/// What an actor would do to a pending ask.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Finishing {
+    /// Answer or decline it: the person's part.
+    Answer,
+    /// Cancel it: the agent's part.
+    Cancel,
+}
+
+/// Whose a signed-in session is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Grant {
+    /// A person's.
+    Person(Person),
+    /// The holder of the server's shared token, named by `tag` (a digest
+    /// of that token: a session outlives no change of the token).
+    Admin {
+        /// The digest.
+        tag: String,
+    },
+}
+
+/// The SHA-256 digest of `secret` in hex: how tokens and cookies are kept.
+pub fn digest(secret: &str) -> String {
+    Sha256::digest(secret.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// `bytes` random bytes in hex.
+fn random_hex(bytes: usize) -> Result<String, DeskError> {
+    let mut buf = vec![0u8; bytes];
+    getrandom::fill(&mut buf).map_err(|e| DeskError::System(format!("no randomness: {e}")))?;
+    Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// The people and sessions a store keeps; part of every [`Store`](crate::Store).
+#[async_trait]
+pub trait People: Send + Sync {
+    /// Adds `person` with the token whose digest is `token_digest`;
+    /// `false`, adding nothing, when the name is taken.
+    async fn add_person(&self, person: &Person, token_digest: &str) -> Result<bool, StoreError>;
+
+    /// Everyone, by name.
+    async fn people(&self) -> Result<Vec<Person>, StoreError>;
+
+    /// Removes the person `name` and their sessions; whether there was one.
+    async fn remove_person(&self, name: &str) -> Result<bool, StoreError>;
+
+    /// The person whose token has this digest.
+    async fn person_by_token(&self, token_digest: &str) -> Result<Option<Person>, StoreError>;
+
+    /// Keeps a session, by the digest of its cookie, until `expires_at`.
+    async fn add_session(
+        &self,
+        digest: &str,
+        grant: &Grant,
+        at: i64,
+        expires_at: i64,
+    ) -> Result<(), StoreError>;
+
+    /// Whose the session with this digest is, if it is still valid at
+    /// `now` (and its person still exists).
+    async fn session(&self, digest: &str, now: i64) -> Result<Option<Grant>, StoreError>;
+
+    /// Ends the session with this digest.
+    async fn remove_session(&self, digest: &str) -> Result<(), StoreError>;
+}
+
+/// Implements [`People`] for an SQL store (a struct with a `pool` field of
+/// database `$db`): the same statements for SQLite and PostgreSQL.
+macro_rules! sql_people {
+    ($store:ty, $db:ty) => {
+        #[async_trait::async_trait]
+        impl $crate::people::People for $store {
+            async fn add_person(
+                &self,
+                person: &$crate::people::Person,
+                token_digest: &str,
+            ) -> Result<bool, $crate::store::StoreError> {
+                let added = sqlx::query(
+                    "INSERT INTO people (name, role, token_digest, created_at) \
+                     VALUES ($1, $2, $3, $4)",
+                )
+                .bind(&person.name)
+                .bind(person.role.as_str())
+                .bind(token_digest)
+                .bind(person.created_at)
+                .execute(&self.pool)
+                .await;
+                match added {
+                    Ok(_) => Ok(true),
+                    Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(false),
+                    Err(e) => Err(e.into()),
+                }
+            }
+
+            async fn people(
+                &self,
+            ) -> Result<Vec<$crate::people::Person>, $crate::store::StoreError> {
+                let rows = sqlx::query("SELECT name, role, created_at FROM people ORDER BY name")
+                    .fetch_all(&self.pool)
+                    .await?;
+                rows.iter().map($crate::people::person_of).collect()
+            }
+
+            async fn remove_person(&self, name: &str) -> Result<bool, $crate::store::StoreError> {
+                let mut tx = self.pool.begin().await?;
+                sqlx::query("DELETE FROM sessions WHERE person = $1")
+                    .bind(name)
+                    .execute(&mut *tx)
+                    .await?;
+                let removed = sqlx::query("DELETE FROM people WHERE name = $1")
+                    .bind(name)
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await?;
+                Ok(removed.rows_affected() == 1)
+            }
+
+            async fn person_by_token(
+                &self,
+                token_digest: &str,
+            ) -> Result<Option<$crate::people::Person>, $crate::store::StoreError> {
+                let row = sqlx::query(
+                    "SELECT name, role, created_at FROM people WHERE token_digest = $1",
+                )
+                .bind(token_digest)
+                .fetch_optional(&self.pool)
+                .await?;
+                row.as_ref().map($crate::people::person_of).transpose()
+            }
+
+            async fn add_session(
+                &self,
+                digest: &str,
+                grant: &$crate::people::Grant,
+                at: i64,
+                expires_at: i64,
+            ) -> Result<(), $crate::store::StoreError> {
+                let (person, tag) = match grant {
+                    $crate::people::Grant::Person(p) => (Some(p.name.as_str()), None),
+                    $crate::people::Grant::Admin { tag } => (None, Some(tag.as_str())),
+                };
+                let mut tx = self.pool.begin().await?;
+                // Ended sessions go as new ones come.
+                sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
+                    .bind(at)
+                    .execute(&mut *tx)
+                    .await?;
+                sqlx::query(
+                    "INSERT INTO sessions (digest, person, admin_tag, created_at, expires_at) \
+                     VALUES ($1, $2, $3, $4, $5)",
+                )
+                .bind(digest)
+                .bind(person)
+                .bind(tag)
+                .bind(at)
+                .bind(expires_at)
+                .execute(&mut *tx)
+                .await?;
+                tx.commit().await?;
+                Ok(())
+            }
+
+            async fn session(
+                &self,
+                digest: &str,
+                now: i64,
+            ) -> Result<Option<$crate::people::Grant>, $crate::store::StoreError> {
+                use sqlx::Row;
+                let row = sqlx::query(
+                    "SELECT p.name, p.role, p.created_at, s.person, s.admin_tag \
+                     FROM sessions s LEFT JOIN people p ON p.name = s.person \
+                     WHERE s.digest = $1 AND s.expires_at > $2",
+                )
+                .bind(digest)
+                .bind(now)
+                .fetch_optional(&self.pool)
+                .await?;
+                let Some(row) = row else {
+                    return Ok(None);
+                };
+                let person: Option<String> = row.try_get("person")?;
+                let found: Option<String> = row.try_get("name")?;
+                let tag: Option<String> = row.try_get("admin_tag")?;
+                Ok(match (person, found, tag) {
+                    (Some(_), Some(_), _) => Some($crate::people::Grant::Person(
+                        $crate::people::person_of(&row)?,
+                    )),
+                    (None, _, Some(tag)) => Some($crate::people::Grant::Admin { tag }),
+                    // The person is gone.
+                    _ => None,
+                })
+            }
+
+            async fn remove_session(&self, digest: &str) -> Result<(), $crate::store::StoreError> {
+                sqlx::query("DELETE FROM sessions WHERE digest = $1")
+                    .bind(digest)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
+            }
+        }
+    };
+}
+
+pub(crate) use sql_people;
+
+/// A person from a row with `name`, `role` and `created_at`.
+pub(crate) fn person_of<'r, R>(row: &'r R) -> Result<Person, StoreError>
+where
+    R: sqlx::Row,
+    &'static str: sqlx::ColumnIndex<R>,
+    String: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
+    i64: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
+{
+    let name: String = row.try_get("name")?;
+    let role: String = row.try_get("role")?;
+    Ok(Person {
+        role: Role::parse(&role).ok_or_else(|| StoreError::Corrupt {
+            id: format!("person {name}"),
+            detail: format!("unknown role {role:?}"),
+        })?,
+        created_at: row.try_get("created_at")?,
+        name,
+    })
+}
+
+fn name_problem(name: &str) -> DeskError {
+    DeskError::Invalid(Problems(vec![Problem::new(
+        "name",
+        ProblemCode::InvalidRecipient,
+        format!(
+            "{name:?} is not a person's name: 1–{MAX_PERSON_NAME_CHARS} characters of \
+             A-Z a-z 0-9 . _ -, starting with a letter or digit"
+        ),
+    )]))
+}
+
+impl Desk {
+    /// Adds a person with a new token, which is returned once and kept
+    /// only as its digest: `askd_` and 160 random bits in hex. A taken
+    /// name is [`DeskError::Conflict`].
+    pub async fn add_person(&self, name: &str, role: Role) -> Result<(Person, String), DeskError> {
+        if !is_person_name(name) {
+            return Err(name_problem(name));
+        }
+        let token = format!("{TOKEN_PREFIX}{}", random_hex(20)?);
+        let person = Person {
+            name: name.to_owned(),
+            role,
+            created_at: self.now(),
+        };
+        if !self.store.add_person(&person, &digest(&token)).await? {
+            return Err(DeskError::Conflict(format!(
+                "there is a person named {name:?} already; remove them first to give them a \
+                 new token or role"
+            )));
+        }
+        Ok((person, token))
+    }
+
+    /// Everyone, by name.
+    pub async fn people(&self) -> Result<Vec<Person>, DeskError> {
+        Ok(self.store.people().await?)
+    }
+
+    /// Removes a person: their token and sessions stop working at once, on
+    /// every instance. Whether there was one.
+    pub async fn remove_person(&self, name: &str) -> Result<bool, DeskError> {
+        Ok(self.store.remove_person(name).await?)
+    }
+
+    /// Whether the desk has any people (then it needs a token, even when
+    /// its server has no shared one).
+    pub async fn has_people(&self) -> Result<bool, DeskError> {
+        Ok(!self.store.people().await?.is_empty())
+    }
+
+    /// The person whose token this is.
+    pub async fn person_by_token(&self, token: &str) -> Result<Option<Person>, DeskError> {
+        if !token.starts_with(TOKEN_PREFIX) {
+            return Ok(None);
+        }
+        Ok(self.store.person_by_token(&digest(token)).await?)
+    }
+
+    /// A new session for `grant`: the cookie's value, kept only as its
+    /// digest, valid for [`SESSION_MS`].
+    pub async fn open_session(&self, grant: &Grant) -> Result<String, DeskError> {
+        let cookie = random_hex(32)?;
+        let now = self.now();
+        self.store
+            .add_session(&digest(&cookie), grant, now, now.saturating_add(SESSION_MS))
+            .await?;
+        Ok(cookie)
+    }
+
+    /// Whose the session with this cookie is, if it is valid.
+    pub async fn session(&self, cookie: &str) -> Result<Option<Grant>, DeskError> {
+        Ok(self.store.session(&digest(cookie), self.now()).await?)
+    }
+
+    /// Ends the session with this cookie.
+    pub async fn close_session(&self, cookie: &str) -> Result<(), DeskError> {
+        Ok(self.store.remove_session(&digest(cookie)).await?)
+    }
+
+    /// Whether `actor` may end `record` so, as this desk's rules say:
+    /// agents cancel, people answer and decline, admins do both; a link
+    /// answers unless the desk requires signing in to answer, and then a
+    /// person answers only the asks for them (or for anyone).
+    pub(crate) fn may(
+        &self,
+        actor: &Actor,
+        to: &[String],
+        finishing: Finishing,
+    ) -> Result<(), DeskError> {
+        let refuse = |message: String| Err(DeskError::Forbidden(message));
+        let role = match &actor.caller {
+            Caller::Unnamed => return Ok(()),
+            Caller::Link => {
+                return match finishing {
+                    Finishing::Cancel => refuse(
+                        "only the agent that asked (or an admin) may cancel an ask".to_owned(),
+                    ),
+                    Finishing::Answer if self.answer_requires_sign_in => refuse(
+                        "this desk requires signing in to answer: sign in with your token,                          then answer on the ask's page"
+                            .to_owned(),
+                    ),
+                    Finishing::Answer => Ok(()),
+                }
+            }
+            Caller::Person(person) => person.role,
+        };
+        match (finishing, role) {
+            (_, Role::Admin)
+            | (Finishing::Cancel, Role::Agent)
+            | (Finishing::Answer, Role::Person) => {}
+            (Finishing::Cancel, Role::Person) => {
+                return refuse(
+                    "a person's token cannot cancel an ask; decline it instead".to_owned(),
+                )
+            }
+            (Finishing::Answer, Role::Agent) => {
+                return refuse(
+                    "an agent's token cannot answer or decline: the agent may not answer its                      own question; a person answers on the ask's page, in the terminal UI or                      with their own token"
+                        .to_owned(),
+                )
+            }
+        }
+        let name = actor.caller.name().unwrap_or_default();
+        if finishing == Finishing::Answer
+            && role == Role::Person
+            && self.answer_requires_sign_in
+            && !to.is_empty()
+            && !to.iter().any(|to| to == name)
+        {
+            return refuse(format!(
+                "this ask is for {}; only they or an admin may answer it",
+                to.join(", ")
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether `caller` may answer and decline `ask` (were it pending):
+    /// what an ask page offers them.
+    pub fn may_answer(&self, caller: &Caller, ask: &interaction::Ask) -> bool {
+        let actor = Actor::new(caller.clone(), Via::Web);
+        self.may(&actor, &ask.to, Finishing::Answer).is_ok()
+    }
+
+    /// Checks an ask's `to` against the desk's people: every unknown name
+    /// is a problem at its place.
+    pub(crate) async fn check_known(&self, to: &[String]) -> Result<(), DeskError> {
+        if to.is_empty() {
+            return Ok(());
+        }
+        let people = self.store.people().await?;
+        let problems: Vec<Problem> = to
+            .iter()
+            .enumerate()
+            .filter(|(_, name)| !people.iter().any(|p| &p.name == *name))
+            .map(|(i, name)| {
+                Problem::new(
+                    format!("to[{i}]"),
+                    ProblemCode::UnknownRecipient,
+                    format!(
+                        "no person of this desk is named {name:?}; `askdesk people list` shows \
+                         their names"
+                    ),
+                )
+            })
+            .collect();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(DeskError::Invalid(Problems(problems)))
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! Who acts on a desk: people's names and roles, and the surfaces an ask
+//! is finished through. The desk records both with every finish; nothing
+//! an agent sends sets them.
+
+use crate::problem::{Problem, ProblemCode};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The longest person's name, in characters.
+pub const MAX_PERSON_NAME_CHARS: usize = 64;
+/// The most people one ask may be routed to.
+pub const MAX_RECIPIENTS: usize = 20;
+
+/// Whether `name` is a person's name: 1 to [`MAX_PERSON_NAME_CHARS`]
+/// characters of `A-Z a-z 0-9 . _ -`, starting with a letter or digit.
+pub fn is_person_name(name: &str) -> bool {
+    let mut bytes = name.bytes();
+    name.len() <= MAX_PERSON_NAME_CHARS
+        && bytes.next().is_some_and(|b| b.is_ascii_alphanumeric())
+        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+}
+
+/// Checks an ask's `to`: people's names, each once, at most
+/// [`MAX_RECIPIENTS`]. Every problem is reported at `to[i]`.
+pub fn check_recipients(to: &[String]) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for (i, name) in to.iter().enumerate() {
+        let path = format!("to[{i}]");
+        if !is_person_name(name) {
+            problems.push(Problem::new(
+                path,
+                ProblemCode::InvalidRecipient,
+                format!(
+                    "{name:?} is not a person's name: 1–{MAX_PERSON_NAME_CHARS} characters of \
+                     A-Z a-z 0-9 . _ -, starting with a letter or digit"
+                ),
+            ));
+        } else if to[..i].contains(name) {
+            problems.push(Problem::new(
+                path,
+                ProblemCode::InvalidRecipient,
+                format!("{name:?} is named twice; name each person once"),
+            ));
+        }
+    }
+    if to.len() > MAX_RECIPIENTS {
+        problems.push(Problem::new(
+            format!("to[{MAX_RECIPIENTS}]"),
+            ProblemCode::InvalidRecipient,
+            format!(
+                "an ask names {} people; at most {MAX_RECIPIENTS} are allowed",
+                to.len()
+            ),
+        ));
+    }
+    problems
+}
+
+/// What someone with a token may do on the desk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// Creates, reads, waits on and cancels asks.
+    Agent,
+    /// Reads, answers and declines asks.
+    Person,
+    /// Everything, including people.
+    Admin,
+}
+
+impl Role {
+    /// Every role.
+    pub const ALL: [Self; 3] = [Self::Agent, Self::Person, Self::Admin];
+
+    /// The role as written: `agent`, `person` or `admin`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Agent => "agent",
+            Self::Person => "person",
+            Self::Admin => "admin",
+        }
+    }
+
+    /// Reads a role from its [`as_str`](Self::as_str) form.
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|role| role.as_str() == text)
+    }
+}
+
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The surface an ask was finished through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Via {
+    /// The ask's page, with its script.
+    Web,
+    /// The ask's page as a plain form post (no script).
+    Form,
+    /// The terminal UI (`askdesk tui`).
+    Tui,
+    /// The HTTP API.
+    Api,
+    /// An MCP tool (`cancel_ask`, or `ask_user` giving up).
+    Mcp,
+    /// The agent's own MCP client, asked by elicitation.
+    McpClient,
+    /// A Slack message's button.
+    Slack,
+    /// An ntfy notification's button.
+    Ntfy,
+    /// A browser's push notification's button.
+    Push,
+}
+
+impl Via {
+    /// Every surface.
+    pub const ALL: [Self; 9] = [
+        Self::Web,
+        Self::Form,
+        Self::Tui,
+        Self::Api,
+        Self::Mcp,
+        Self::McpClient,
+        Self::Slack,
+        Self::Ntfy,
+        Self::Push,
+    ];
+
+    /// The surface as written: `web`, `form`, `tui`, `api`, `mcp`,
+    /// `mcp-client`, `slack`, `ntfy` or `push`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Web => "web",
+            Self::Form => "form",
+            Self::Tui => "tui",
+            Self::Api => "api",
+            Self::Mcp => "mcp",
+            Self::McpClient => "mcp-client",
+            Self::Slack => "slack",
+            Self::Ntfy => "ntfy",
+            Self::Push => "push",
+        }
+    }
+
+    /// Reads a surface from its [`as_str`](Self::as_str) form.
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|via| via.as_str() == text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_short_plain_and_start_with_a_letter_or_digit() {
+        for good in ["alice", "Bob", "ops.team", "a", "x_1-2", &"a".repeat(64)] {
+            assert!(is_person_name(good), "{good}");
+        }
+        for bad in [
+            "",
+            "-alice",
+            ".x",
+            "al ice",
+            "ålice",
+            "a@b",
+            &"a".repeat(65),
+        ] {
+            assert!(!is_person_name(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn recipients_are_checked_at_their_place() {
+        let to: Vec<String> = ["alice", "no one", "alice"].map(str::to_owned).to_vec();
+        let problems = check_recipients(&to);
+        let paths: Vec<&str> = problems.iter().map(|p| p.path.as_str()).collect();
+        assert_eq!(paths, ["to[1]", "to[2]"]);
+        assert!(problems
+            .iter()
+            .all(|p| p.code == ProblemCode::InvalidRecipient));
+        let many: Vec<String> = (0..=MAX_RECIPIENTS).map(|i| format!("p{i}")).collect();
+        assert_eq!(check_recipients(&many).len(), 1);
+        assert!(check_recipients(&many[..MAX_RECIPIENTS]).is_empty());
+    }
+
+    #[test]
+    fn roles_and_surfaces_read_back_what_they_write() {
+        for role in Role::ALL {
+            assert_eq!(Role::parse(role.as_str()), Some(role));
+        }
+        for via in Via::ALL {
+            assert_eq!(Via::parse(via.as_str()), Some(via));
+            let json = serde_json::to_string(&via).expect("json");
+            assert_eq!(json, format!("\"{}\"", via.as_str()));
+        }
+    }
+}
