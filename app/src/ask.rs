@@ -8,6 +8,7 @@ mod answering;
 mod outcome;
 pub mod state;
 
+use crate::page_words::SpeakPage;
 use crate::{
     browser,
     error::ServerError,
@@ -35,7 +36,7 @@ pub fn AskPage() -> impl IntoView {
     // the island's props cross into the browser.
     let data: crate::PageLoad<AskPageData> = Box::pin(load_ask(id));
     view! {
-        <Suspense fallback=move || view! { <p class="loading">{use_lang().t().loading}</p> }>
+        <Suspense fallback=move || view! { <p class="loading">{use_lang().page().loading}</p> }>
             {Suspend::new(async move {
                 match data.await {
                     Ok(data) => view! { <AskView data embed/> }.into_any(),
@@ -46,9 +47,10 @@ pub fn AskPage() -> impl IntoView {
                     Err(e) => {
                         crate::set_status(500);
                         let t = use_lang().t();
+                        let words = use_lang().page();
                         view! {
                             <Title text="askdesk: error"/>
-                            <h1>{t.something_wrong}</h1>
+                            <h1>{words.something_wrong}</h1>
                             <p class="error">{t.server_error(&e)}</p>
                         }
                         .into_any()
@@ -62,11 +64,12 @@ pub fn AskPage() -> impl IntoView {
 #[component]
 fn NotFound() -> impl IntoView {
     let t = use_lang().t();
+    let words = use_lang().page();
     view! {
         <Title text="askdesk: no such ask"/>
         <h1>{t.no_such_ask}</h1>
-        <p>{t.no_such_ask_text}</p>
-        <p><a href="/">{t.to_waiting}</a></p>
+        <p>{words.no_such_ask_text}</p>
+        <p><a href="/">{words.to_waiting}</a></p>
     }
 }
 
@@ -94,18 +97,18 @@ pub fn AskView(
     };
     let lang = use_lang();
     let t = lang.t();
+    let words = lang.page();
     let title = ask.title.clone().unwrap_or_else(|| t.untitled.to_owned());
     let meta = {
         let mut parts = Vec::new();
         let agent = ask.agent.clone().unwrap_or_else(|| t.an_agent.to_owned());
-        parts.push((t.asked_by)(&agent));
-        parts.push((t.asked_at)(&short_time(&ask.created_at)));
+        parts.push((words.asked_by)(&agent));
+        parts.push((words.asked_at)(&short_time(&ask.created_at)));
         if !ask.to.is_empty() {
-            use crate::page_words::SpeakPage;
             parts.push((lang.page().for_people)(&ask.to.join(", ")));
         }
         if let (Some(expires), AskStatus::Pending) = (&ask.expires_at, ask.status) {
-            parts.push((t.expires_at)(&short_time(expires)));
+            parts.push((words.expires_at)(&short_time(expires)));
         }
         parts.join(" ")
     };
@@ -133,7 +136,6 @@ pub fn AskView(
 /// terminal."); server HTML only.
 #[component]
 fn FinishedBy(ask: Ask) -> impl IntoView {
-    use crate::page_words::SpeakPage;
     let words = use_lang().page();
     ask.via.map(|via| {
         view! {
@@ -148,7 +150,6 @@ fn FinishedBy(ask: Ask) -> impl IntoView {
 /// why (sign in first, or it is for others); server HTML only.
 #[component]
 fn NotYours(ask: Ask) -> impl IntoView {
-    use crate::page_words::SpeakPage;
     let lang = use_lang();
     let words = lang.page();
     let why = if crate::signed_in_name().is_some() {
@@ -193,15 +194,15 @@ fn NotYours(ask: Ask) -> impl IntoView {
 /// The ask's notifications and how each stands; server HTML only.
 #[component]
 fn Deliveries(deliveries: Vec<interaction::Delivery>) -> impl IntoView {
-    let t = use_lang().t();
+    let words = use_lang().page();
     (!deliveries.is_empty()).then(|| {
         let items = deliveries
             .into_iter()
             .map(|d| {
                 let state = match (&d.delivered_at, &d.failed_at) {
-                    (Some(at), _) => (t.delivered_at)(&short_time(at)),
-                    (None, Some(at)) => (t.given_up_at)(&short_time(at)),
-                    (None, None) => (t.not_delivered)(d.attempts),
+                    (Some(at), _) => (words.delivered_at)(&short_time(at)),
+                    (None, Some(at)) => (words.given_up_at)(&short_time(at)),
+                    (None, None) => (words.not_delivered)(d.attempts),
                 };
                 let error = d
                     .delivered_at
@@ -211,7 +212,7 @@ fn Deliveries(deliveries: Vec<interaction::Delivery>) -> impl IntoView {
                     .map(|e| view! { <span class="delivery-error">{e}</span> });
                 view! {
                     <li class="delivery" data-state=d.state>
-                        <span class="delivery-notice">{(t.notice)(&d.event)}</span>
+                        <span class="delivery-notice">{(words.notice)(&d.event)}</span>
                         " → "
                         <span class="delivery-channel">{d.channel}</span>
                         ": "
@@ -223,7 +224,7 @@ fn Deliveries(deliveries: Vec<interaction::Delivery>) -> impl IntoView {
             .collect_view();
         view! {
             <section class="deliveries" aria-labelledby="deliveries-heading">
-                <h2 id="deliveries-heading">{t.notifications}</h2>
+                <h2 id="deliveries-heading">{words.notifications}</h2>
                 <ul>{items}</ul>
             </section>
         }

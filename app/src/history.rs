@@ -3,6 +3,7 @@
 //! the form is a GET, so it works without JavaScript, and the page loads
 //! no script at all.
 
+use crate::page_words::SpeakPage;
 use crate::{
     home::AskItem,
     i18n::{use_lang, Speak},
@@ -28,6 +29,7 @@ pub fn HistoryPage() -> impl IntoView {
         cursor,
     ));
     let t = use_lang().t();
+    let words = use_lang().page();
     let now = crate::browser::use_now();
     let status_option = {
         let chosen = status.clone();
@@ -45,13 +47,13 @@ pub fn HistoryPage() -> impl IntoView {
         format!("/history?{}", parts.join("&"))
     };
     view! {
-        <Title text=format!("askdesk: {}", t.all_asks)/>
-        <h1>{t.all_asks}</h1>
-        <p><a href="/">{t.to_waiting}</a></p>
+        <Title text=format!("askdesk: {}", words.all_asks)/>
+        <h1>{words.all_asks}</h1>
+        <p><a href="/">{words.to_waiting}</a></p>
         <form method="get" action="/history" class="search" role="search">
-            <label>{t.search_text} " " <input type="search" name="q" value=param("q")/></label>
+            <label>{words.search_text} " " <input type="search" name="q" value=param("q")/></label>
             " "
-            <label>{t.search_agent} " " <input type="text" name="agent" value=param("agent")/></label>
+            <label>{words.search_agent} " " <input type="text" name="agent" value=param("agent")/></label>
             " "
             <label>
                 {t.show} " "
@@ -61,13 +63,13 @@ pub fn HistoryPage() -> impl IntoView {
                 </select>
             </label>
             " "
-            <button type="submit">{t.search}</button>
+            <button type="submit">{words.search}</button>
         </form>
-        <Suspense fallback=move || view! { <p class="loading">{t.loading}</p> }>
+        <Suspense fallback=move || view! { <p class="loading">{words.loading}</p> }>
             {Suspend::new(async move {
                 match data.await {
                     Ok(HistoryData { asks, older }) if asks.is_empty() && older.is_none() => {
-                        view! { <p class="empty-history">{t.no_matches}</p> }.into_any()
+                        view! { <p class="empty-history">{words.no_matches}</p> }.into_any()
                     }
                     Ok(HistoryData { asks, older }) => {
                         let items = asks
@@ -75,7 +77,7 @@ pub fn HistoryPage() -> impl IntoView {
                             .map(|ask| view! { <AskItem ask now for_you=false/> })
                             .collect_view();
                         let older = older.map(|older| {
-                            view! { <p class="older"><a href=older_link(older) rel="next">{t.older}</a></p> }
+                            view! { <p class="older"><a href=older_link(older) rel="next">{words.older}</a></p> }
                         });
                         view! { <ul class="asks history" id="history">{items}</ul> {older} }.into_any()
                     }

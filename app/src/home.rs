@@ -7,6 +7,7 @@
 
 pub mod lists;
 
+use crate::page_words::SpeakPage;
 use crate::{
     browser,
     i18n::{use_lang, Lang, Speak},
@@ -27,21 +28,22 @@ pub fn HomePage() -> impl IntoView {
     let data: PageLoad<DeskData> = Box::pin(list_desk());
     let lang = use_lang();
     let t = lang.t();
+    let words = lang.page();
     view! {
         <Title text="askdesk"/>
         <header class="site">
             <h1>"askdesk"</h1>
-            <p>{t.tagline}</p>
+            <p>{words.tagline}</p>
         </header>
         <PushSubscribe/>
-        <Suspense fallback=move || view! { <p class="loading">{t.loading}</p> }>
+        <Suspense fallback=move || view! { <p class="loading">{words.loading}</p> }>
             {Suspend::new(async move {
                 match data.await {
                     Ok(DeskData { pending, history, version, public_url, me }) => {
                         view! {
                             <LiveDesk pending history version public_url me lang/>
                             <crate::IslandScripts/>
-                            <p class="older"><a href="/history">{t.search_all}</a></p>
+                            <p class="older"><a href="/history">{words.search_all}</a></p>
                         }
                         .into_any()
                     }
@@ -59,14 +61,14 @@ pub fn HomePage() -> impl IntoView {
 #[component]
 fn PushSubscribe() -> impl IntoView {
     let on = use_context::<crate::PageConfig>().is_some_and(|c| c.web_push);
-    let t = use_lang().t();
+    let words = use_lang().page();
     on.then(|| {
         view! {
             <p class="push">
                 <button type="button" id="push-subscribe" class="quiet" hidden
-                    data-subscribed=t.push_subscribed data-denied=t.push_denied
-                    data-failed=t.push_failed data-unsupported=t.push_unsupported>
-                    {t.notify_device}
+                    data-subscribed=words.push_subscribed data-denied=words.push_denied
+                    data-failed=words.push_failed data-unsupported=words.push_unsupported>
+                    {words.notify_device}
                 </button>
                 " "
                 <span id="push-state" role="status"></span>

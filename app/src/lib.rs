@@ -20,13 +20,13 @@ pub mod rpc;
 pub mod signin;
 pub mod time;
 
-use i18n::Speak;
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, Link, MetaTags, Stylesheet, Title};
 use leptos_router::{
     components::{Route, Router, Routes},
     path, SsrMode,
 };
+use page_words::SpeakPage;
 
 /// The HTML document around every page, rendered on the server only.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
@@ -178,11 +178,11 @@ pub fn App() -> impl IntoView {
 #[component]
 fn NotFound() -> impl IntoView {
     set_status(404);
-    let t = i18n::use_lang().t();
+    let words = i18n::use_lang().page();
     view! {
-        <Title text=format!("askdesk: {}", t.page_not_found)/>
-        <h1>{t.page_not_found}</h1>
-        <p><a href="/">{t.to_waiting}</a></p>
+        <Title text=format!("askdesk: {}", words.page_not_found)/>
+        <h1>{words.page_not_found}</h1>
+        <p><a href="/">{words.to_waiting}</a></p>
     }
 }
 
@@ -215,7 +215,6 @@ pub fn signed_in_name() -> Option<String> {
 /// Who is signed in, and a way out: server HTML only.
 #[component]
 fn SignedIn() -> impl IntoView {
-    use page_words::SpeakPage;
     let words = i18n::use_lang().page();
     signed_in_name().map(|name| {
         view! {
@@ -254,7 +253,7 @@ fn LanguageSwitch() -> impl IntoView {
         }
     };
     view! {
-        <nav class="lang-switch" aria-label=lang.t().language>
+        <nav class="lang-switch" aria-label=lang.page().language>
             {link(i18n::Lang::En, "English")}
             " · "
             {link(i18n::Lang::Zh, "中文")}

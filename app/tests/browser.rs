@@ -193,10 +193,17 @@ async fn submit_waits_for_every_question_and_the_page_says_why() {
         answers: None,
         decline_reason: None,
         projection: None,
+        answered_by: None,
+        via: None,
+        to: Vec::new(),
     };
-    let root = mount(
-        move || view! { <AskView data=AskPageData { ask, deliveries: Vec::new(), posted: None }/> },
-    );
+    let data = AskPageData {
+        ask,
+        deliveries: Vec::new(),
+        posted: None,
+        may_answer: true,
+    };
+    let root = mount(move || view! { <AskView data=data.clone()/> });
     leptos::task::tick().await;
     let submit = find::<web_sys::HtmlButtonElement>(&root, "button.primary");
     assert!(submit.disabled());

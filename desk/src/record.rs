@@ -42,7 +42,6 @@ impl Finisher {
     pub fn new(by: Option<String>, via: Via) -> Self {
         Self { by, via }
     }
-
 }
 
 /// How and when an ask left `pending`, with the projection its agent reads,

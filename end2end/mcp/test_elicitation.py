@@ -53,6 +53,13 @@ async def status_of(url: str, title: str) -> str:
     return next(a["status"] for a in asks if a["title"] == title)
 
 
+async def ask_titled(url: str, title: str) -> dict:
+    async with httpx2.AsyncClient() as http:
+        asks = (await http.get(f"{url}/api/v1/asks")).json()["asks"]
+        id = next(a["id"] for a in asks if a["title"] == title)
+        return (await http.get(f"{url}/api/v1/asks/{id}")).json()
+
+
 async def nothing():
     pass
 
@@ -60,12 +67,16 @@ async def nothing():
 @pytest.mark.parametrize("kind", TRANSPORTS)
 async def test_the_form_keeps_labels_and_text_on_multi_select_and_text_overrides_single_select(kind, server_url):
     form = Form(accept({"q1": ["Logging", "Auth"], "q1_other": "Rate limiting", "q2": "SQLite", "q2_other": "DuckDB"}))
+    title = f"form {kind} {uuid.uuid4()}"
     async with connect(kind, server_url, elicitation_callback=form) as session:
-        result, _ = await call_while(session, ask(f"form {kind} {uuid.uuid4()}"), nothing)
+        result, _ = await call_while(session, ask(title), nothing)
     assert result.structured_content == {"status": "answered", "answers": [
         {"id": "q1", "selected": ["Auth", "Logging"], "custom": "Rate limiting"},
         {"id": "q2", "selected": [], "custom": "DuckDB"},
     ]}
+    # Answered in the agent's own client, by no person of the desk.
+    answered = await ask_titled(server_url, title)
+    assert (answered["via"], answered["answeredBy"]) == ("mcp-client", None)
     schema = form.shown[0].requested_schema
     assert list(schema["properties"]) == ["q1", "q1_other", "q2", "q2_other"]
     assert schema["properties"]["q1"]["type"] == "array"

@@ -66,7 +66,8 @@ async def test_cancel_ask_withdraws_a_pending_ask_and_reports_one_already_answer
             )
         assert not cancelled.is_error, cancelled.content
         assert cancelled.structured_content["status"] == "cancelled"
-        assert (await api_ask(server_url, first.structured_content["askId"]))["status"] == "cancelled"
+        withdrawn = await api_ask(server_url, first.structured_content["askId"])
+        assert (withdrawn["status"], withdrawn["via"]) == ("cancelled", "mcp")
 
         title = f"answered first {kind} {uuid.uuid4()}"
         with anyio.fail_after(30):

@@ -125,6 +125,9 @@ test("a push the server sent shows its question, and its button answers the ask"
     });
     await expect.poll(async () => (await api.ask(id)).status).toBe("answered");
     expect((await api.ask(id)).answers).toEqual([{ id: "go", selected: ["No"] }]);
+    // Answered through the notification's button, by no person of the desk.
+    expect((await api.ask(id)).via).toBe("push");
+    expect((await api.ask(id)).answeredBy).toBeNull();
   } finally {
     await request.delete("/api/v1/push/subscriptions", { data: { endpoint: service.url } });
     service.close();

@@ -93,9 +93,11 @@ impl fmt::Display for Role {
     }
 }
 
-/// The surface an ask was finished through.
+/// The surface an ask was finished through. Written as its
+/// [`as_str`](Via::as_str) form, and read through [`Via::parse`] (a
+/// derived reader would cost the page's wasm a second copy of the names).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[serde(try_from = "String", into = "&'static str")]
 pub enum Via {
     /// The ask's page, with its script.
     Web,
@@ -153,6 +155,20 @@ impl Via {
     }
 }
 
+impl TryFrom<String> for Via {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Self, String> {
+        Self::parse(&text).ok_or_else(|| format!("{text:?} is not a surface askdesk knows"))
+    }
+}
+
+impl From<Via> for &'static str {
+    fn from(via: Via) -> Self {
+        via.as_str()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,6 +206,12 @@ mod tests {
     }
 
     #[test]
+    fn an_unknown_surface_is_refused() {
+        let refused = serde_json::from_str::<Via>("\"fax\"").expect_err("refused");
+        assert!(refused.to_string().contains("fax"), "{refused}");
+    }
+
+    #[test]
     fn roles_and_surfaces_read_back_what_they_write() {
         for role in Role::ALL {
             assert_eq!(Role::parse(role.as_str()), Some(role));
@@ -198,6 +220,7 @@ mod tests {
             assert_eq!(Via::parse(via.as_str()), Some(via));
             let json = serde_json::to_string(&via).expect("json");
             assert_eq!(json, format!("\"{}\"", via.as_str()));
+            assert_eq!(serde_json::from_str::<Via>(&json).expect("read"), via);
         }
     }
 }

@@ -862,3 +862,41 @@ async fn the_people_commands_work_beside_a_running_server() {
     let (ok, _, said) = people(&["remove", "ci-bot"]);
     assert!(!ok && said.contains("nobody named"), "{said}");
 }
+
+/// The typed client names its surface: the terminal UI's answers are
+/// recorded as answered in the terminal, by the person whose token it has.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_terminal_uis_client_answers_as_the_terminal() {
+    let mut settings = args(Some(TOKEN));
+    settings.addr = "127.0.0.1:0".parse().expect("addr");
+    let shutdown = tokio_util::sync::CancellationToken::new();
+    let started = server::run::start(&settings, shutdown.clone())
+        .await
+        .expect("server");
+    let (_, token) = started
+        .desk
+        .add_person("alice", Role::Person)
+        .await
+        .expect("added");
+    let url = format!("http://{}", started.addr);
+    let agent = client::Client::builder(&url)
+        .token(Some(TOKEN.to_owned()))
+        .build()
+        .expect("client");
+    let terminal = client::Client::builder(&url)
+        .token(Some(token))
+        .via(Some(interaction::Via::Tui))
+        .build()
+        .expect("client");
+    let new: interaction::NewAsk = serde_json::from_value(release_ask()).expect("ask");
+    let created = agent.create(&new).await.expect("created");
+    let answers: interaction::Answers =
+        serde_json::from_value(combined_answers()).expect("answers");
+    let answered = terminal
+        .answer(&created.id, &answers)
+        .await
+        .expect("answered");
+    assert_eq!(answered.answered_by.as_deref(), Some("alice"));
+    assert_eq!(answered.via, Some(interaction::Via::Tui));
+    shutdown.cancel();
+}
