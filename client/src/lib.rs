@@ -118,10 +118,20 @@ impl Builder {
 }
 
 /// Which asks [`Client::list`] returns, and whether it waits for a change.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ListQuery {
     /// Only asks with this status; all when `None`.
     pub status: Option<AskStatus>,
+    /// Only asks from this agent (exactly).
+    pub agent: Option<String>,
+    /// Only asks whose title, agent, or a question's header or text holds
+    /// this text, in any case.
+    pub text: Option<String>,
+    /// At most this many asks a page (the server allows 1 to 200, and
+    /// sends 200 when none is asked).
+    pub limit: Option<u32>,
+    /// Where the page starts: a reply's [`AskList::next`].
+    pub cursor: Option<String>,
     /// With [`wait`](Self::wait): reply once the list's version has grown
     /// past this one.
     pub after: Option<u64>,
@@ -148,10 +158,30 @@ impl ListQuery {
         }
     }
 
+    /// The same query from the page that starts at `cursor`.
+    pub fn from_cursor(self, cursor: String) -> Self {
+        Self {
+            cursor: Some(cursor),
+            ..self
+        }
+    }
+
     fn query_string(&self) -> String {
         let mut parts = Vec::new();
         if let Some(status) = self.status {
             parts.push(format!("status={}", status.as_str()));
+        }
+        if let Some(agent) = &self.agent {
+            parts.push(format!("agent={}", encode(agent)));
+        }
+        if let Some(text) = &self.text {
+            parts.push(format!("q={}", encode(text)));
+        }
+        if let Some(limit) = self.limit {
+            parts.push(format!("limit={limit}"));
+        }
+        if let Some(cursor) = &self.cursor {
+            parts.push(format!("cursor={}", encode(cursor)));
         }
         if let Some(after) = self.after {
             parts.push(format!("after={after}"));
@@ -293,12 +323,31 @@ impl Client {
         self.call(request.timeout(CALL_TIMEOUT)).await
     }
 
-    /// The asks, newest first: `GET /api/v1/asks?status=&after=&wait=`.
+    /// One page of the asks, newest first:
+    /// `GET /api/v1/asks?status=&agent=&q=&limit=&cursor=&after=&wait=`.
     pub async fn list(&self, query: ListQuery) -> Result<AskList, Error> {
         let path = format!("/api/v1/asks{}", query.query_string());
         let timeout = query.wait.unwrap_or_default() + WAIT_MARGIN;
         self.call(self.request(Method::GET, &path).timeout(timeout))
             .await
+    }
+
+    /// Every ask the query lets through, newest first: its first page (as
+    /// [`Client::list`], waiting if it says so) and then each next one, at
+    /// the first page's version.
+    pub async fn list_all(&self, query: ListQuery) -> Result<AskList, Error> {
+        let mut all = self.list(query.clone()).await?;
+        let more = ListQuery {
+            after: None,
+            wait: None,
+            ..query
+        };
+        while let Some(cursor) = all.next.take() {
+            let page = self.list(more.clone().from_cursor(cursor)).await?;
+            all.asks.extend(page.asks);
+            all.next = page.next;
+        }
+        Ok(all)
     }
 
     /// Every ask created or finished from now on: `GET /api/v1/events`.
@@ -319,16 +368,22 @@ impl Client {
 
 /// The path of an ask (and of one of its calls), the id percent-encoded so
 /// no id can reach another endpoint.
-fn ask_path(id: &str, call: &str) -> String {
-    let mut encoded = String::with_capacity(id.len());
-    for byte in id.bytes() {
+/// `text` percent-encoded but for unreserved characters: a path segment
+/// or a query value that cannot leave its place.
+fn encode(text: &str) -> String {
+    let mut encoded = String::with_capacity(text.len());
+    for byte in text.bytes() {
         if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'~') {
             encoded.push(char::from(byte));
         } else {
             encoded.push_str(&format!("%{byte:02X}"));
         }
     }
-    format!("/api/v1/asks/{encoded}{call}")
+    encoded
+}
+
+fn ask_path(id: &str, call: &str) -> String {
+    format!("/api/v1/asks/{}{call}", encode(id))
 }
 
 #[cfg(test)]
@@ -344,6 +399,17 @@ mod tests {
                 .changed_after(7, Duration::from_secs(25))
                 .query_string(),
             "?status=pending&after=7&wait=25"
+        );
+        let search = ListQuery {
+            agent: Some("claude code".to_owned()),
+            text: Some("50% & more".to_owned()),
+            limit: Some(20),
+            ..ListQuery::default()
+        }
+        .from_cursor("1764575778042.3".to_owned());
+        assert_eq!(
+            search.query_string(),
+            "?agent=claude%20code&q=50%25%20%26%20more&limit=20&cursor=1764575778042%2E3"
         );
     }
 

@@ -22,7 +22,7 @@ pub fn watch_queue(runtime: &Handle, client: Client, tx: Sender<Message>) {
                 Some(version) => ListQuery::pending().changed_after(version, QUEUE_WAIT),
                 None => ListQuery::pending(),
             };
-            let result = client.list(query).await;
+            let result = client.list_all(query).await;
             let failed = result.is_err();
             if let Ok(list) = &result {
                 after = Some(list.version);
@@ -46,7 +46,7 @@ pub fn execute(runtime: &Handle, client: Client, command: Command, tx: Sender<Me
             Command::Decline { id, reason } => {
                 Message::Sent(client.decline(&id, &Decline { reason }).await)
             }
-            Command::Refresh => Message::Queue(client.list(ListQuery::pending()).await),
+            Command::Refresh => Message::Queue(client.list_all(ListQuery::pending()).await),
             Command::Exit(_) => return,
         };
         let _ = tx.send(message);

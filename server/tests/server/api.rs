@@ -825,3 +825,46 @@ async fn the_list_pages_with_a_cursor_filters_and_exports_every_match_as_json_li
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(crate::common::body_text(response).await, "");
 }
+
+/// The typed client pages through a list longer than one page: the
+/// terminal UI's queue shows every pending ask, not the newest 200.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_client_follows_next_through_every_page() {
+    let mut settings = crate::common::args(None);
+    settings.addr = "127.0.0.1:0".parse().expect("addr");
+    let shutdown = tokio_util::sync::CancellationToken::new();
+    let started = server::run::start(&settings, shutdown.clone())
+        .await
+        .expect("server");
+    let new: interaction::NewAsk = serde_json::from_value(release_ask()).expect("ask");
+    for _ in 0..230 {
+        started.desk.create(new.clone()).await.expect("created");
+    }
+    let client = client::Client::builder(format!("http://{}", started.addr))
+        .build()
+        .expect("client");
+    let first = client
+        .list(client::ListQuery::pending())
+        .await
+        .expect("a page");
+    assert_eq!(first.asks.len(), 200);
+    assert!(first.next.is_some());
+    let all = client
+        .list_all(client::ListQuery::pending())
+        .await
+        .expect("every page");
+    assert_eq!(all.asks.len(), 230);
+    let ids: std::collections::HashSet<&str> = all.asks.iter().map(|a| a.id.as_str()).collect();
+    assert_eq!(ids.len(), 230, "no ask twice");
+    assert_eq!(all.next, None);
+    let few = client
+        .list(client::ListQuery {
+            text: Some("which DATABASE".to_owned()),
+            limit: Some(3),
+            ..client::ListQuery::default()
+        })
+        .await
+        .expect("a search");
+    assert_eq!(few.asks.len(), 3, "the search and limit reach the server");
+    shutdown.cancel();
+}
