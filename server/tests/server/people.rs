@@ -799,13 +799,22 @@ async fn a_desk_with_people_and_no_shared_token_needs_a_token() {
 /// prints works at once, the list never shows it, and a removal closes the
 /// next request.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_people_commands_work_beside_a_running_server() {
+async fn the_people_commands_work_beside_a_running_server_on_sqlite() {
     let dir = tempfile::tempdir().expect("tempdir");
     let database = dir.path().join("askdesk.db");
+    people_commands_beside_a_server(database.display().to_string()).await;
+}
+
+/// The same on PostgreSQL, where the server is one of several instances.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_people_commands_work_beside_a_running_server_on_postgres() {
+    people_commands_beside_a_server(crate::database::postgres_url().await).await;
+}
+
+async fn people_commands_beside_a_server(database: String) {
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_askdesk"));
     command
-        .args(["--token", TOKEN, "--database"])
-        .arg(&database)
+        .args(["--token", TOKEN, "--database", &database])
         .stderr(std::process::Stdio::null());
     let (_server, url) = crate::notify::spawned(command).await;
     let people = |args: &[&str]| {
