@@ -430,6 +430,8 @@ impl Desk {
             let left = u64::try_from(at.saturating_sub(self.now())).unwrap_or(0);
             wait = wait.min(Duration::from_millis(left));
         }
+        // Not kept while waiting: thousands of agents may wait at once.
+        drop(record);
         // Woken by this ask's end only (or the wait running out).
         let _ = tokio::time::timeout(wait, ended).await;
         self.get(id).await
