@@ -109,6 +109,21 @@ pub const PUBLIC: &[Public] = &[
     Public::Exact("/integrations/slack/actions"),
 ];
 
+/// Whether `path` is one of the site's files, the same for everyone: no
+/// handler of it asks who calls, so the guard does not look.
+pub fn is_site_file(path: &str) -> bool {
+    path.starts_with("/pkg/")
+        || [
+            "/favicon.svg",
+            "/manifest.webmanifest",
+            "/icon-192.png",
+            "/icon-512.png",
+            "/sw.js",
+            "/push.js",
+        ]
+        .contains(&path)
+}
+
 /// Whether anyone may reach `path`, token or not.
 pub fn is_public(path: &str) -> bool {
     PUBLIC.iter().any(|public| match public {

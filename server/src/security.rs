@@ -230,6 +230,11 @@ async fn check(gate: &Gate, mut request: Request, next: Next) -> Response {
             return too_many(wait);
         }
     }
+    // The site's files are everyone's: no need to ask the database who
+    // fetches them.
+    if crate::is_site_file(&path) {
+        return next.run(request).await;
+    }
     let api = ["/api/", "/rpc/", "/mcp"]
         .iter()
         .any(|prefix| path.starts_with(prefix));
