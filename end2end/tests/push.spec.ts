@@ -58,10 +58,12 @@ function decrypt(body: Buffer, browser: crypto.ECDH, auth: Buffer): string {
 
 /** The id DevTools gives the page's service worker registration. */
 async function registrationId(cdp: CDPSession): Promise<string> {
+  // A registration is listed before its worker has activated, and a push
+  // delivered to it then may be dropped: wait for an activated version.
   return new Promise((done) => {
-    cdp.on("ServiceWorker.workerRegistrationUpdated", ({ registrations }) => {
-      const live = registrations.find((r: any) => !r.isDeleted);
-      if (live) done(live.registrationId);
+    cdp.on("ServiceWorker.workerVersionUpdated", ({ versions }) => {
+      const active = versions.find((v: any) => v.status === "activated");
+      if (active) done(active.registrationId);
     });
     void cdp.send("ServiceWorker.enable");
   });
