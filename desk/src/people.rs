@@ -51,6 +51,37 @@ impl Caller {
             Self::Unnamed | Self::Link => None,
         }
     }
+
+    /// Whether this caller may create asks (and so use the agents' tools,
+    /// MCP): agents and admins, and anyone on an open desk; not a person's
+    /// token, nor a link.
+    pub fn may_create(&self) -> Result<(), DeskError> {
+        match self {
+            Self::Person(person) if person.role == Role::Person => Err(DeskError::Forbidden(
+                "a person's token cannot create asks or use MCP; agents ask, with an agent's \
+                 token"
+                    .to_owned(),
+            )),
+            Self::Link => Err(DeskError::Forbidden(
+                "creating asks needs a token; send `Authorization: Bearer <token>`".to_owned(),
+            )),
+            Self::Unnamed | Self::Person(_) => Ok(()),
+        }
+    }
+
+    /// Whether this caller may use the desk's own features (a browser's
+    /// push subscription): people and admins, not agents.
+    pub fn may_use_desk(&self) -> Result<(), DeskError> {
+        match self {
+            Self::Person(person) if person.role == Role::Agent => Err(DeskError::Forbidden(
+                "an agent's token cannot do this; it is for the people who answer".to_owned(),
+            )),
+            Self::Link => Err(DeskError::Forbidden(
+                "this needs a token or a signed-in browser".to_owned(),
+            )),
+            Self::Unnamed | Self::Person(_) => Ok(()),
+        }
+    }
 }
 
 /// Someone acting on an ask through a surface.

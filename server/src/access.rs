@@ -141,34 +141,6 @@ pub fn answering(caller: Caller, headers: &HeaderMap) -> desk::Actor {
     }
 }
 
-/// Whether `caller` may create asks: agents and admins (and anyone on an
-/// open desk); a person's token may not.
-pub fn may_create(caller: &Caller) -> Result<(), DeskError> {
-    match caller {
-        Caller::Person(person) if person.role == Role::Person => Err(DeskError::Forbidden(
-            "a person's token cannot create asks; agents ask, with an agent's token".to_owned(),
-        )),
-        Caller::Link => Err(DeskError::Forbidden(
-            "creating asks needs a token; send `Authorization: Bearer <token>`".to_owned(),
-        )),
-        Caller::Unnamed | Caller::Person(_) => Ok(()),
-    }
-}
-
-/// Whether `caller` is a person or an admin: what the desk's own features
-/// (push subscriptions) are for, not agents.
-pub fn may_use_desk(caller: &Caller) -> Result<(), DeskError> {
-    match caller {
-        Caller::Person(person) if person.role == Role::Agent => Err(DeskError::Forbidden(
-            "an agent's token cannot do this; it is for the people who answer".to_owned(),
-        )),
-        Caller::Link => Err(DeskError::Forbidden(
-            "this needs a token or a signed-in browser".to_owned(),
-        )),
-        Caller::Unnamed | Caller::Person(_) => Ok(()),
-    }
-}
-
 /// Asks created per minute per caller, when `--create-limit` is set:
 /// counted per agent (a person's name, or the shared token's holder), on
 /// this instance.

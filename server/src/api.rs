@@ -246,7 +246,7 @@ async fn create(
     headers: HeaderMap,
     JsonBody(new): JsonBody<NewAsk>,
 ) -> Result<Response, ApiError> {
-    crate::access::may_create(&caller)?;
+    caller.may_create()?;
     if let Some(limit) = &state.create_limit {
         if let Err(wait) = limit.take(&caller) {
             return Ok(crate::access::too_many_asks(wait));

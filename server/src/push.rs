@@ -355,7 +355,7 @@ pub async fn subscribe(
     crate::api::JsonBody(subscription): crate::api::JsonBody<Subscription>,
 ) -> Result<Response, ApiError> {
     enabled(&state)?;
-    crate::access::may_use_desk(&caller)?;
+    caller.may_use_desk()?;
     let subscription = valid(subscription)?;
     state.desk.subscribe_push(&subscription).await?;
     Ok((
@@ -378,7 +378,7 @@ pub async fn unsubscribe(
     crate::api::JsonBody(unsubscribe): crate::api::JsonBody<Unsubscribe>,
 ) -> Result<Response, ApiError> {
     enabled(&state)?;
-    crate::access::may_use_desk(&caller)?;
+    caller.may_use_desk()?;
     if state.desk.unsubscribe_push(&unsubscribe.endpoint).await? {
         Ok(StatusCode::NO_CONTENT.into_response())
     } else {

@@ -266,14 +266,8 @@ async fn check(gate: &Gate, mut request: Request, next: Next) -> Response {
     }
     // MCP is the agents' door: its tools ask, wait and cancel.
     if path.starts_with("/mcp") {
-        if let Caller::Person(person) = &caller {
-            if person.role == interaction::Role::Person {
-                return error(
-                    StatusCode::FORBIDDEN,
-                    "a person's token cannot use MCP, which is for agents; use an agent's token"
-                        .to_owned(),
-                );
-            }
+        if let Err(refusal) = caller.may_create() {
+            return crate::api::ApiError::from(refusal).into_response();
         }
     }
     request.extensions_mut().insert(caller);

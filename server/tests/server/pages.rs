@@ -8,7 +8,9 @@ use axum::{
 };
 use serde_json::json;
 
-fn form_post(id: &str, fields: &[(&str, &str)]) -> Request<Body> {
+/// A plain form post of the answering page, as a browser without
+/// JavaScript sends it.
+pub(crate) fn form_post(id: &str, fields: &[(&str, &str)]) -> Request<Body> {
     let body = serde_urlencoded::to_string(fields).expect("form");
     Request::post(format!("/asks/{id}"))
         .header(header::HOST, HOST)

@@ -4,6 +4,7 @@
 //! `askdesk people` commands beside a running server.
 
 use crate::common::{args, body_text, combined_answers, release_ask, TestServer, HOST, TOKEN};
+use crate::pages::form_post;
 use axum::{
     body::Body,
     http::{header, Method, Request, StatusCode},
@@ -153,17 +154,6 @@ fn with_cookie(mut request: Request<Body>, cookie: &str) -> Request<Body> {
         .headers_mut()
         .insert(header::COOKIE, cookie.parse().expect("cookie"));
     request
-}
-
-fn form_post(id: &str, fields: &[(&str, &str)]) -> Request<Body> {
-    Request::post(format!("/asks/{id}"))
-        .header(header::HOST, HOST)
-        .header(header::ORIGIN, "http://127.0.0.1:3000")
-        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
-        .body(Body::from(
-            serde_urlencoded::to_string(fields).expect("form"),
-        ))
-        .expect("request")
 }
 
 /// The form fields of [`combined_answers`].
