@@ -101,7 +101,14 @@ impl TestServer {
             page: args.page_config(&assets).expect("page config"),
             assets: Arc::new(assets),
             slack_signing_secret: None,
-            push: None,
+            push: match &args.web_push {
+                Some(contact) => Some(Arc::new(
+                    server::push::WebPush::open(&desk, contact)
+                        .await
+                        .expect("web push"),
+                )),
+                None => None,
+            },
             create_limit: args
                 .create_limit
                 .map(|n| Arc::new(server::access::CreateLimit::new(n))),

@@ -239,6 +239,44 @@ async fn each_role_gets_its_calls_and_is_refused_the_others() {
     }
 }
 
+/// A browser's push subscription is the people's, not the agents'. The
+/// role is checked before the body: a person's bad keys get 422, an
+/// agent's 403.
+#[tokio::test]
+async fn agents_cannot_subscribe_a_browser_to_pushes() {
+    let team =
+        Team::new(|settings| settings.web_push = Some("mailto:desk@example.com".to_owned())).await;
+    let subscription = json!({"endpoint": "https://push.example/abc", "expirationTime": null,
+        "keys": {"p256dh": "AAAA", "auth": "AAAA"}});
+    let subscribe = |token: Option<String>| {
+        let server = &team.server;
+        let body = subscription.clone();
+        async move {
+            call(
+                server,
+                Method::POST,
+                "/api/v1/push/subscriptions",
+                token.as_deref(),
+                Some(body),
+                &[],
+            )
+            .await
+        }
+    };
+    let (status, body) = subscribe(Some(team.agent.clone())).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    assert!(body["message"].as_str().expect("message").contains("agent"));
+    assert_eq!(
+        subscribe(Some(team.alice.clone())).await.0,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(
+        subscribe(Some(TOKEN.to_owned())).await.0,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(subscribe(None).await.0, StatusCode::UNAUTHORIZED);
+}
+
 #[tokio::test]
 async fn a_removed_person_is_refused_at_their_next_request_token_and_session_alike() {
     let team = Team::new(|_| {}).await;
