@@ -6,17 +6,21 @@
 //! `askdesk people remove` takes effect on the next request, on every
 //! instance.
 
-use crate::{limit::Windows, security::Security, AppState};
+use crate::{
+    limit::Windows,
+    security::{redirect, Security},
+    AppState,
+};
 use axum::{
     extract::{Extension, Form, State},
     http::{
-        header::{AUTHORIZATION, COOKIE, LOCATION, SET_COOKIE},
-        HeaderMap, HeaderValue, StatusCode,
+        header::{AUTHORIZATION, COOKIE, SET_COOKIE},
+        HeaderMap, HeaderValue,
     },
-    response::{IntoResponse, Response},
+    response::Response,
 };
 use desk::{Caller, Desk, DeskError, Grant};
-use interaction::{ErrorBody, Role, Via};
+use interaction::{Role, Via};
 use serde::Deserialize;
 use std::{
     sync::{Arc, Mutex, PoisonError},
@@ -171,28 +175,10 @@ impl CreateLimit {
 
 /// The refusal of a creation over the limit: `429` with `Retry-After`.
 pub fn too_many_asks(wait: Duration) -> Response {
-    let seconds = wait.as_secs().max(1);
-    let body = ErrorBody {
-        message: format!(
-            "this agent has created too many asks this minute (--create-limit); try again in \
-             {seconds} s"
-        ),
-        problems: Vec::new(),
-        ask: None,
-    };
-    let mut response = (StatusCode::TOO_MANY_REQUESTS, axum::Json(body)).into_response();
-    response
-        .headers_mut()
-        .insert(axum::http::header::RETRY_AFTER, HeaderValue::from(seconds));
-    response
-}
-
-fn redirect(to: &str) -> Response {
-    let mut response = StatusCode::SEE_OTHER.into_response();
-    if let Ok(value) = HeaderValue::from_str(to) {
-        response.headers_mut().insert(LOCATION, value);
-    }
-    response
+    crate::security::too_many(
+        "this agent has created too many asks this minute (--create-limit)",
+        wait,
+    )
 }
 
 /// Where to go after signing in: a path of this server, or the desk.

@@ -3,12 +3,12 @@
 //! redirects to the page (post/redirect/get), or renders the page again with
 //! what was typed and the problems next to their questions.
 
-use crate::AppState;
+use crate::{security::redirect, AppState};
 use app::form::{Posted, INTENT_FIELD, REASON_FIELD};
 use axum::{
     body::Body,
     extract::{Extension, Path, RawForm, State},
-    http::{header::LOCATION, HeaderValue, Request, StatusCode},
+    http::{HeaderValue, Request, StatusCode},
     response::{IntoResponse, Response},
 };
 use desk::{Actor, Caller, DeskError};
@@ -51,7 +51,7 @@ pub async fn post_form(
     match result {
         // Finished now or before: the page shows how it ended.
         Ok(_) | Err(DeskError::Finished(_) | DeskError::Gone(_)) => {
-            see_other(&format!("/asks/{id}"))
+            redirect(&format!("/asks/{id}"))
         }
         Err(DeskError::Invalid(problems)) => {
             // A refused decline has not read the form's fields yet.
@@ -81,7 +81,7 @@ pub async fn post_form(
         }
         // Someone holding only the link, where answering needs signing in.
         Err(DeskError::Forbidden(_)) if caller == Caller::Link => {
-            see_other(&format!("/signin?next=/asks/{id}"))
+            redirect(&format!("/signin?next=/asks/{id}"))
         }
         // Signed in, but the ask is for others: its page says so.
         Err(DeskError::Forbidden(why)) => {
@@ -109,14 +109,6 @@ pub async fn static_or_not_found(
     }
     let (parts, _) = request.into_parts();
     render(&state, parts, None, StatusCode::NOT_FOUND).await
-}
-
-fn see_other(to: &str) -> Response {
-    let mut response = StatusCode::SEE_OTHER.into_response();
-    if let Ok(value) = HeaderValue::from_str(to) {
-        response.headers_mut().insert(LOCATION, value);
-    }
-    response
 }
 
 /// Renders the ask page as a GET of the same URL would, plus the refused
@@ -162,7 +154,7 @@ pub async fn switch_language(
     axum::extract::Query(query): axum::extract::Query<LangQuery>,
 ) -> Response {
     let back = crate::access::local_path(query.back.as_deref());
-    let mut response = see_other(back);
+    let mut response = redirect(back);
     if let Some(lang) = app::i18n::Lang::parse(&code) {
         let cookie = format!(
             "{}={}; Path=/; Max-Age=31536000; SameSite=Lax",

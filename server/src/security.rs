@@ -227,7 +227,10 @@ async fn check(gate: &Gate, mut request: Request, next: Next) -> Response {
         || (path == "/signin" && *request.method() == Method::POST);
     if let (true, Some(addr)) = (tries_token, addr) {
         if let Some(wait) = security.failures.refused(addr, Instant::now()) {
-            return too_many(wait);
+            return too_many(
+                "too many wrong tokens or failed sign-ins from this address",
+                wait,
+            );
         }
     }
     // The site's files are everyone's: no need to ask the database who
@@ -283,14 +286,13 @@ fn unauthorized(message: &str) -> Response {
     response
 }
 
-/// `429`: too many failed attempts at the token from this address.
-fn too_many(wait: std::time::Duration) -> Response {
+/// `429` with `Retry-After`: `what` happened too often; try again after
+/// `wait`.
+pub(crate) fn too_many(what: &str, wait: std::time::Duration) -> Response {
     let seconds = wait.as_secs().max(1);
     let mut response = error(
         StatusCode::TOO_MANY_REQUESTS,
-        format!(
-            "too many wrong tokens or failed sign-ins from this address; try again in {seconds} s"
-        ),
+        format!("{what}; try again in {seconds} s"),
     );
     response
         .headers_mut()
@@ -338,7 +340,8 @@ fn with_headers(mut response: Response) -> Response {
     response
 }
 
-fn redirect(to: &str) -> Response {
+/// `303 See Other` to `to`.
+pub(crate) fn redirect(to: &str) -> Response {
     let mut response = StatusCode::SEE_OTHER.into_response();
     if let Ok(value) = HeaderValue::from_str(to) {
         response.headers_mut().insert(LOCATION, value);
