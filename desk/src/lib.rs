@@ -8,6 +8,7 @@
 //! with [`SqliteStore`] as the embedded default.
 
 mod action;
+mod creating;
 mod error;
 mod events;
 mod id;
@@ -18,6 +19,7 @@ mod people;
 mod postgres;
 mod record;
 mod sql;
+mod sql_people;
 mod sqlite;
 mod store;
 mod stored;
@@ -36,39 +38,13 @@ pub use store::{Cursor, Entry, EventBounds, Keyed, ListFilter, Store, StoreError
 pub use time::rfc3339;
 
 use events::Events;
-use interaction::{
-    Answers, Ask, AskCreated, AskStatus, AskSummary, Decline, IdempotencyKey, NewAsk, Outcome,
-    ValidNewAsk, ValidRequest,
-};
+use interaction::{Answers, Ask, AskStatus, AskSummary, Decline, Outcome, ValidRequest};
 use std::{
     fmt,
     sync::Arc,
     time::{Duration, SystemTime, UNIX_EPOCH},
 };
 use tokio::sync::broadcast;
-
-/// A digest of an ask's validated content: what makes two creations with
-/// one idempotency key the same ask.
-fn fingerprint(valid: &ValidNewAsk) -> String {
-    use sha2::{Digest, Sha256};
-    let content = (
-        &valid.request,
-        &valid.title,
-        &valid.agent,
-        valid.timeout_seconds,
-    );
-    // An ask for anyone digests as it did before asks had `to`.
-    let json = if valid.to.is_empty() {
-        serde_json::to_vec(&content)
-    } else {
-        serde_json::to_vec(&(content, &valid.to))
-    }
-    .unwrap_or_default();
-    Sha256::digest(&json)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
 
 /// One page of a list of asks.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -275,100 +251,6 @@ impl Desk {
 
     fn view(&self, record: &Record) -> Ask {
         record.view(self.url(&record.id))
-    }
-
-    /// Validates and stores a new ask.
-    pub async fn create(&self, new: NewAsk) -> Result<AskCreated, DeskError> {
-        let valid = new.validate().map_err(DeskError::Invalid)?;
-        self.check_known(&valid.to).await?;
-        let record = self.record_of(valid)?;
-        self.store
-            .insert(&record, None, &self.owed_at_creation(&record).await?)
-            .await?;
-        self.announce(&record).await;
-        Ok(self.created(&record))
-    }
-
-    /// Validates and stores a new ask once per `key`: the same key with the
-    /// same content gives the ask made the first time (with `false`), on any
-    /// instance and however the calls race; with other content it is
-    /// refused, naming `key_path`.
-    pub async fn create_once(
-        &self,
-        new: NewAsk,
-        key: &IdempotencyKey,
-        key_path: &str,
-    ) -> Result<(AskCreated, bool), DeskError> {
-        let valid = new.validate().map_err(DeskError::Invalid)?;
-        self.check_known(&valid.to).await?;
-        let keyed = Keyed {
-            key: key.as_str().to_owned(),
-            fingerprint: fingerprint(&valid),
-        };
-        if let Some(existing) = self.by_key(&keyed, key, key_path).await? {
-            return Ok((existing, false));
-        }
-        let record = self.record_of(valid)?;
-        let owed = self.owed_at_creation(&record).await?;
-        if self.store.insert(&record, Some(&keyed), &owed).await? {
-            self.announce(&record).await;
-            return Ok((self.created(&record), true));
-        }
-        // Another call made it between our look and our insert.
-        let existing = self.by_key(&keyed, key, key_path).await?;
-        Ok((existing.ok_or(DeskError::NotFound)?, false))
-    }
-
-    async fn by_key(
-        &self,
-        keyed: &Keyed,
-        key: &IdempotencyKey,
-        key_path: &str,
-    ) -> Result<Option<AskCreated>, DeskError> {
-        let Some((id, fingerprint)) = self.store.by_key(&keyed.key).await? else {
-            return Ok(None);
-        };
-        if fingerprint != keyed.fingerprint {
-            return Err(DeskError::Invalid(key.conflict(key_path)));
-        }
-        let record = self.read(id.as_str()).await?;
-        Ok(Some(self.created(&record)))
-    }
-
-    /// A new pending ask's record.
-    fn record_of(&self, valid: ValidNewAsk) -> Result<Record, DeskError> {
-        let id = AskId::random().map_err(|e| DeskError::System(format!("no randomness: {e}")))?;
-        let created_at = self.now();
-        let expires_at = valid.timeout_seconds.map(|s| {
-            created_at.saturating_add(i64::try_from(s).unwrap_or(i64::MAX).saturating_mul(1000))
-        });
-        Ok(Record {
-            id,
-            title: valid.title,
-            agent: valid.agent,
-            request: valid.request,
-            created_at,
-            expires_at,
-            end: None,
-            to: valid.to,
-        })
-    }
-
-    /// Tells the log and the listeners of a new ask just stored.
-    async fn announce(&self, record: &Record) {
-        tracing::info!(id = %record.id, url = %self.url(&record.id), "new ask");
-        self.catch_up().await;
-    }
-
-    /// Where an ask is, as its creation reports it.
-    fn created(&self, record: &Record) -> AskCreated {
-        AskCreated {
-            url: self.url(&record.id),
-            id: record.id.to_string(),
-            status: record.status(),
-            created_at: rfc3339(record.created_at),
-            expires_at: record.expires_at.map(rfc3339),
-        }
     }
 
     /// The ask as the desk holds it, its request validated, expiring it

@@ -179,4 +179,4 @@ crate::sql::sql_store!(
     "seq",
     "FOR UPDATE SKIP LOCKED"
 );
-crate::people::sql_people!(PostgresStore, sqlx::Postgres);
+crate::sql_people::sql_people!(PostgresStore, sqlx::Postgres);

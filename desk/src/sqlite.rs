@@ -66,4 +66,4 @@ impl SqliteStore {
 }
 
 crate::sql::sql_store!(SqliteStore, sqlx::Sqlite, "rowid", "");
-crate::people::sql_people!(SqliteStore, sqlx::Sqlite);
+crate::sql_people::sql_people!(SqliteStore, sqlx::Sqlite);
