@@ -47,7 +47,7 @@ async fn run() -> ExitCode {
     let result = match cli.command {
         Some(Command::Serve(args)) => logged(serve(args)).await,
         Some(Command::Mcp(args)) => logged(mcp::stdio::run(args)).await,
-        Some(Command::People(command)) => server::people::run(command)
+        Some(Command::People(command)) => server::people::run(command, cli.serve.database)
             .await
             .map_err(|e| e.to_string()),
         None => logged(serve(cli.serve)).await,

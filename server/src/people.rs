@@ -9,14 +9,17 @@ use desk::{Desk, DeskError, PoolSettings};
 use std::process::ExitCode;
 
 /// Runs one `askdesk people` command, printing what it did on stdout.
-pub async fn run(command: PeopleCommand) -> Result<ExitCode, StartError> {
+/// `outer` is a `--database` given before the command's name
+/// (`askdesk --database X people list`), used when the command has none.
+pub async fn run(command: PeopleCommand, outer: Option<String>) -> Result<ExitCode, StartError> {
+    let open = |database: DatabaseArgs| open(database, outer.clone());
     match command {
         PeopleCommand::Add {
             name,
             role,
             database,
         } => {
-            let desk = open(&database).await?;
+            let desk = open(database).await?;
             let (person, token) = desk.add_person(&name, role).await.map_err(refusal)?;
             // The token on stdout alone (scripts read it); the rest to stderr.
             eprintln!(
@@ -27,7 +30,7 @@ pub async fn run(command: PeopleCommand) -> Result<ExitCode, StartError> {
             Ok(ExitCode::SUCCESS)
         }
         PeopleCommand::List { json, database } => {
-            let people = open(&database).await?.people().await?;
+            let people = open(database).await?.people().await?;
             for person in &people {
                 let added = desk::rfc3339(person.created_at);
                 if json {
@@ -52,7 +55,7 @@ pub async fn run(command: PeopleCommand) -> Result<ExitCode, StartError> {
             Ok(ExitCode::SUCCESS)
         }
         PeopleCommand::Remove { name, database } => {
-            let desk = open(&database).await?;
+            let desk = open(database).await?;
             if !desk.remove_person(&name).await? {
                 return Err(format!(
                     "there is nobody named {name:?}; `askdesk people list` shows who there is"
@@ -71,8 +74,9 @@ pub async fn run(command: PeopleCommand) -> Result<ExitCode, StartError> {
     }
 }
 
-/// The desk on `database`; its URL does not matter here.
-async fn open(database: &DatabaseArgs) -> Result<Desk, StartError> {
+/// The desk on `database` (or `outer`); its URL does not matter here.
+async fn open(mut database: DatabaseArgs, outer: Option<String>) -> Result<Desk, StartError> {
+    database.database = database.database.or(outer);
     let database = database.database()?;
     let opened = open_database(database.clone(), PoolSettings::default()).await?;
     Ok(Desk::open(opened.store, "http://127.0.0.1")

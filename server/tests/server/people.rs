@@ -885,6 +885,13 @@ async fn people_commands_beside_a_server(database: String) {
         "{listed}"
     );
     assert!(!listed.contains("askd_"), "{listed}");
+    // `--database` before the command's name works too.
+    let before = std::process::Command::new(env!("CARGO_BIN_EXE_askdesk"))
+        .args(["--database", &database, "people", "list"])
+        .env_remove("ASKDESK_DATABASE")
+        .output()
+        .expect("askdesk people runs");
+    assert!(String::from_utf8_lossy(&before.stdout).contains("ci-bot"));
     let (ok, json_lines, _) = people(&["list", "--json"]);
     assert!(ok);
     let line: Value = serde_json::from_str(json_lines.trim()).expect("one JSON line");
