@@ -5,9 +5,7 @@
 
 use crate::{record::Finisher, store::StoreError, Desk, DeskError};
 use async_trait::async_trait;
-use interaction::{
-    is_person_name, Problem, ProblemCode, Problems, Role, Via, MAX_PERSON_NAME_CHARS,
-};
+use interaction::{person_name_problem, Problem, ProblemCode, Problems, Role, Via};
 use sha2::{Digest, Sha256};
 
 /// What every person's token starts with, so a leaked one is recognised
@@ -175,24 +173,13 @@ pub trait People: Send + Sync {
     async fn remove_session(&self, digest: &str) -> Result<(), StoreError>;
 }
 
-fn name_problem(name: &str) -> DeskError {
-    DeskError::Invalid(Problems(vec![Problem::new(
-        "name",
-        ProblemCode::InvalidRecipient,
-        format!(
-            "{name:?} is not a person's name: 1–{MAX_PERSON_NAME_CHARS} characters of \
-             A-Z a-z 0-9 . _ -, starting with a letter or digit"
-        ),
-    )]))
-}
-
 impl Desk {
     /// Adds a person with a new token, which is returned once and kept
     /// only as its digest: `askd_` and 160 random bits in hex. A taken
     /// name is [`DeskError::Conflict`].
     pub async fn add_person(&self, name: &str, role: Role) -> Result<(Person, String), DeskError> {
-        if !is_person_name(name) {
-            return Err(name_problem(name));
+        if let Some(problem) = person_name_problem(name, "name") {
+            return Err(DeskError::Invalid(Problems(vec![problem])));
         }
         let token = format!("{TOKEN_PREFIX}{}", random_hex(20)?);
         let person = Person {

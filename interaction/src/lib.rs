@@ -83,7 +83,8 @@ pub use lang::Lang;
 pub use lenient::{LenientAsk, LenientOption, LenientQuestion};
 pub use model::{AnswerItem, Answers, Question, QuestionOption, Request};
 pub use people::{
-    check_recipients, is_person_name, Role, Via, MAX_PERSON_NAME_CHARS, MAX_RECIPIENTS,
+    check_recipients, is_person_name, person_name_problem, Role, Via, MAX_PERSON_NAME_CHARS,
+    MAX_RECIPIENTS,
 };
 pub use problem::{Problem, ProblemCode, Problems};
 pub use projection::{claude_code_answer, json_quote, project, Outcome, Structured, ToolOutput};

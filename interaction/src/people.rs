@@ -20,21 +20,29 @@ pub fn is_person_name(name: &str) -> bool {
         && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
 }
 
+/// The problem with `name` as a person's name, reported at `path`, if it
+/// is not one (see [`is_person_name`]).
+pub fn person_name_problem(name: &str, path: &str) -> Option<Problem> {
+    (!is_person_name(name)).then(|| {
+        Problem::new(
+            path,
+            ProblemCode::InvalidRecipient,
+            format!(
+                "{name:?} is not a person's name: 1–{MAX_PERSON_NAME_CHARS} characters of \
+                 A-Z a-z 0-9 . _ -, starting with a letter or digit"
+            ),
+        )
+    })
+}
+
 /// Checks an ask's `to`: people's names, each once, at most
 /// [`MAX_RECIPIENTS`]. Every problem is reported at `to[i]`.
 pub fn check_recipients(to: &[String]) -> Vec<Problem> {
     let mut problems = Vec::new();
     for (i, name) in to.iter().enumerate() {
         let path = format!("to[{i}]");
-        if !is_person_name(name) {
-            problems.push(Problem::new(
-                path,
-                ProblemCode::InvalidRecipient,
-                format!(
-                    "{name:?} is not a person's name: 1–{MAX_PERSON_NAME_CHARS} characters of \
-                     A-Z a-z 0-9 . _ -, starting with a letter or digit"
-                ),
-            ));
+        if let Some(problem) = person_name_problem(name, &path) {
+            problems.push(problem);
         } else if to[..i].contains(name) {
             problems.push(Problem::new(
                 path,
