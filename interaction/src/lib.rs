@@ -64,6 +64,7 @@
 mod ask;
 mod draft;
 mod event;
+mod idempotency;
 mod lang;
 mod lenient;
 mod model;
@@ -74,11 +75,12 @@ mod validate;
 
 pub use ask::{
     short_time, Ask, AskCreated, AskList, AskStatus, AskSummary, Decline, Declined, Delivery,
-    ErrorBody, IdempotencyKey, NewAsk, ValidDecline, ValidNewAsk, MAX_AGENT_CHARS,
-    MAX_IDEMPOTENCY_KEY_CHARS, MAX_TIMEOUT_SECONDS, MAX_TITLE_CHARS,
+    ErrorBody, NewAsk, ValidDecline, ValidNewAsk, MAX_AGENT_CHARS, MAX_TIMEOUT_SECONDS,
+    MAX_TITLE_CHARS,
 };
 pub use draft::{BatchDraft, Blocker, QuestionDraft, Reason};
 pub use event::{AskEvent, ResetEvent, ASK_EVENT, RESET_EVENT};
+pub use idempotency::{IdempotencyKey, MAX_IDEMPOTENCY_KEY_CHARS};
 pub use lang::Lang;
 pub use lenient::{LenientAsk, LenientOption, LenientQuestion};
 pub use model::{AnswerItem, Answers, Question, QuestionOption, Request};

@@ -18,9 +18,12 @@ use axum::{
     Router,
 };
 use desk::{Actor, Caller, Desk, DeskError, StoreError, MAX_WAIT};
-use interaction::{Answers, AskList, AskStatus, Decline, ErrorBody, IdempotencyKey, NewAsk, Via};
+use interaction::{Answers, Decline, ErrorBody, IdempotencyKey, NewAsk, Via};
 use serde::{de::DeserializeOwned, Deserialize};
 use std::time::Duration;
+
+/// The most asks one page of `GET /api/v1/asks` holds (see [`crate::listing`]).
+pub use crate::listing::PAGE_LIMIT;
 
 /// The largest request body the API reads.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
@@ -33,7 +36,9 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route(
             "/api/v1/asks",
-            post(create).get(list).fallback(wrong_method),
+            post(create)
+                .get(crate::listing::list)
+                .fallback(wrong_method),
         )
         .route(
             "/api/v1/asks/{id}",
@@ -314,72 +319,9 @@ struct AskRead {
     deliveries: Vec<interaction::Delivery>,
 }
 
-#[derive(Deserialize)]
-struct ListQuery {
-    status: Option<String>,
-    after: Option<String>,
-    wait: Option<String>,
-    agent: Option<String>,
-    q: Option<String>,
-    limit: Option<String>,
-    cursor: Option<String>,
-    format: Option<String>,
-}
-
-/// The most asks one page of `GET /api/v1/asks` holds, and its default.
-pub const PAGE_LIMIT: u32 = 200;
-
-impl ListQuery {
-    /// The filter the query names, refusing a value it cannot use.
-    fn filter(&self) -> Result<desk::ListFilter, ApiError> {
-        let status = match self.status.as_deref() {
-            None | Some("" | "all") => None,
-            Some(s) => Some(AskStatus::parse(s).ok_or_else(|| {
-                ApiError::Query(format!(
-                    "status={s:?} is not a status; use one of pending, answered, declined, \
-                     cancelled, expired or all"
-                ))
-            })?),
-        };
-        let after = self
-            .cursor
-            .as_deref()
-            .map(|c| {
-                desk::Cursor::parse(c).ok_or_else(|| {
-                    ApiError::Query(format!(
-                        "cursor={c:?} is not a cursor; pass back the `next` of the page before"
-                    ))
-                })
-            })
-            .transpose()?;
-        let text = |v: &Option<String>| v.as_deref().filter(|v| !v.is_empty()).map(str::to_owned);
-        Ok(desk::ListFilter {
-            status,
-            agent: text(&self.agent),
-            text: text(&self.q),
-            after,
-        })
-    }
-
-    fn limit(&self) -> Result<u32, ApiError> {
-        match self.limit.as_deref() {
-            None => Ok(PAGE_LIMIT),
-            Some(v) => v
-                .parse::<u32>()
-                .ok()
-                .filter(|n| (1..=PAGE_LIMIT).contains(n))
-                .ok_or_else(|| {
-                    ApiError::Query(format!(
-                        "limit={v:?} is not a page size; use 1 to {PAGE_LIMIT}"
-                    ))
-                }),
-        }
-    }
-}
-
 /// `?wait=`: whole seconds in decimal digits. A number too large for a
 /// `u64` counts as the largest, since the desk caps a wait anyway.
-fn wait_seconds(value: Option<&str>) -> Result<Option<Duration>, ApiError> {
+pub(crate) fn wait_seconds(value: Option<&str>) -> Result<Option<Duration>, ApiError> {
     value
         .map(|v| {
             let digits = !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit());
@@ -393,93 +335,6 @@ fn wait_seconds(value: Option<&str>) -> Result<Option<Duration>, ApiError> {
                 })
         })
         .transpose()
-}
-
-async fn list(
-    State(state): State<AppState>,
-    QueryParams(query): QueryParams<ListQuery>,
-) -> Result<Response, ApiError> {
-    // Every parameter is checked, whichever format uses it.
-    let filter = query.filter()?;
-    let limit = query.limit()?;
-    let after = query
-        .after
-        .as_deref()
-        .map(|v| {
-            v.parse::<u64>()
-                .map_err(|_| ApiError::Query(format!("after={v:?} is not a list version")))
-        })
-        .transpose()?;
-    let wait = wait_seconds(query.wait.as_deref())?;
-    match query.format.as_deref() {
-        None | Some("json") => {}
-        Some("jsonl") => return Ok(export(desk(&state).clone(), filter)),
-        Some(other) => {
-            return Err(ApiError::Query(format!(
-                "format={other:?} is not a format; use json (a page) or jsonl (every match, \
-                 one per line)"
-            )))
-        }
-    }
-    if let (Some(after), Some(wait)) = (after, wait) {
-        tokio::select! {
-            _ = desk(&state).wait_for_change(after, wait) => {}
-            () = state.shutdown.cancelled() => {}
-        }
-    }
-    // Read the version first: a change after it makes the next poll return.
-    let version = desk(&state).version();
-    let page = desk(&state).search(&filter, limit).await?;
-    Ok(axum::Json(AskList {
-        asks: page.asks,
-        version,
-        next: page.next.map(desk::Cursor::encode),
-    })
-    .into_response())
-}
-
-/// `format=jsonl`: every ask the filter lets through, newest first, one
-/// JSON summary per line, read a page at a time as the client takes them.
-fn export(desk: Desk, filter: desk::ListFilter) -> Response {
-    use futures_util::{stream, StreamExt};
-    const BATCH: u32 = 500;
-    let pages = stream::unfold(Some(filter), move |filter| {
-        let desk = desk.clone();
-        async move {
-            let filter = filter?;
-            match desk.search(&filter, BATCH).await {
-                // Nothing (more) matches: the end. An empty chunk would end
-                // a chunked body early.
-                Ok(page) if page.asks.is_empty() => None,
-                Ok(page) => {
-                    let mut lines = Vec::new();
-                    for ask in &page.asks {
-                        if serde_json::to_writer(&mut lines, ask).is_ok() {
-                            lines.push(b'\n');
-                        }
-                    }
-                    let next = page.next.map(|after| desk::ListFilter {
-                        after: Some(after),
-                        ..filter
-                    });
-                    Some((Ok::<_, std::io::Error>(Bytes::from(lines)), next))
-                }
-                Err(e) => {
-                    // The lines sent stand; the stream ends short, which a
-                    // client sees as a broken transfer, not a complete one.
-                    tracing::warn!("exporting asks failed: {e}");
-                    Some((Err(std::io::Error::other(e.to_string())), None))
-                }
-            }
-        }
-    })
-    // The gzip layer may poll once more after the end.
-    .fuse();
-    (
-        [(axum::http::header::CONTENT_TYPE, "application/x-ndjson")],
-        axum::body::Body::from_stream(pages),
-    )
-        .into_response()
 }
 
 async fn answer(

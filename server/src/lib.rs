@@ -13,6 +13,7 @@ pub mod detached;
 pub mod events;
 pub mod hook;
 pub mod limit;
+pub mod listing;
 mod mac;
 pub mod mcp;
 pub mod notify;
