@@ -262,7 +262,10 @@ impl Desk {
             return Ok(record);
         }
         let at = record.expires_at.unwrap_or_default();
-        match self.end(record, Outcome::Expired, at, None).await? {
+        // Boxed: ending is the rare path of a read, and its future would
+        // otherwise size every read's, and every long-poll's, which holds
+        // one for as long as it waits.
+        match Box::pin(self.end(record, Outcome::Expired, at, None)).await? {
             Ok(expired) => Ok(expired),
             // Someone else ended it first; read how.
             Err(id) => self.store.get(&id).await?.ok_or(DeskError::NotFound),
@@ -292,7 +295,8 @@ impl Desk {
 
     /// The ask with this id.
     pub async fn get(&self, id: &str) -> Result<Ask, DeskError> {
-        Ok(self.view(&self.read(id).await?))
+        // Boxed: a long-poll's handler holds a `get` beside its wait.
+        Ok(self.view(&Box::pin(self.read(id)).await?))
     }
 
     /// The ask, once it has finished or `max` (capped at [`MAX_WAIT`]) has
@@ -303,7 +307,10 @@ impl Desk {
         let ended = watch.notify().notified();
         tokio::pin!(ended);
         ended.as_mut().enable();
-        let record = self.read(id).await?;
+        // The reads are boxed, so that what stays allocated while the
+        // wait lasts (thousands of agents may wait at once) is the watch
+        // and the timer, not the reads' larger futures.
+        let record = Box::pin(self.read(id)).await?;
         if record.end.is_some() || max.is_zero() {
             return Ok(self.view(&record));
         }
