@@ -22,6 +22,7 @@ pub mod people;
 pub mod push;
 pub mod run;
 pub mod security;
+pub mod serving;
 pub mod slack;
 
 use axum::{extract::FromRef, routing::post, Router};
@@ -32,9 +33,29 @@ use security::Security;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
-/// Everything a request handler may need.
+/// Everything a request handler may need: one `Arc`, so that what each
+/// request clones (and what a waiting request's future holds, for as long
+/// as it waits) is a pointer, not the settings.
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Shared>);
+
+impl AppState {
+    /// The state of a server with these parts.
+    pub fn new(shared: Shared) -> Self {
+        Self(Arc::new(shared))
+    }
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+/// What [`AppState`] holds.
+pub struct Shared {
     /// Where the compiled site lives and what it is called.
     pub leptos_options: LeptosOptions,
     /// The asks.
@@ -172,11 +193,11 @@ pub fn app(state: AppState) -> Router {
         // which carry their build-time encoding already, nor event streams.
         .layer(tower_http::compression::CompressionLayer::new())
         .layer(axum::middleware::from_fn_with_state(
-            access::Gate {
+            Arc::new(access::Gate {
                 security: state.security.clone(),
                 desk: state.desk.clone(),
                 people: Arc::default(),
-            },
+            }),
             security::guard,
         ))
         .with_state(state)

@@ -5,9 +5,8 @@
 use crate::{
     app,
     config::{Database, ServeArgs},
-    AppState,
+    AppState, Shared,
 };
-use axum::serve::ListenerExt;
 use desk::{Desk, PoolSettings, PostgresStore, SqliteStore, Store};
 use std::{
     error::Error,
@@ -151,16 +150,6 @@ pub async fn open_database(
     })
 }
 
-/// Prepares an accepted connection. Without `TCP_NODELAY`, a response
-/// written in pieces on a kept-alive connection waits for the client's
-/// delayed ACK (Nagle's algorithm): about 40 ms for every asset after the
-/// first.
-pub fn accepted(tcp: &mut tokio::net::TcpStream) {
-    if let Err(e) = tcp.set_nodelay(true) {
-        tracing::debug!("TCP_NODELAY not set on a connection: {e}");
-    }
-}
-
 /// Checks the settings, opens the store, binds and serves until `shutdown`
 /// is cancelled. Nothing listens if a check fails.
 pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Started, StartError> {
@@ -226,7 +215,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
     } else {
         desk
     };
-    let state = AppState {
+    let state = AppState::new(Shared {
         leptos_options: args.leptos_options(assets.bundle()),
         assets: Arc::new(assets),
         desk: desk.clone(),
@@ -252,7 +241,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         create_limit: args
             .create_limit
             .map(|n| Arc::new(crate::access::CreateLimit::new(n))),
-    };
+    });
     match &database {
         Database::Memory => tracing::warn!("asks are kept in memory and lost when askdesk stops"),
         Database::File(_) | Database::Postgres(_) => {
@@ -306,15 +295,10 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         }
     });
     let task = tokio::spawn(async move {
-        let served = axum::serve(
-            listener.tap_io(accepted),
-            app(state).into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(async move { shutdown.cancelled().await })
-        .await;
+        crate::serving::serve(listener, app(state), shutdown).await;
         // The file is free for another server once this one has stopped.
         drop(claim);
-        served
+        Ok(())
     });
     Ok(Started { addr, desk, task })
 }

@@ -154,7 +154,7 @@ fn error(status: StatusCode, message: String) -> Response {
 }
 
 /// The middleware in front of every route.
-pub async fn guard(State(gate): State<Gate>, request: Request, next: Next) -> Response {
+pub async fn guard(State(gate): State<Arc<Gate>>, request: Request, next: Next) -> Response {
     let worker = request.uri().path() == "/sw.js";
     let mut response = check(&gate, request, next).await;
     if worker {
@@ -173,6 +173,17 @@ pub async fn guard(State(gate): State<Gate>, request: Request, next: Next) -> Re
 pub const SERVICE_WORKER_CSP: &str = "default-src 'none'; connect-src 'self'";
 
 async fn check(gate: &Gate, mut request: Request, next: Next) -> Response {
+    // Boxed: the checks read the database, and their future would
+    // otherwise size the guard's, which a long-poll holds while it waits.
+    match Box::pin(admit(gate, &mut request)).await {
+        Ok(()) => next.run(request).await,
+        Err(refusal) => refusal,
+    }
+}
+
+/// Whether `request` may pass, noting on it where it came from and who
+/// sends it; the refusal if not.
+async fn admit(gate: &Gate, request: &mut Request) -> Result<(), Response> {
     let security = &*gate.security;
     let addr = request
         .extensions()
@@ -186,13 +197,13 @@ async fn check(gate: &Gate, mut request: Request, next: Next) -> Response {
         .map(str::to_owned)
         .or_else(|| request.uri().authority().map(|a| a.as_str().to_owned()));
     let Some(host) = host else {
-        return error(
+        return Err(error(
             StatusCode::BAD_REQUEST,
             "the request has no Host header".to_owned(),
-        );
+        ));
     };
     if !security.host_allowed(&host) {
-        return error(
+        return Err(error(
             StatusCode::MISDIRECTED_REQUEST,
             format!(
                 "this server does not answer to the host {:?}; reach it at {} or start it with \
@@ -201,7 +212,7 @@ async fn check(gate: &Gate, mut request: Request, next: Next) -> Response {
                 security.public_url,
                 host_name(&host)
             ),
-        );
+        ));
     }
     let safe = matches!(
         *request.method(),
@@ -210,14 +221,14 @@ async fn check(gate: &Gate, mut request: Request, next: Next) -> Response {
     // MCP over HTTP checks Origin on every request, as its specification asks.
     if !safe || request.uri().path().starts_with("/mcp") {
         if let Some(refusal) = cross_origin(security, headers, &host) {
-            return error(
+            return Err(error(
                 StatusCode::FORBIDDEN,
                 format!(
                     "cross-origin request refused: {refusal} may not change asks on {}; \
                      requests without an Origin header (agents, scripts) are not affected",
                     security.public_url
                 ),
-            );
+            ));
         }
     }
     let path = request.uri().path().to_owned();
@@ -227,16 +238,16 @@ async fn check(gate: &Gate, mut request: Request, next: Next) -> Response {
         || (path == "/signin" && *request.method() == Method::POST);
     if let (true, Some(addr)) = (tries_token, addr) {
         if let Some(wait) = security.failures.refused(addr, Instant::now()) {
-            return too_many(
+            return Err(too_many(
                 "too many wrong tokens or failed sign-ins from this address",
                 wait,
-            );
+            ));
         }
     }
     // The site's files are everyone's: no need to ask the database who
     // fetches them.
     if crate::is_site_file(&path) {
-        return next.run(request).await;
+        return Ok(());
     }
     let api = ["/api/", "/rpc/", "/mcp"]
         .iter()
@@ -248,13 +259,17 @@ async fn check(gate: &Gate, mut request: Request, next: Next) -> Response {
             if let Some(addr) = addr {
                 security.failed(addr);
             }
-            return unauthorized("this token is not one of this desk's (or it was removed)");
+            return Err(unauthorized(
+                "this token is not one of this desk's (or it was removed)",
+            ));
         }
-        Err(e) => return crate::api::ApiError::from(e).into_response(),
+        Err(e) => return Err(crate::api::ApiError::from(e).into_response()),
     };
     if caller == Caller::Link && !crate::is_public(&path) {
         if api {
-            return unauthorized("this server needs a token: send `Authorization: Bearer <token>`");
+            return Err(unauthorized(
+                "this server needs a token: send `Authorization: Bearer <token>`",
+            ));
         }
         // Back to this page once signed in (the desk itself is where
         // signing in goes anyway).
@@ -263,18 +278,21 @@ async fn check(gate: &Gate, mut request: Request, next: Next) -> Response {
             None => path,
         };
         if back == "/" {
-            return redirect("/signin");
+            return Err(redirect("/signin"));
         }
-        return redirect(&format!("/signin?next={}", app::encode_path(&back)));
+        return Err(redirect(&format!(
+            "/signin?next={}",
+            app::encode_path(&back)
+        )));
     }
     // MCP is the agents' door: its tools ask, wait and cancel.
     if path.starts_with("/mcp") {
         if let Err(refusal) = caller.may_create() {
-            return crate::api::ApiError::from(refusal).into_response();
+            return Err(crate::api::ApiError::from(refusal).into_response());
         }
     }
     request.extensions_mut().insert(caller);
-    next.run(request).await
+    Ok(())
 }
 
 /// `401` for the API, naming what to send.

@@ -90,7 +90,7 @@ impl TestServer {
             .await
             .expect("desk")
             .requiring_sign_in_to_answer(args.answer_requires_sign_in);
-        let router = app(AppState {
+        let router = app(AppState::new(server::Shared {
             leptos_options: args.leptos_options(assets.bundle()),
             desk: desk.clone(),
             security: Arc::new(security),
@@ -112,7 +112,7 @@ impl TestServer {
             create_limit: args
                 .create_limit
                 .map(|n| Arc::new(server::access::CreateLimit::new(n))),
-        });
+        }));
         Self { router, desk }
     }
 

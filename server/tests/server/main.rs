@@ -15,3 +15,4 @@ mod notify;
 mod pages;
 mod people;
 mod security;
+mod serving;

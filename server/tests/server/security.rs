@@ -403,9 +403,9 @@ async fn accepted_connections_send_without_waiting_for_acks() {
     let addr = listener.local_addr().expect("addr");
     let client = tokio::net::TcpStream::connect(addr);
     let (accepted, _client) = tokio::join!(listener.accept(), client);
-    let (mut tcp, _) = accepted.expect("accept");
+    let (tcp, _) = accepted.expect("accept");
     assert!(!tcp.nodelay().expect("option"), "the default waits (Nagle)");
-    server::run::accepted(&mut tcp);
+    server::serving::accepted(&tcp);
     assert!(tcp.nodelay().expect("option"));
 }
 

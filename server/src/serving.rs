@@ -1,0 +1,189 @@
+//! Serving connections: the accept loop, hyper's HTTP/1.1 with the router
+//! as its service, and a graceful stop — what `axum::serve` does, plus two
+//! things it cannot:
+//!
+//! - every accepted connection gets `TCP_NODELAY` (see [`accepted`]);
+//! - a request that waits (a long-poll, an event stream) gets its own copy
+//!   of its URI and header values before hyper reads on, see [`own_head`].
+
+use axum::{body::Body, extract::ConnectInfo, serve::Listener, Router};
+use hyper::{body::Incoming, header::HeaderValue, Request};
+use hyper_util::rt::TokioIo;
+use std::pin::pin;
+use tokio::{net::TcpListener, sync::watch};
+use tokio_util::sync::CancellationToken;
+use tower::ServiceExt;
+
+/// Prepares an accepted connection. Without `TCP_NODELAY`, a response
+/// written in pieces on a kept-alive connection waits for the client's
+/// delayed ACK (Nagle's algorithm): about 40 ms for every asset after the
+/// first.
+pub fn accepted(tcp: &tokio::net::TcpStream) {
+    if let Err(e) = tcp.set_nodelay(true) {
+        tracing::debug!("TCP_NODELAY not set on a connection: {e}");
+    }
+}
+
+/// Serves `router` on `listener` until `stop` is cancelled; then accepts no
+/// more, lets every request under way finish (a long-poll answers at once
+/// when the server stops) and returns when every connection has closed.
+pub async fn serve(mut listener: TcpListener, router: Router, stop: CancellationToken) {
+    // Each connection holds a receiver; `closed` resolves when all are gone.
+    let (open_tx, open_rx) = watch::channel(());
+    loop {
+        let (tcp, remote) = tokio::select! {
+            accepted = Listener::accept(&mut listener) => accepted,
+            () = stop.cancelled() => break,
+        };
+        accepted(&tcp);
+        let router = router.clone();
+        let stop = stop.clone();
+        let open = open_rx.clone();
+        tokio::spawn(async move {
+            // The service is called as hyper parses each request's head,
+            // before hyper reads on; the router runs when first polled.
+            let service = hyper::service::service_fn(move |request: Request<Incoming>| {
+                let mut request = own_head(request).map(Body::new);
+                request.extensions_mut().insert(ConnectInfo(remote));
+                router.clone().oneshot(request)
+            });
+            let mut connection = pin!(hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(tcp), service)
+                .with_upgrades());
+            tokio::select! {
+                served = connection.as_mut() => finished(served),
+                () = stop.cancelled() => {
+                    connection.as_mut().graceful_shutdown();
+                    finished(connection.await);
+                }
+            }
+            drop(open);
+        });
+    }
+    drop(open_rx);
+    drop(listener);
+    open_tx.closed().await;
+}
+
+fn finished(served: hyper::Result<()>) {
+    if let Err(e) = served {
+        tracing::trace!("a connection ended: {e}");
+    }
+}
+
+/// Gives a request that waits its own copy of its URI and header values.
+///
+/// hyper parses them as slices of the connection's read buffer. While any
+/// of them lives, hyper cannot reuse that buffer when it reads on (it reads
+/// during a request to notice the client leaving) and allocates another
+/// 8 KiB. For a request answered at once nothing is lost; a long-poll or an
+/// event stream keeps its request for minutes, so every waiting agent held
+/// two read buffers (bench/waiters.sh: 10,000 long-polls, 250 MB of it over
+/// the idle server's). The copy is a few small allocations.
+fn own_head<B>(request: Request<B>) -> Request<B> {
+    if !waits(&request) {
+        return request;
+    }
+    let (mut head, body) = request.into_parts();
+    if let Ok(uri) = head.uri.to_string().try_into() {
+        head.uri = uri;
+    }
+    for value in head.headers.values_mut() {
+        if let Ok(mut own) = HeaderValue::from_bytes(value.as_bytes()) {
+            own.set_sensitive(value.is_sensitive());
+            *value = own;
+        }
+    }
+    Request::from_parts(head, body)
+}
+
+/// Whether a request is one that waits: a long-poll (`wait=` in its query)
+/// or an event stream.
+fn waits<B>(request: &Request<B>) -> bool {
+    let long_poll = request
+        .uri()
+        .query()
+        .is_some_and(|query| query.split('&').any(|pair| pair.starts_with("wait=")));
+    long_poll
+        || request
+            .headers()
+            .get_all(hyper::header::ACCEPT)
+            .iter()
+            .any(|accept| {
+                accept
+                    .as_bytes()
+                    .windows(17)
+                    .any(|w| w == b"text/event-stream")
+            })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(uri: &str, accept: Option<&str>) -> Request<()> {
+        let mut request = Request::get(uri);
+        if let Some(accept) = accept {
+            request = request.header("accept", accept);
+        }
+        request
+            .header("x-askdesk-via", "api")
+            .body(())
+            .expect("request")
+    }
+
+    #[test]
+    fn long_polls_and_event_streams_wait_and_nothing_else_does() {
+        assert!(waits(&request("/api/v1/asks/a1?wait=30", None)));
+        assert!(waits(&request("/api/v1/asks?after=3&wait=30", None)));
+        assert!(waits(&request(
+            "/asks/a1/events",
+            Some("text/event-stream")
+        )));
+        assert!(waits(&request(
+            "/mcp",
+            Some("application/json, text/event-stream")
+        )));
+        assert!(!waits(&request("/api/v1/asks/a1", None)));
+        assert!(!waits(&request("/api/v1/asks?await=3", None)));
+        assert!(!waits(&request("/asks/a1", Some("text/html"))));
+    }
+
+    #[test]
+    fn a_waiting_request_keeps_its_uri_and_headers_as_they_were() {
+        let mut original = request("/api/v1/asks/a1?wait=30", None);
+        let mut secret = HeaderValue::from_static("Bearer t");
+        secret.set_sensitive(true);
+        original.headers_mut().insert("authorization", secret);
+        let expected = (original.uri().clone(), original.headers().clone());
+        let owned = own_head(original);
+        assert_eq!((owned.uri().clone(), owned.headers().clone()), expected);
+        assert!(owned.headers()["authorization"].is_sensitive());
+    }
+
+    /// hyper's request: its URI and values are slices of one read buffer.
+    #[test]
+    fn a_waiting_request_holds_nothing_of_the_buffer_it_was_read_from() {
+        let buffer = axum::body::Bytes::from(b"/api/v1/asks/a1?wait=30 Bearer t".to_vec());
+        let within = |p: *const u8| buffer.as_ptr_range().contains(&p);
+        let read = |path: std::ops::Range<usize>| {
+            Request::get(hyper::Uri::from_maybe_shared(buffer.slice(path)).expect("uri"))
+                .header(
+                    "authorization",
+                    HeaderValue::from_maybe_shared(buffer.slice(24..)).expect("value"),
+                )
+                .body(())
+                .expect("request")
+        };
+        let waiting = read(0..23);
+        assert!(within(waiting.uri().path().as_ptr()), "shares, as hyper's");
+        let owned = own_head(waiting);
+        assert!(!within(owned.uri().path().as_ptr()));
+        assert!(!within(
+            owned.headers()["authorization"].as_bytes().as_ptr()
+        ));
+        // One answered at once keeps hyper's slices: nothing to gain.
+        let at_once = own_head(read(0..15));
+        assert!(within(at_once.uri().path().as_ptr()));
+    }
+}

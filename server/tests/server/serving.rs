@@ -1,0 +1,180 @@
+//! The served socket (`server::serving`): the router behind a real
+//! listener, as agents and browsers reach it.
+
+use crate::common::{args, combined_answers, release_ask};
+use axum::http::StatusCode;
+use server::run::{start, Started};
+use tokio::{
+    io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader},
+    net::TcpStream,
+};
+use tokio_util::sync::CancellationToken;
+
+async fn serve(stop: &CancellationToken) -> (Started, client::Client) {
+    let mut settings = args(None);
+    settings.addr = "127.0.0.1:0".parse().expect("addr");
+    let started = start(&settings, stop.clone()).await.expect("starts");
+    let client = client::Client::builder(format!("http://{}", started.addr))
+        .build()
+        .expect("client");
+    (started, client)
+}
+
+async fn new_ask(started: &Started) -> String {
+    let ask = serde_json::from_value(release_ask()).expect("ask");
+    started.desk.create(ask).await.expect("created").id
+}
+
+/// One kept-alive HTTP/1.1 connection, written and read by hand.
+struct Connection {
+    stream: BufReader<TcpStream>,
+    host: String,
+}
+
+impl Connection {
+    async fn open(started: &Started) -> Self {
+        let tcp = TcpStream::connect(started.addr).await.expect("connect");
+        Self {
+            stream: BufReader::new(tcp),
+            host: started.addr.to_string(),
+        }
+    }
+
+    async fn get(&mut self, path: &str, headers: &str) {
+        let request = format!(
+            "GET {path} HTTP/1.1\r\nhost: {}\r\n{headers}\r\n",
+            self.host
+        );
+        self.stream
+            .get_mut()
+            .write_all(request.as_bytes())
+            .await
+            .expect("write");
+    }
+
+    /// The next reply: its status, its head in lower case, its body (the
+    /// server's JSON replies carry a `content-length`).
+    async fn reply(&mut self) -> (StatusCode, String, serde_json::Value) {
+        let mut head = String::new();
+        loop {
+            let mut line = String::new();
+            let read = self.stream.read_line(&mut line).await.expect("read");
+            assert!(
+                read > 0,
+                "the connection closed before a reply; so far: {head:?}"
+            );
+            if line == "\r\n" {
+                break;
+            }
+            head.push_str(&line.to_lowercase());
+        }
+        let status = head[9..12].parse().expect("status code");
+        let length: usize = head
+            .lines()
+            .find_map(|line| line.strip_prefix("content-length: "))
+            .unwrap_or_else(|| panic!("a content-length: {head}"))
+            .trim()
+            .parse()
+            .expect("length");
+        let mut body = vec![0; length];
+        self.stream.read_exact(&mut body).await.expect("body");
+        let body = serde_json::from_slice(&body).expect("JSON");
+        (StatusCode::from_u16(status).expect("status"), head, body)
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_poll_on_a_kept_alive_connection_is_answered_and_the_connection_serves_on() {
+    let stop = CancellationToken::new();
+    let (started, client) = serve(&stop).await;
+    let id = new_ask(&started).await;
+    let mut connection = Connection::open(&started).await;
+    // Another request first: the long-poll reuses the connection, as a
+    // pooling client's does.
+    connection.get(&format!("/api/v1/asks/{id}"), "").await;
+    let (status, _, before) = connection.reply().await;
+    assert_eq!(
+        (status, before["status"].as_str()),
+        (StatusCode::OK, Some("pending"))
+    );
+
+    connection
+        .get(
+            &format!("/api/v1/asks/{id}?wait=60"),
+            "x-askdesk-via: api\r\n",
+        )
+        .await;
+    let answers = serde_json::from_value(combined_answers()).expect("answers");
+    let answering = async {
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        client.answer(&id, &answers).await.expect("answered")
+    };
+    let ((status, head, waited), answered) = tokio::join!(connection.reply(), answering);
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(waited["status"], "answered");
+    let stored = serde_json::to_value(&answered.answers).expect("answers");
+    assert_eq!(waited["answers"], stored);
+    assert!(!head.contains("connection: close"), "{head}");
+
+    connection.get(&format!("/api/v1/asks/{id}"), "").await;
+    let (status, _, after) = connection.reply().await;
+    assert_eq!(
+        (status, after["status"].as_str()),
+        (StatusCode::OK, Some("answered"))
+    );
+    stop.cancel();
+    started.task.await.expect("joined").expect("served");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopping_server_answers_its_waiters_with_the_ask_as_it_is_and_then_stops() {
+    let stop = CancellationToken::new();
+    let (started, _client) = serve(&stop).await;
+    let id = new_ask(&started).await;
+    let mut waiter = Connection::open(&started).await;
+    waiter.get(&format!("/api/v1/asks/{id}?wait=60"), "").await;
+    let mut idle = Connection::open(&started).await;
+    // The wait is under way once the server has read the request.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    stop.cancel();
+    let (status, _, ask) = waiter.reply().await;
+    assert_eq!(
+        (status, ask["status"].as_str()),
+        (StatusCode::OK, Some("pending"))
+    );
+    // Every connection closes, the idle one too, and then the server has
+    // stopped: nothing listens any more.
+    let mut rest = Vec::new();
+    idle.stream.read_to_end(&mut rest).await.expect("closed");
+    assert!(rest.is_empty(), "{rest:?}");
+    tokio::time::timeout(std::time::Duration::from_secs(30), started.task)
+        .await
+        .expect("the server stops once its connections have closed")
+        .expect("joined")
+        .expect("served");
+    assert!(TcpStream::connect(started.addr).await.is_err());
+}
+
+/// The listener records where each connection comes from: wrong tokens
+/// are counted per client address, so the eleventh from 127.0.0.1 waits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wrong_tokens_are_counted_by_the_connection_s_address() {
+    let stop = CancellationToken::new();
+    let mut settings = args(Some(crate::common::TOKEN));
+    settings.addr = "127.0.0.1:0".parse().expect("addr");
+    let started = start(&settings, stop.clone()).await.expect("starts");
+    let mut connection = Connection::open(&started).await;
+    for attempt in 1..=10 {
+        connection
+            .get("/api/v1/asks", "authorization: Bearer guess\r\n")
+            .await;
+        let (status, _, _) = connection.reply().await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "attempt {attempt}");
+    }
+    connection
+        .get("/api/v1/asks", "authorization: Bearer guess\r\n")
+        .await;
+    let (status, head, _) = connection.reply().await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{head}");
+    stop.cancel();
+}
