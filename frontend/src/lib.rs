@@ -6,7 +6,8 @@ use app as _;
 /// Called by the script `<HydrationScripts>` puts in every page.
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate() {
-    console_error_panic_hook::set_once();
+    // No panic hook: the bundle is built with -Cpanic=immediate-abort
+    // (scripts/dev.sh), so a panic traps at once, before any hook could run.
     // Islands mode: the page is server HTML; only `#[island]`s hydrate.
     leptos::mount::hydrate_islands();
 }
