@@ -4,13 +4,14 @@
 use interaction::AskSummary;
 use std::{
     collections::HashMap,
+    pin::Pin,
     sync::{
         atomic::{AtomicU64, Ordering},
         Arc, Mutex, PoisonError,
     },
     time::Duration,
 };
-use tokio::sync::{broadcast, Notify};
+use tokio::sync::{broadcast, futures::OwnedNotified, Notify};
 
 /// Something that happened to an ask: it was created (status `pending`)
 /// or it ended.
@@ -55,10 +56,24 @@ pub(crate) struct EndWatch {
 impl EndWatch {
     /// Wakes every `notified()` future made (and enabled or polled) before
     /// the ask's end is published.
+    #[cfg(test)]
     pub(crate) fn notify(&self) -> &Notify {
         self.notify
             .as_deref()
             .expect("an EndWatch keeps its Notify until dropped")
+    }
+
+    /// A wait for the end, registered now: the ask's end published from
+    /// here on wakes it. Drop it before this watch, whose entry goes with
+    /// the last watch (the wait holds the `Notify` too).
+    pub(crate) fn notified(&self) -> Pin<Box<OwnedNotified>> {
+        let notify = self
+            .notify
+            .clone()
+            .expect("an EndWatch keeps its Notify until dropped");
+        let mut notified = Box::pin(notify.notified_owned());
+        notified.as_mut().enable();
+        notified
     }
 }
 
@@ -220,5 +235,19 @@ mod tests {
         drop(a2);
         drop(b);
         assert_eq!(events.watched(), 0);
+    }
+
+    /// What a deferred long-poll holds: registered when made, so an end
+    /// published before it is first polled still wakes it.
+    #[test]
+    fn an_owned_wait_hears_an_end_published_before_it_is_polled() {
+        let events = Events::new(0);
+        let watch = events.watch_end("a");
+        let mut ended = watch.notified();
+        events.publish(1, summary("a", AskStatus::Answered));
+        assert!(is_woken(ended.as_mut()));
+        drop(ended);
+        drop(watch);
+        assert_eq!(events.watched(), 0, "the entry goes with the watch");
     }
 }
