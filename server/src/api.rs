@@ -2,7 +2,10 @@
 //! message a person can act on. The handlers only decode and encode; the
 //! [`Desk`] does the work, as it does for the answering page.
 
-use crate::AppState;
+use crate::{
+    waiting::{Wait, Waited},
+    AppState,
+};
 use axum::{
     body::Bytes,
     extract::{
@@ -17,7 +20,7 @@ use axum::{
     routing::{get, post},
     Router,
 };
-use desk::{Actor, Caller, Desk, DeskError, StoreError, MAX_WAIT};
+use desk::{Actor, Caller, Desk, DeskError, StoreError, Watch, MAX_WAIT};
 use interaction::{Answers, Decline, ErrorBody, IdempotencyKey, NewAsk, Via};
 use serde::{de::DeserializeOwned, Deserialize};
 use std::time::Duration;
@@ -293,17 +296,28 @@ async fn read(
     State(state): State<AppState>,
     Path(id): Path<String>,
     QueryParams(query): QueryParams<ReadQuery>,
+    waited: Option<Extension<Waited>>,
+    request: Request,
 ) -> Result<Response, ApiError> {
     let ask = match wait_seconds(query.wait.as_deref())? {
-        None => desk(&state).get(&id).await?,
-        Some(wait) => {
-            // A server stopping answers its waiters with the ask as it is,
-            // as if their wait had run out; they ask again elsewhere.
-            tokio::select! {
-                ask = desk(&state).wait(&id, wait) => ask?,
-                () = state.shutdown.cancelled() => desk(&state).get(&id).await?,
+        // The first pass of a long-poll: the wait itself is served outside
+        // the stack (waiting.rs), then this request comes again, `Waited`.
+        Some(wait) if waited.is_none() => match desk(&state).watch(&id, wait).await? {
+            Watch::Over(ask) => *ask,
+            Watch::Pending(end) => {
+                let stop = state.shutdown.clone();
+                // A server stopping answers its waiters with the ask as it
+                // is, as if their wait had run out; they ask again elsewhere.
+                let until = async move {
+                    tokio::select! {
+                        () = end.ended() => {}
+                        () = stop.cancelled() => {}
+                    }
+                };
+                return Ok(Wait::reply(until, request));
             }
-        }
+        },
+        _ => desk(&state).get(&id).await?,
     };
     let deliveries = desk(&state).deliveries(&ask.id).await?;
     Ok(axum::Json(AskRead { ask, deliveries }).into_response())

@@ -24,6 +24,7 @@ pub mod run;
 pub mod security;
 pub mod serving;
 pub mod slack;
+pub mod waiting;
 
 use axum::{extract::FromRef, routing::post, Router};
 use desk::Desk;
@@ -200,5 +201,7 @@ pub fn app(state: AppState) -> Router {
             }),
             security::guard,
         ))
+        // Outermost: a long-poll waits with none of the layers' futures.
+        .layer(waiting::WaitOutsideLayer)
         .with_state(state)
 }

@@ -3,11 +3,12 @@
 
 use crate::{
     api::{wait_seconds, ApiError, QueryParams},
+    waiting::{Wait, Waited},
     AppState,
 };
 use axum::{
     body::Bytes,
-    extract::State,
+    extract::{Extension, Request, State},
     response::{IntoResponse, Response},
 };
 use desk::Desk;
@@ -80,6 +81,8 @@ impl ListQuery {
 pub(crate) async fn list(
     State(state): State<AppState>,
     QueryParams(query): QueryParams<ListQuery>,
+    waited: Option<Extension<Waited>>,
+    request: Request,
 ) -> Result<Response, ApiError> {
     // Every parameter is checked, whichever format uses it.
     let filter = query.filter()?;
@@ -103,10 +106,20 @@ pub(crate) async fn list(
             )))
         }
     }
-    if let (Some(after), Some(wait)) = (after, wait) {
-        tokio::select! {
-            _ = state.desk.wait_for_change(after, wait) => {}
-            () = state.shutdown.cancelled() => {}
+    // The first pass of a long-poll: the wait itself is served outside the
+    // stack (waiting.rs), then this request comes again, `Waited`. The
+    // wait re-reads the version once it listens, so a change between this
+    // read and then is not missed.
+    if let (Some(after), Some(wait), None) = (after, wait, waited) {
+        if state.desk.version() <= after {
+            let (desk, stop) = (state.desk.clone(), state.shutdown.clone());
+            let until = async move {
+                tokio::select! {
+                    _ = desk.wait_for_change(after, wait) => {}
+                    () = stop.cancelled() => {}
+                }
+            };
+            return Ok(Wait::reply(until, request));
         }
     }
     // Read the version first: a change after it makes the next poll return.

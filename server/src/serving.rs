@@ -100,11 +100,7 @@ fn own_head<B>(request: Request<B>) -> Request<B> {
 /// Whether a request is one that waits: a long-poll (`wait=` in its query)
 /// or an event stream.
 fn waits<B>(request: &Request<B>) -> bool {
-    let long_poll = request
-        .uri()
-        .query()
-        .is_some_and(|query| query.split('&').any(|pair| pair.starts_with("wait=")));
-    long_poll
+    crate::waiting::is_long_poll(request)
         || request
             .headers()
             .get_all(hyper::header::ACCEPT)

@@ -315,6 +315,48 @@ async fn a_removed_person_is_refused_at_their_next_request_token_and_session_ali
     assert_eq!(list(Some(team.bob.clone())).await.0, StatusCode::OK);
 }
 
+/// A long-poll's caller is checked again when its wait ends (waiting.rs):
+/// an agent removed while it waited is refused, not handed the answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agent_removed_while_it_waits_is_refused_when_the_wait_ends() {
+    let team = Team::new(|_| {}).await;
+    let id = team.pending(release_ask()).await;
+    let path = format!("/api/v1/asks/{id}?wait=60");
+    let waiting = call(
+        &team.server,
+        Method::GET,
+        &path,
+        Some(&team.agent),
+        None,
+        &[],
+    );
+    let meanwhile = async {
+        // The wait is under way once its first pass is through the guard.
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        assert!(team
+            .server
+            .desk
+            .remove_person("bot")
+            .await
+            .expect("removed"));
+        let answers = format!("/api/v1/asks/{id}/answers");
+        let (status, body) = call(
+            &team.server,
+            Method::POST,
+            &answers,
+            Some(TOKEN),
+            Some(combined_answers()),
+            &[],
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    };
+    let ((status, body), ()) = tokio::join!(waiting, meanwhile);
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+    assert!(body.get("answers").is_none(), "{body}");
+    assert_eq!(team.ask(&id).await["status"], "answered");
+}
+
 #[tokio::test]
 async fn a_person_signs_in_with_their_token_to_a_fresh_session_and_out_again() {
     let team = Team::new(|_| {}).await;
