@@ -173,9 +173,7 @@ pub async fn guard(State(gate): State<Arc<Gate>>, request: Request, next: Next) 
 pub const SERVICE_WORKER_CSP: &str = "default-src 'none'; connect-src 'self'";
 
 async fn check(gate: &Gate, mut request: Request, next: Next) -> Response {
-    // Boxed: the checks read the database, and their future would
-    // otherwise size the guard's, which a long-poll holds while it waits.
-    match Box::pin(admit(gate, &mut request)).await {
+    match admit(gate, &mut request).await {
         Ok(()) => next.run(request).await,
         Err(refusal) => refusal,
     }
