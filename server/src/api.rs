@@ -3,7 +3,7 @@
 //! [`Desk`] does the work, as it does for the answering page.
 
 use crate::{
-    waiting::{Wait, Waited},
+    waiting::{wait_seconds, Wait, Waited},
     AppState,
 };
 use axum::{
@@ -20,10 +20,9 @@ use axum::{
     routing::{get, post},
     Router,
 };
-use desk::{Actor, Caller, Desk, DeskError, StoreError, Watch, MAX_WAIT};
+use desk::{Actor, Caller, Desk, DeskError, StoreError, Watch};
 use interaction::{Answers, Decline, ErrorBody, IdempotencyKey, NewAsk, Via};
 use serde::{de::DeserializeOwned, Deserialize};
-use std::time::Duration;
 
 /// The most asks one page of `GET /api/v1/asks` holds (see [`crate::listing`]).
 pub use crate::listing::PAGE_LIMIT;
@@ -331,24 +330,6 @@ struct AskRead {
     ask: interaction::Ask,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     deliveries: Vec<interaction::Delivery>,
-}
-
-/// `?wait=`: whole seconds in decimal digits. A number too large for a
-/// `u64` counts as the largest, since the desk caps a wait anyway.
-pub(crate) fn wait_seconds(value: Option<&str>) -> Result<Option<Duration>, ApiError> {
-    value
-        .map(|v| {
-            let digits = !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit());
-            digits
-                .then(|| Duration::from_secs(v.parse().unwrap_or(u64::MAX)))
-                .ok_or_else(|| {
-                    ApiError::Query(format!(
-                        "wait={v:?} is not a number of seconds; use 0 to {}",
-                        MAX_WAIT.as_secs()
-                    ))
-                })
-        })
-        .transpose()
 }
 
 async fn answer(

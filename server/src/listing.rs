@@ -2,8 +2,8 @@
 //! long-poll for a change, and the `format=jsonl` export.
 
 use crate::{
-    api::{wait_seconds, ApiError, QueryParams},
-    waiting::{Wait, Waited},
+    api::{ApiError, QueryParams},
+    waiting::{wait_seconds, Wait, Waited},
     AppState,
 };
 use axum::{

@@ -16,17 +16,20 @@
 //! when the wait ends: an agent removed while it waited is refused, not
 //! handed the answer.
 
+use crate::api::ApiError;
 use axum::{
     extract::Request,
     http::StatusCode,
     response::{IntoResponse, Response},
 };
+use desk::MAX_WAIT;
 use futures_util::future::BoxFuture;
 use std::{
     convert::Infallible,
     future::Future,
     sync::{Arc, Mutex, PoisonError},
     task::{Context, Poll},
+    time::Duration,
 };
 use tower::{Layer, Service, ServiceExt};
 
@@ -74,6 +77,24 @@ impl Wait {
 /// Marks the second pass of a long-poll: its wait is over, read and reply.
 #[derive(Debug, Clone, Copy)]
 pub struct Waited;
+
+/// `?wait=`: whole seconds in decimal digits. A number too large for a
+/// `u64` counts as the largest, since the desk caps a wait anyway.
+pub(crate) fn wait_seconds(value: Option<&str>) -> Result<Option<Duration>, ApiError> {
+    value
+        .map(|v| {
+            let digits = !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit());
+            digits
+                .then(|| Duration::from_secs(v.parse().unwrap_or(u64::MAX)))
+                .ok_or_else(|| {
+                    ApiError::Query(format!(
+                        "wait={v:?} is not a number of seconds; use 0 to {}",
+                        MAX_WAIT.as_secs()
+                    ))
+                })
+        })
+        .transpose()
+}
 
 /// Whether a request is a long-poll: a GET with `wait=` in its query.
 pub fn is_long_poll<B>(request: &axum::http::Request<B>) -> bool {
