@@ -2,7 +2,7 @@
 //! The input is `request JSON`, a NUL byte, then `answers JSON`.
 #![no_main]
 
-use interaction::{project, Answers, BatchDraft, LenientRequest, Outcome, Request, ValidRequest};
+use interaction::{project, Answers, BatchDraft, LenientAsk, Outcome, Request, ValidRequest};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -11,7 +11,9 @@ fuzz_target!(|data: &[u8]| {
     let answer_bytes = parts.next().unwrap_or_default();
 
     let strict = serde_json::from_slice::<Request>(request_bytes).ok().map(ValidRequest::new);
-    let lenient = serde_json::from_slice::<LenientRequest>(request_bytes).ok().map(LenientRequest::validate);
+    let lenient = serde_json::from_slice::<LenientAsk>(request_bytes)
+        .ok()
+        .map(|ask| ask.validate().map(|valid| valid.request));
     let answers = serde_json::from_slice::<Answers>(answer_bytes).ok();
 
     for request in [strict, lenient].into_iter().flatten().flatten() {
