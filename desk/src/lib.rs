@@ -19,6 +19,7 @@ mod people;
 mod postgres;
 mod record;
 mod sql;
+mod sql_outbox;
 mod sql_people;
 mod sqlite;
 mod store;
@@ -30,7 +31,9 @@ pub use action::actionable;
 pub use error::DeskError;
 pub use events::{Event, KEEP_EVENTS, MAX_WAIT};
 pub use id::AskId;
-pub use outbox::{Attempt, Claimed, DeliveryRow, Notice, Owed, PushSubscription, Reminders};
+pub use outbox::{
+    Attempt, Claimed, DeliveryRow, Notice, Outbox, Owed, PushSubscription, Reminders,
+};
 pub use people::{digest, Actor, Caller, Grant, People, Person, SESSION_MS, TOKEN_PREFIX};
 pub use postgres::{Change, Changes, PoolSettings, PostgresStore};
 pub use record::{End, Finisher, Record};

@@ -188,3 +188,52 @@ pub struct PushSubscription {
     /// The browser's authentication secret.
     pub auth: String,
 }
+
+/// The outbox's rows, and the rest a desk keeps for telling people of its
+/// asks: the server's keys, used action tokens, browsers' push
+/// subscriptions. Part of every [`Store`](crate::Store).
+#[async_trait::async_trait]
+pub trait Outbox: Send + Sync {
+    /// Claims at most `limit` deliveries due at `now`, oldest first, each
+    /// one attempt more, until `lease_until`: no other claim (by any
+    /// worker, on any instance) gets them before then, and one whose
+    /// worker died comes back then.
+    async fn claim_deliveries(
+        &self,
+        now: i64,
+        lease_until: i64,
+        limit: u32,
+    ) -> Result<Vec<Claimed>, StoreError>;
+
+    /// Records how an attempt at delivery `id` went, at `at`.
+    async fn record_attempt(&self, id: &str, at: i64, attempt: &Attempt) -> Result<(), StoreError>;
+
+    /// The server key `name`: the one stored, or `fresh` stored now when
+    /// there was none (racing instances all get the one that won).
+    async fn server_key(&self, name: &str, fresh: &str) -> Result<String, StoreError>;
+
+    /// Marks the action token with digest `token` used for ask `ask` at
+    /// `at`: `false`, changing nothing, when it was used already.
+    async fn use_action(&self, token: &str, ask: &AskId, at: i64) -> Result<bool, StoreError>;
+
+    /// Forgets a use of the action token with digest `token`, whose answer
+    /// failed for a reason that may pass.
+    async fn unuse_action(&self, token: &str) -> Result<(), StoreError>;
+
+    /// Keeps a browser's push subscription (replacing the keys of one with
+    /// the same endpoint).
+    async fn add_push_subscription(
+        &self,
+        subscription: &PushSubscription,
+        at: i64,
+    ) -> Result<(), StoreError>;
+
+    /// Forgets the push subscription at `endpoint`; whether there was one.
+    async fn remove_push_subscription(&self, endpoint: &str) -> Result<bool, StoreError>;
+
+    /// Every push subscription, oldest first.
+    async fn push_subscriptions(&self) -> Result<Vec<PushSubscription>, StoreError>;
+
+    /// Every delivery owed for an ask, oldest first.
+    async fn deliveries(&self, ask: &AskId) -> Result<Vec<DeliveryRow>, StoreError>;
+}

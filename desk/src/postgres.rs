@@ -173,10 +173,6 @@ impl PostgresStore {
     }
 }
 
-crate::sql::sql_store!(
-    PostgresStore,
-    sqlx::Postgres,
-    "seq",
-    "FOR UPDATE SKIP LOCKED"
-);
+crate::sql::sql_store!(PostgresStore, sqlx::Postgres, "seq");
 crate::sql_people::sql_people!(PostgresStore, sqlx::Postgres);
+crate::sql_outbox::sql_outbox!(PostgresStore, sqlx::Postgres, "FOR UPDATE SKIP LOCKED");

@@ -65,5 +65,6 @@ impl SqliteStore {
     }
 }
 
-crate::sql::sql_store!(SqliteStore, sqlx::Sqlite, "rowid", "");
+crate::sql::sql_store!(SqliteStore, sqlx::Sqlite, "rowid");
 crate::sql_people::sql_people!(SqliteStore, sqlx::Sqlite);
+crate::sql_outbox::sql_outbox!(SqliteStore, sqlx::Sqlite, "");

@@ -4,7 +4,7 @@
 use crate::time::rfc3339;
 use crate::{
     id::AskId,
-    outbox::{Attempt, Claimed, DeliveryRow, Owed, PushSubscription},
+    outbox::Owed,
     record::{End, Record},
 };
 use async_trait::async_trait;
@@ -180,7 +180,7 @@ impl StoreError {
 /// Every implementation passes the same conformance suite
 /// (`desk/tests/conformance.rs`).
 #[async_trait]
-pub trait Store: crate::people::People + Send + Sync + 'static {
+pub trait Store: crate::people::People + crate::outbox::Outbox + Send + Sync + 'static {
     /// Stores a new pending ask, with the idempotency key and the digest of
     /// its content when it was created with one, its creation as the next
     /// event and the notifications `owed` for it, in one transaction.
@@ -227,47 +227,4 @@ pub trait Store: crate::people::People + Send + Sync + 'static {
 
     /// Forgets all but the newest `keep` events.
     async fn prune_events(&self, keep: u64) -> Result<(), StoreError>;
-
-    /// Claims at most `limit` deliveries due at `now`, oldest first, each
-    /// one attempt more, until `lease_until`: no other claim (by any
-    /// worker, on any instance) gets them before then, and one whose
-    /// worker died comes back then.
-    async fn claim_deliveries(
-        &self,
-        now: i64,
-        lease_until: i64,
-        limit: u32,
-    ) -> Result<Vec<Claimed>, StoreError>;
-
-    /// Records how an attempt at delivery `id` went, at `at`.
-    async fn record_attempt(&self, id: &str, at: i64, attempt: &Attempt) -> Result<(), StoreError>;
-
-    /// The server key `name`: the one stored, or `fresh` stored now when
-    /// there was none (racing instances all get the one that won).
-    async fn server_key(&self, name: &str, fresh: &str) -> Result<String, StoreError>;
-
-    /// Marks the action token with digest `token` used for ask `ask` at
-    /// `at`: `false`, changing nothing, when it was used already.
-    async fn use_action(&self, token: &str, ask: &AskId, at: i64) -> Result<bool, StoreError>;
-
-    /// Forgets a use of the action token with digest `token`, whose answer
-    /// failed for a reason that may pass.
-    async fn unuse_action(&self, token: &str) -> Result<(), StoreError>;
-
-    /// Keeps a browser's push subscription (replacing the keys of one with
-    /// the same endpoint).
-    async fn add_push_subscription(
-        &self,
-        subscription: &PushSubscription,
-        at: i64,
-    ) -> Result<(), StoreError>;
-
-    /// Forgets the push subscription at `endpoint`; whether there was one.
-    async fn remove_push_subscription(&self, endpoint: &str) -> Result<bool, StoreError>;
-
-    /// Every push subscription, oldest first.
-    async fn push_subscriptions(&self) -> Result<Vec<PushSubscription>, StoreError>;
-
-    /// Every delivery owed for an ask, oldest first.
-    async fn deliveries(&self, ask: &AskId) -> Result<Vec<DeliveryRow>, StoreError>;
 }
