@@ -1,0 +1,193 @@
+//! What a notification says: the ask as text, its title, and the message
+//! each channel takes (Slack's Block Kit, ntfy's JSON publishing). Web
+//! Push's (`crate::push`) uses the same title and text.
+
+use super::{NTFY_ACTIONS, SLACK_ACTIONS};
+use desk::Desk;
+
+/// Text for Slack's mrkdwn: `&`, `<` and `>` escaped, as Slack asks.
+fn slack_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// A button's text: Slack takes at most 75 characters.
+fn slack_button_text(text: &str) -> String {
+    if text.chars().count() <= 75 {
+        text.to_owned()
+    } else {
+        text.chars().take(74).chain(['…']).collect()
+    }
+}
+
+/// A Block Kit message: who asks and about what, each question with its
+/// options, an "Answer" button that opens the ask, and, with a signing
+/// secret, a button per option while a one-question single-select ask
+/// waits (its value carries the option's action token).
+pub(super) fn slack_message(
+    desk: &Desk,
+    notice: desk::Notice,
+    ask: &interaction::Ask,
+    buttons: bool,
+) -> serde_json::Value {
+    let title = ask_title(notice, ask);
+    let mut blocks = vec![serde_json::json!({
+        "type": "header",
+        "text": {"type": "plain_text", "text": title.chars().take(150).collect::<String>()},
+    })];
+    if ask.status != interaction::AskStatus::Pending {
+        blocks.push(serde_json::json!({
+            "type": "section",
+            "text": {"type": "mrkdwn", "text": slack_escape(&ended_text(ask))},
+        }));
+    }
+    for question in &ask.request.questions {
+        let mut text = match &question.header {
+            Some(header) => format!(
+                "*{}*: {}",
+                slack_escape(header),
+                slack_escape(&question.question)
+            ),
+            None => format!("*{}*", slack_escape(&question.question)),
+        };
+        for option in &question.options {
+            text.push_str(&format!("\n• {}", slack_escape(&option.label)));
+            if let Some(description) = &option.description {
+                text.push_str(&format!(" — {}", slack_escape(description)));
+            }
+        }
+        blocks.push(serde_json::json!({
+            "type": "section",
+            "text": {"type": "mrkdwn", "text": text.chars().take(3000).collect::<String>()},
+        }));
+    }
+    let mut elements = Vec::new();
+    if buttons {
+        for (i, (label, token)) in desk
+            .actions(ask, SLACK_ACTIONS, interaction::Via::Slack)
+            .into_iter()
+            .enumerate()
+        {
+            elements.push(serde_json::json!({
+                "type": "button",
+                "action_id": format!("askdesk_answer_{i}"),
+                "text": {"type": "plain_text", "text": slack_button_text(&label)},
+                "value": serde_json::json!({"ask": ask.id, "label": label, "token": token}).to_string(),
+            }));
+        }
+    }
+    elements.push(serde_json::json!({
+        "type": "button",
+        "action_id": "askdesk_open",
+        "text": {"type": "plain_text", "text": if ask.status == interaction::AskStatus::Pending { "Answer" } else { "Open" }},
+        "url": ask.url,
+    }));
+    blocks.push(serde_json::json!({"type": "actions", "elements": elements}));
+    serde_json::json!({"text": title, "blocks": blocks})
+}
+
+/// The ask as a person reads it in a notification: each question with
+/// its options, or how it ended.
+fn ask_text(ask: &interaction::Ask) -> String {
+    use std::fmt::Write;
+    let mut text = String::new();
+    if ask.status != interaction::AskStatus::Pending {
+        let _ = writeln!(text, "{}", ended_text(ask));
+    }
+    for question in &ask.request.questions {
+        match &question.header {
+            Some(header) => {
+                let _ = writeln!(text, "{header}: {}", question.question);
+            }
+            None => {
+                let _ = writeln!(text, "{}", question.question);
+            }
+        }
+        for option in &question.options {
+            match &option.description {
+                Some(description) => {
+                    let _ = writeln!(text, "  • {} — {description}", option.label);
+                }
+                None => {
+                    let _ = writeln!(text, "  • {}", option.label);
+                }
+            }
+        }
+    }
+    text.trim_end().to_owned()
+}
+
+/// How a finished ask ended, in a line.
+pub(crate) fn ended_text(ask: &interaction::Ask) -> String {
+    use interaction::AskStatus;
+    match ask.status {
+        AskStatus::Answered => {
+            let chosen: Vec<String> = ask
+                .answers
+                .iter()
+                .flatten()
+                .flat_map(|a| a.selected.iter().cloned().chain(a.custom.clone()))
+                .collect();
+            format!("Answered: {}", chosen.join(", "))
+        }
+        AskStatus::Declined => match &ask.decline_reason {
+            Some(reason) => format!("Declined: {reason}"),
+            None => "Declined".to_owned(),
+        },
+        AskStatus::Cancelled => "Withdrawn by the agent".to_owned(),
+        AskStatus::Expired => "Expired unanswered".to_owned(),
+        AskStatus::Pending => "Waiting".to_owned(),
+    }
+}
+
+/// The notification's title: who asks, and about what.
+pub(crate) fn ask_title(notice: desk::Notice, ask: &interaction::Ask) -> String {
+    let agent = ask.agent.as_deref().unwrap_or("An agent");
+    let about = ask.title.as_deref().unwrap_or("a question");
+    match notice {
+        desk::Notice::Created => format!("{agent} asks: {about}"),
+        desk::Notice::Reminder => format!("Still waiting — {agent} asks: {about}"),
+        desk::Notice::Finished => format!("{agent}: {about}"),
+    }
+}
+
+/// ntfy's JSON publishing: the topic, the ask as text, a click that opens
+/// it, and, while it waits with one single-select question of at most
+/// three options, a button per option that answers it
+/// (`POST /api/v1/actions/{id}` with the option's action token).
+pub(super) fn ntfy_message(
+    desk: &Desk,
+    topic: &str,
+    notice: desk::Notice,
+    ask: &interaction::Ask,
+) -> serde_json::Value {
+    let actions: Vec<serde_json::Value> = desk
+        .actions(ask, NTFY_ACTIONS, interaction::Via::Ntfy)
+        .into_iter()
+        .map(|(label, token)| {
+            serde_json::json!({
+                "action": "http",
+                "label": label,
+                "url": format!("{}/api/v1/actions/{}", desk.public_url(), ask.id),
+                "method": "POST",
+                "headers": {"Content-Type": "application/json"},
+                "body": serde_json::json!({"label": label, "token": token}).to_string(),
+                "clear": true,
+            })
+        })
+        .collect();
+    let priority = match notice {
+        desk::Notice::Created | desk::Notice::Reminder => 4,
+        desk::Notice::Finished => 2,
+    };
+    serde_json::json!({
+        "topic": topic,
+        "title": ask_title(notice, ask),
+        "message": ask_text(ask),
+        "click": ask.url,
+        "priority": priority,
+        "tags": [if notice == desk::Notice::Finished { "white_check_mark" } else { "question" }],
+        "actions": actions,
+    })
+}
