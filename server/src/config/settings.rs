@@ -1,0 +1,269 @@
+//! What the server's settings make: the site's files and the page's
+//! settings, the database, the security checks, and the command line that
+//! starts another process with the same settings (a detached desk).
+
+use super::{database_at, ConfigError, Database, ServeArgs, MIN_TOKEN_CHARS};
+use crate::{assets::Assets, security::Security};
+use axum::http::Uri;
+use leptos::prelude::LeptosOptions;
+use std::net::SocketAddr;
+
+impl ServeArgs {
+    /// The Leptos options these settings describe, for a site whose bundle
+    /// is named `bundle` (`/pkg/<bundle>.js`).
+    pub fn leptos_options(&self, bundle: Option<&str>) -> LeptosOptions {
+        LeptosOptions::builder()
+            .output_name(bundle.unwrap_or(env!("LEPTOS_OUTPUT_NAME")))
+            .site_pkg_dir("pkg")
+            .site_addr(self.addr)
+            .build()
+    }
+
+    /// The site's files: the folder of --site-root, or the copy built in.
+    pub fn assets(&self) -> Result<Assets, ConfigError> {
+        match &self.site_root {
+            Some(root) => Assets::from_dir(root).map_err(|e| {
+                ConfigError(format!(
+                    "--site-root {}: cannot read the site: {e}",
+                    root.display()
+                ))
+            }),
+            None => Ok(Assets::embedded()),
+        }
+    }
+
+    /// What the pages need to know of these settings.
+    pub fn page_config(&self, assets: &Assets) -> Result<app::PageConfig, ConfigError> {
+        let unsafe_source = self
+            .frame_ancestors
+            .split_whitespace()
+            .any(|s| s.contains(';') || s.contains(','));
+        if unsafe_source || self.frame_ancestors.trim().is_empty() {
+            return Err(ConfigError(format!(
+                "--frame-ancestors {:?}: give CSP sources separated by spaces, e.g. \
+                 \"'self' https://dashboard.example.com\"",
+                self.frame_ancestors
+            )));
+        }
+        let mut config = app::PageConfig {
+            frame_ancestors: self.frame_ancestors.trim().to_owned(),
+            embed_origin: self.embed_origin.clone(),
+            web_push: self.web_push.is_some(),
+            ..app::PageConfig::default()
+        };
+        if let Some(stylesheet) = assets.stylesheet() {
+            config.stylesheet = stylesheet.to_owned();
+        }
+        Ok(config)
+    }
+
+    /// Where asks are stored.
+    pub fn database(&self) -> Result<Database, ConfigError> {
+        database_at(self.database.as_deref())
+    }
+
+    /// The command-line flags and environment that give another askdesk
+    /// process these settings: every setting, the secrets (the token, a
+    /// database URL that may hold a password) in the environment, where
+    /// other users' `ps` cannot read them.
+    pub fn to_command(&self) -> (Vec<String>, Vec<(&'static str, String)>) {
+        let mut flags = vec![
+            format!("--addr={}", self.addr),
+            format!("--database-connections={}", self.database_connections),
+            format!("--database-timeout={}", self.database_timeout),
+            format!("--keep-events={}", self.keep_events),
+            format!("--notify-give-up={}", self.notify_give_up),
+            format!("--remind-max={}", self.remind_max),
+            format!("--frame-ancestors={}", self.frame_ancestors),
+        ];
+        let optional = [
+            ("--public-url", self.public_url.clone()),
+            ("--embed-origin", self.embed_origin.clone()),
+            (
+                "--mcp-default-timeout",
+                self.mcp_default_timeout.map(|t| t.to_string()),
+            ),
+            (
+                "--site-root",
+                self.site_root.as_ref().map(|p| p.display().to_string()),
+            ),
+            ("--web-push", self.web_push.clone()),
+            ("--create-limit", self.create_limit.map(|n| n.to_string())),
+            (
+                "--remind-after",
+                self.remind_after.map(|d| format!("{}s", d.as_secs())),
+            ),
+            (
+                "--escalate-after",
+                self.escalate_after.map(|d| format!("{}s", d.as_secs())),
+            ),
+        ];
+        for (flag, value) in optional {
+            if let Some(value) = value {
+                flags.push(format!("{flag}={value}"));
+            }
+        }
+        if self.elicit {
+            flags.push("--elicit".to_owned());
+        }
+        if self.answer_requires_sign_in {
+            flags.push("--answer-requires-sign-in".to_owned());
+        }
+        for host in &self.allowed_hosts {
+            flags.push(format!("--allowed-host={host}"));
+        }
+        let mut env = Vec::new();
+        if let Some(database) = &self.database {
+            env.push(("ASKDESK_DATABASE", database.clone()));
+        }
+        if let Some(token) = &self.token {
+            env.push(("ASKDESK_TOKEN", token.clone()));
+        }
+        // A channel's URL may be its secret (an incoming-webhook URL).
+        if !self.notify.is_empty() {
+            env.push(("ASKDESK_NOTIFY", self.notify.join(" ")));
+        }
+        if let Some(secret) = &self.notify_secret {
+            env.push(("ASKDESK_NOTIFY_SECRET", secret.clone()));
+        }
+        if let Some(secret) = &self.slack_signing_secret {
+            env.push(("ASKDESK_SLACK_SIGNING_SECRET", secret.clone()));
+        }
+        if let Some(escalate) = &self.escalate {
+            env.push(("ASKDESK_ESCALATE", escalate.clone()));
+        }
+        (flags, env)
+    }
+
+    /// The security settings, refusing a listener other machines can reach
+    /// without a token. `bound` is the address actually bound (its port
+    /// may differ from `addr` when that asked for port 0).
+    pub fn security(&self, bound: SocketAddr) -> Result<Security, ConfigError> {
+        if self.elicit && self.answer_requires_sign_in {
+            return Err(ConfigError(
+                "--elicit lets the agent's own client answer, which --answer-requires-sign-in                  forbids: choose one"
+                    .to_owned(),
+            ));
+        }
+        if let Some(token) = &self.token {
+            let chars = token.chars().count();
+            if chars < MIN_TOKEN_CHARS {
+                return Err(ConfigError(format!(
+                    "the token has {chars} characters; use at least {MIN_TOKEN_CHARS} random ones \
+                     (for example the output of `openssl rand -hex 32`)"
+                )));
+            }
+        } else if !self.addr.ip().is_loopback() {
+            return Err(ConfigError(format!(
+                "refusing to listen on {} without a token: other machines could read and answer \
+                 every ask. Set --token (or ASKDESK_TOKEN), or listen on 127.0.0.1",
+                self.addr
+            )));
+        }
+        let public_url = self.public_url(bound)?;
+        let mut hosts: Vec<String> = self
+            .allowed_hosts
+            .iter()
+            .map(|h| h.trim().to_ascii_lowercase())
+            .filter(|h| !h.is_empty())
+            .collect();
+        if !bound.ip().is_unspecified() {
+            hosts.push(bound.ip().to_string());
+        }
+        Ok(Security::new(self.token.clone(), public_url, hosts))
+    }
+
+    /// The public URL, checked, without a trailing slash.
+    pub fn public_url(&self, bound: SocketAddr) -> Result<String, ConfigError> {
+        let Some(url) = &self.public_url else {
+            return Ok(format!("http://{bound}"));
+        };
+        let url = url.trim_end_matches('/');
+        let uri: Uri = url
+            .parse()
+            .map_err(|e| ConfigError(format!("--public-url {url:?} is not a URL: {e}")))?;
+        let scheme_ok = matches!(uri.scheme_str(), Some("http" | "https"));
+        let path_ok = uri.path_and_query().is_none_or(|p| p.as_str() == "/");
+        if !scheme_ok || uri.host().is_none() || !path_ok {
+            return Err(ConfigError(format!(
+                "--public-url {url:?} must look like https://host[:port], without a path"
+            )));
+        }
+        Ok(url.to_owned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+    use std::path::PathBuf;
+
+    #[derive(Parser)]
+    struct Serve {
+        #[command(flatten)]
+        args: ServeArgs,
+    }
+
+    /// A detached desk is started from these: a setting left out would
+    /// make it a different desk from the one asked for.
+    #[test]
+    fn another_process_gets_every_setting_and_secrets_stay_off_its_command_line() {
+        let args = ServeArgs {
+            addr: "127.0.0.1:4123".parse().expect("addr"),
+            database: Some("postgres://desk:hunter2@db.internal/desk".to_owned()),
+            database_connections: 3,
+            database_timeout: 9,
+            keep_events: 77,
+            public_url: Some("https://desk.example.com".to_owned()),
+            token: Some("s3cret-token".to_owned()),
+            allowed_hosts: vec!["a.example".to_owned(), "b.example".to_owned()],
+            mcp_default_timeout: Some(600),
+            elicit: true,
+            answer_requires_sign_in: true,
+            create_limit: Some(30),
+            frame_ancestors: "'self' https://dash.example".to_owned(),
+            embed_origin: Some("https://dash.example".to_owned()),
+            site_root: Some(PathBuf::from("/srv/askdesk site")),
+            notify: vec![
+                "webhook+https://hooks.example/a?key=k3y".to_owned(),
+                "webhook+http://127.0.0.1:9/b".to_owned(),
+            ],
+            notify_secret: Some("sh4red".to_owned()),
+            slack_signing_secret: Some("sl4ck".to_owned()),
+            web_push: Some("mailto:desk@example.com".to_owned()),
+            remind_after: Some(std::time::Duration::from_secs(1800)),
+            remind_max: 5,
+            escalate_after: Some(std::time::Duration::from_secs(7200)),
+            escalate: Some("webhook+https://pager.example/esc4l8".to_owned()),
+            notify_give_up: 3600,
+        };
+        let (flags, env) = args.to_command();
+        for flag in &flags {
+            assert!(
+                !flag.contains("hunter2")
+                    && !flag.contains("s3cret")
+                    && !flag.contains("k3y")
+                    && !flag.contains("sh4red")
+                    && !flag.contains("sl4ck")
+                    && !flag.contains("esc4l8"),
+                "{flag}"
+            );
+        }
+        let mut parsed = Serve::try_parse_from(std::iter::once("askdesk".to_owned()).chain(flags))
+            .expect("flags parse")
+            .args;
+        for (name, value) in env {
+            match name {
+                "ASKDESK_DATABASE" => parsed.database = Some(value),
+                "ASKDESK_TOKEN" => parsed.token = Some(value),
+                "ASKDESK_NOTIFY" => parsed.notify = value.split(' ').map(str::to_owned).collect(),
+                "ASKDESK_NOTIFY_SECRET" => parsed.notify_secret = Some(value),
+                "ASKDESK_SLACK_SIGNING_SECRET" => parsed.slack_signing_secret = Some(value),
+                "ASKDESK_ESCALATE" => parsed.escalate = Some(value),
+                other => panic!("unexpected variable {other}"),
+            }
+        }
+        assert!(parsed == args, "{parsed:?} != {args:?}");
+    }
+}
