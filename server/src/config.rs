@@ -344,12 +344,6 @@ pub const MIN_TOKEN_CHARS: usize = 16;
 mod tests {
     use super::*;
 
-    #[derive(Parser)]
-    struct Serve {
-        #[command(flatten)]
-        args: ServeArgs,
-    }
-
     #[test]
     fn durations_read_as_people_write_them() {
         use std::time::Duration;
