@@ -35,8 +35,8 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 /// Everything a request handler may need: one `Arc`, so that what each
-/// request clones (and what a waiting request's future holds, for as long
-/// as it waits) is a pointer, not the settings.
+/// request clones into its handler's and extractors' futures is a pointer,
+/// not the settings.
 #[derive(Clone)]
 pub struct AppState(Arc<Shared>);
 
