@@ -253,8 +253,8 @@ build_site() {
   # wasm-bindgen and wasm-opt take a while; skip them when the wasm is unchanged.
   if [ ! -f "$SITE/pkg/$NAME.wasm" ] || [ "$raw" -nt "$SITE/pkg/$NAME.wasm" ]; then
     wasm-bindgen --target web --no-typescript --out-dir "$SITE/pkg" --out-name "$NAME" "$raw"
-    # With LEPTOS_OUTPUT_NAME set at compile time, <HydrationScripts> links
-    # pkg/<name>.wasm, as cargo-leptos names it. The module makes its own
+    # app::IslandScripts links pkg/<name>.wasm, as cargo-leptos names it
+    # with LEPTOS_OUTPUT_NAME set. The module makes its own
     # memory, which starts zeroed, and Rust puts the stack first, so the low
     # 1 KiB is touched only a byte short of a stack overflow: wasm-opt may
     # assume both (about 1 KB less brotli).

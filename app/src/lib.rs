@@ -60,9 +60,46 @@ pub(crate) type PageLoad<T> =
 /// The scripts that wake a page's islands. Rendered beside an island
 /// rather than in every page's head, so a page without one (a finished
 /// ask, sign-in, not found) loads no JavaScript or wasm at all.
+///
+/// Leptos' `<HydrationScripts islands>` waits for the browser to be idle
+/// before it even imports the bundle, which put a frame or more between
+/// the page being parsed and the form answering. This loads and wakes the
+/// islands as soon as the page is parsed: a module script (deferred, so
+/// every island is in the document by then) whose import and wasm the
+/// browser fetched ahead from the two hints.
 #[component]
 pub fn IslandScripts() -> impl IntoView {
-    use_context::<LeptosOptions>().map(|options| view! { <HydrationScripts options islands=true/> })
+    use_context::<LeptosOptions>().map(|options| {
+        // What `<HydrationScripts islands>` tells the render: below here
+        // nothing is hydrated except islands.
+        if let Some(context) = Owner::current_shared_context() {
+            context.set_is_hydrating(false);
+        }
+        // The bundle's name carries its hash (`LEPTOS_OUTPUT_NAME` at build
+        // time, or the embedded site's), and the wasm has no `_bg` suffix.
+        let pkg = format!("/{}/{}", options.site_pkg_dir, options.output_name);
+        let script = island_script(&pkg);
+        view! {
+            <link rel="modulepreload" href=format!("{pkg}.js")/>
+            // `crossorigin`, as the `fetch` that will use it is a CORS request.
+            <link rel="preload" href=format!("{pkg}.wasm") r#as="fetch" r#type="application/wasm" crossorigin=""/>
+            <script type="module" nonce=leptos::nonce::use_nonce()>{script}</script>
+        }
+    })
+}
+
+/// The module that loads the bundle at `pkg` (`/pkg/<name>`, no extension)
+/// and wakes every island on the page, as Leptos' island script does.
+fn island_script(pkg: &str) -> String {
+    let js = serde_json::to_string(&format!("{pkg}.js")).unwrap_or_default();
+    let wasm = serde_json::to_string(&format!("{pkg}.wasm")).unwrap_or_default();
+    format!(
+        "import init, * as bundle from {js};\
+         await init({{ module_or_path: {wasm} }});\
+         bundle.hydrate();\
+         for (const island of document.querySelectorAll(\"leptos-island\")) \
+         bundle[island.dataset.component]?.(island);"
+    )
 }
 
 /// The language a request asks for: the switch's cookie, else

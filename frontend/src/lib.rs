@@ -3,7 +3,7 @@
 // Links `app`, whose `#[island]`s are the wasm exports the page calls.
 use app as _;
 
-/// Called by the script `<HydrationScripts>` puts in every page.
+/// Called by the script `app::IslandScripts` puts beside a page's island.
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate() {
     // No panic hook: the bundle is built with -Cpanic=immediate-abort
