@@ -136,10 +136,10 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
     tokio::select! {
         () = shutdown_signal() => {
             shutdown.cancel();
-            task.await??;
+            task.await?;
         }
-        // The server stopped by itself: an error to report.
-        result = &mut task => result??,
+        // The server stopped by itself: it panicked, an error to report.
+        result = &mut task => result?,
     }
     Ok(())
 }

@@ -27,7 +27,7 @@ pub struct Started {
     /// Its asks, for in-process callers.
     pub desk: Desk,
     /// Ends when the server has stopped.
-    pub task: JoinHandle<std::io::Result<()>>,
+    pub task: JoinHandle<()>,
 }
 
 /// A SQLite file this process serves: an exclusive lock on `<file>.lock`,
@@ -298,7 +298,6 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         crate::serving::serve(listener, app(state), shutdown).await;
         // The file is free for another server once this one has stopped.
         drop(claim);
-        Ok(())
     });
     Ok(Started { addr, desk, task })
 }

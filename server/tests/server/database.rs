@@ -105,11 +105,11 @@ async fn a_second_server_on_one_sqlite_file_refuses_naming_the_first() {
     assert!(refused.contains("PostgreSQL"), "{refused}");
     // Once the first has stopped, the file is free.
     stop_first.cancel();
-    first.task.await.expect("task").expect("stopped cleanly");
+    first.task.await.expect("stopped cleanly");
     let stop_second = tokio_util::sync::CancellationToken::new();
     let second = server::run::start(&settings, stop_second.clone())
         .await
         .expect("the file is free again");
     stop_second.cancel();
-    second.task.await.expect("task").expect("stopped cleanly");
+    second.task.await.expect("stopped cleanly");
 }

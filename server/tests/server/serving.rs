@@ -123,7 +123,7 @@ async fn a_long_poll_on_a_kept_alive_connection_is_answered_and_the_connection_s
         (StatusCode::OK, Some("answered"))
     );
     stop.cancel();
-    started.task.await.expect("joined").expect("served");
+    started.task.await.expect("served");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -150,7 +150,6 @@ async fn a_stopping_server_answers_its_waiters_with_the_ask_as_it_is_and_then_st
     tokio::time::timeout(std::time::Duration::from_secs(30), started.task)
         .await
         .expect("the server stops once its connections have closed")
-        .expect("joined")
         .expect("served");
     assert!(TcpStream::connect(started.addr).await.is_err());
 }
