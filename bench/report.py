@@ -106,6 +106,18 @@ if stored and idle:
 else:
     missing("server RSS at idle, 100,000 asks stored", "waiters.log")
 
+mcp = read("mcp_waiters.json")
+rec = next((json.loads(line) for line in (mcp or "").splitlines() if line.strip()), None)
+if rec:
+    n = rec["n"]
+    row(f"server RSS, {num(n)} agents waiting in MCP ask_user (a session each)",
+        f"{mb(rec['rss_waiting_mib'])} ({mb(rec['rss_before_mib'])} before they connected)", "—", None)
+    partial = "" if rec["answered"] == n else f"; {num(rec['answered'])} of {num(n)} answered in the time allowed"
+    row(f"answer → ask_user result, {num(n)} waiting: p50 / p99",
+        f"{rec['p50_ms']:.2f} / {rec['p99_ms']:.2f} ms{partial}", "—", None)
+else:
+    missing("agents waiting in MCP ask_user", "mcp_waiters.log")
+
 validate = read("validate.log")
 m = validate and re.search(r"thrpt:\s*\[\S+ \S+ (\S+) (\S+)", validate)
 if m:
