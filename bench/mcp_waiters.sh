@@ -11,13 +11,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 counts=${COUNTS:-1000 10000}
-# An agent is a socket at each end.
-ulimit -n "$(ulimit -Hn)"
-most=$(tr ' ' '\n' <<<"$counts" | sort -n | tail -n 1)
-[ "$(ulimit -n)" -gt $((most + 200)) ] ||
-  { echo "mcp_waiters.sh: $most agents need more than $(ulimit -n) open files" >&2; exit 1; }
 BENCH_NO_SERVER=1
 . bench/serve.sh
+open_files_for mcp_waiters.sh "$counts"
 for n in $counts; do
   askdesk_start "$BENCH_TMP/mcp-waiters-$n.db"
   ASKDESK_URL=$URL SERVER_PID=$SERVER_PID python3 bench/mcp_waiters.py "$n"

@@ -10,6 +10,18 @@
 # With ASKDESK_BENCH_BIN (and ASKDESK_BENCH_SITE) set, nothing is built:
 # bench/report.sh builds once and copies the binary and site aside, so that
 # every figure of one report comes from one build.
+
+# open_files_for SCRIPT COUNTS: raises the open-file limit to the hard one
+# and exits unless it holds the largest of COUNTS connections: a socket at
+# each end, the client and the server each holding one per connection.
+open_files_for() {
+  ulimit -n "$(ulimit -Hn)"
+  local most
+  most=$(tr ' ' '\n' <<<"$2" | sort -n | tail -n 1)
+  [ "$(ulimit -n)" -gt $((most + 200)) ] ||
+    { echo "$1: $most connections need more than $(ulimit -n) open files" >&2; exit 1; }
+}
+
 BENCH_PIDS=()
 BENCH_TMP=$(mktemp -d)
 trap 'kill "${BENCH_PIDS[@]}" 2>/dev/null || true; rm -rf "$BENCH_TMP"' EXIT

@@ -13,14 +13,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 counts=${COUNTS:-1000 10000}
 stored=${STORED:-100000}
-# A long-poll is a socket at each end; the client and the server each hold
-# one per waiter.
-ulimit -n "$(ulimit -Hn)"
-most=$(tr ' ' '\n' <<<"$counts" | sort -n | tail -n 1)
-[ "$(ulimit -n)" -gt $((most + 200)) ] ||
-  { echo "waiters.sh: $most waiters need more than $(ulimit -n) open files" >&2; exit 1; }
 BENCH_NO_SERVER=1
 . bench/serve.sh
+open_files_for waiters.sh "$counts"
 run() { ASKDESK_URL=$URL SERVER_PID=$SERVER_PID python3 bench/waiters.py "$@"; }
 for n in $counts; do
   askdesk_start "$BENCH_TMP/waiters-$n.db"
