@@ -78,40 +78,43 @@ pub fn IslandScripts() -> impl IntoView {
         // The bundle's name carries its hash (`LEPTOS_OUTPUT_NAME` at build
         // time, or the embedded site's), and the wasm has no `_bg` suffix.
         let pkg = format!("/{}/{}", options.site_pkg_dir, options.output_name);
+        let (js, wasm) = (format!("{pkg}.js"), format!("{pkg}.wasm"));
+        let (compile, wake) = island_scripts(&js, &wasm);
         let nonce = leptos::nonce::use_nonce();
         view! {
-            <link rel="modulepreload" href=format!("{pkg}.js")/>
+            <link rel="modulepreload" href=js/>
             // `crossorigin`, as the `fetch` that will use it is a CORS request.
-            <link rel="preload" href=format!("{pkg}.wasm") r#as="fetch" r#type="application/wasm" crossorigin=""/>
-            <script nonce=nonce.clone()>{compile_script(&pkg)}</script>
-            <script type="module" nonce=nonce>{island_script(&pkg)}</script>
+            <link rel="preload" href=wasm r#as="fetch" r#type="application/wasm" crossorigin=""/>
+            <script nonce=nonce.clone()>{compile}</script>
+            <script type="module" nonce=nonce>{wake}</script>
         }
     })
 }
 
-/// Starts compiling the wasm while the page is still being parsed: a
-/// classic script runs where it stands (once the stylesheet is in, which
-/// the page waits for anyway), the module only at the end of the document.
-/// Two pairs of bench/tti.sh runs, back to back: time to interactive,
-/// cold at 4× CPU, 482 and 453 ms without it, 411 and 403 ms with it.
-/// Where `compileStreaming` is missing the module fetches the wasm itself.
-fn compile_script(pkg: &str) -> String {
-    let wasm = serde_json::to_string(&format!("{pkg}.wasm")).unwrap_or_default();
-    format!("window.askdeskWasm = WebAssembly.compileStreaming?.(fetch({wasm}));")
-}
-
-/// The module that loads the bundle at `pkg` (`/pkg/<name>`, no extension)
-/// and wakes every island on the page, as Leptos' island script does.
-fn island_script(pkg: &str) -> String {
-    let js = serde_json::to_string(&format!("{pkg}.js")).unwrap_or_default();
-    let wasm = serde_json::to_string(&format!("{pkg}.wasm")).unwrap_or_default();
-    format!(
+/// The two scripts for the bundle's `js` and `wasm` paths.
+///
+/// The first, a classic script, starts compiling the wasm while the page is
+/// still being parsed: it runs where it stands (once the stylesheet is in,
+/// which the page waits for anyway), the module only at the end of the
+/// document. Two pairs of bench/tti.sh runs, back to back: time to
+/// interactive, cold at 4× CPU, 482 and 453 ms without it, 411 and 403 ms
+/// with it. Where `compileStreaming` is missing the module fetches the
+/// wasm itself.
+///
+/// The second, the module, instantiates the bundle and wakes every island
+/// on the page, as Leptos' island script does.
+fn island_scripts(js: &str, wasm: &str) -> (String, String) {
+    let quoted = |path: &str| serde_json::to_string(path).unwrap_or_default();
+    let (js, wasm) = (quoted(js), quoted(wasm));
+    let compile = format!("window.askdeskWasm = WebAssembly.compileStreaming?.(fetch({wasm}));");
+    let wake = format!(
         "import init, * as bundle from {js};\
          await init({{ module_or_path: window.askdeskWasm ?? {wasm} }});\
          bundle.hydrate();\
          for (const island of document.querySelectorAll(\"leptos-island\")) \
          bundle[island.dataset.component]?.(island);"
-    )
+    );
+    (compile, wake)
 }
 
 /// The language a request asks for: the switch's cookie, else
