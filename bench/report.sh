@@ -30,7 +30,9 @@ if [ -z "${ASKDESK_BENCH_BIN:-}" ]; then
   export ASKDESK_BENCH_BIN=$out/askdesk ASKDESK_BENCH_SITE=$out/site
 fi
 site=${ASKDESK_BENCH_SITE:-target/site}
-echo "$(stat -c%s "$site/pkg/askdesk.js.br") $(stat -c%s "$site/pkg/askdesk.wasm.br")" >"$out/bundle.txt"
+for bundle in ask desk; do
+  echo "$(stat -c%s "$site/pkg/$bundle.js.br") $(stat -c%s "$site/pkg/$bundle.wasm.br")"
+done >"$out/bundle.txt"
 
 # A figure that fails is reported as not measured; the others still run.
 measure() { # measure NAME COMMAND...: runs COMMAND, its output in NAME.log

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Bytes the browser downloads for the hydrated page: raw, gzip -9, brotli -q 11.
+# Bytes the browser downloads for each page's island: raw, gzip -9, brotli -q 11,
+# per bundle (ask: the answering page; desk: the live desk).
 # Builds the release site first (the same steps as the run command).
 #   bench/size.sh
 set -euo pipefail
@@ -10,10 +11,12 @@ command -v brotli >/dev/null || {
 }
 scripts/dev.sh build-site >&2
 printf '%-14s %10s %10s %10s\n' file raw gzip-9 brotli
-total=(0 0 0)
-for f in target/site/pkg/askdesk.wasm target/site/pkg/askdesk.js; do
-  raw=$(stat -c%s "$f"); gz=$(gzip -9 -c "$f" | wc -c); br=$(brotli -q 11 -c "$f" | wc -c)
-  printf '%-14s %10d %10d %10d\n' "$(basename "$f")" "$raw" "$gz" "$br"
-  total=($((total[0] + raw)) $((total[1] + gz)) $((total[2] + br)))
+for bundle in ask desk; do
+  total=(0 0 0)
+  for f in "target/site/pkg/$bundle.wasm" "target/site/pkg/$bundle.js"; do
+    raw=$(stat -c%s "$f"); gz=$(gzip -9 -c "$f" | wc -c); br=$(brotli -q 11 -c "$f" | wc -c)
+    printf '%-14s %10d %10d %10d\n' "$(basename "$f")" "$raw" "$gz" "$br"
+    total=($((total[0] + raw)) $((total[1] + gz)) $((total[2] + br)))
+  done
+  printf '%-14s %10d %10d %10d\n' "$bundle total" "${total[@]}"
 done
-printf '%-14s %10d %10d %10d\n' total "${total[@]}"

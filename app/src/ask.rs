@@ -117,7 +117,7 @@ pub fn AskView(
     } else if !may_answer {
         view! { <NotYours ask/> }.into_any()
     } else {
-        view! { <PendingAsk ask posted notify lang/> <crate::IslandScripts/> }.into_any()
+        view! { <PendingAsk ask posted notify lang/> <crate::IslandScripts bundle=crate::Bundle::Ask/> }.into_any()
     };
     view! {
         <Title text=crate::tab_title(&title)/>
@@ -233,8 +233,9 @@ fn Deliveries(deliveries: Vec<interaction::Delivery>) -> impl IntoView {
 
 /// A pending ask: the answering form, and how the ask ended once it has
 /// (by this page or elsewhere). The one part of the page that runs in the
-/// browser.
-#[island]
+/// browser, from the `ask` bundle (feature `ask-island`).
+#[cfg_attr(any(feature = "ssr", feature = "ask-island"), island)]
+#[cfg_attr(not(any(feature = "ssr", feature = "ask-island")), component)]
 fn PendingAsk(
     /// The pending ask.
     ask: Ask,

@@ -42,7 +42,7 @@ pub fn HomePage() -> impl IntoView {
                     Ok(DeskData { pending, history, version, public_url, me }) => {
                         view! {
                             <LiveDesk pending history version public_url me lang/>
-                            <crate::IslandScripts/>
+                            <crate::IslandScripts bundle=crate::Bundle::Desk/>
                             <p class="older"><a href="/history">{words.search_all}</a></p>
                         }
                         .into_any()
@@ -79,8 +79,10 @@ fn PushSubscribe() -> impl IntoView {
 }
 
 /// The live desk: both lists, updated from `GET /api/v1/events` without a
-/// reload, with browser notifications on request.
-#[island]
+/// reload, with browser notifications on request. In the browser it runs
+/// from the `desk` bundle (feature `desk-island`).
+#[cfg_attr(any(feature = "ssr", feature = "desk-island"), island)]
+#[cfg_attr(not(any(feature = "ssr", feature = "desk-island")), component)]
 fn LiveDesk(
     /// The pending asks when the page was made.
     pending: Vec<AskSummary>,

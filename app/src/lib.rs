@@ -68,16 +68,20 @@ pub(crate) type PageLoad<T> =
 /// module script (deferred, so every island is in the document by then)
 /// whose import and wasm the browser fetched ahead from the two hints.
 #[component]
-pub fn IslandScripts() -> impl IntoView {
-    use_context::<LeptosOptions>().map(|options| {
+pub fn IslandScripts(
+    /// The bundle that wakes the island beside: each page loads only its own.
+    bundle: Bundle,
+) -> impl IntoView {
+    // Rendered by the server only, which provides the page's settings.
+    use_context::<PageConfig>().map(|config| {
         // What `<HydrationScripts islands>` tells the render: below here
         // nothing is hydrated except islands.
         if let Some(context) = Owner::current_shared_context() {
             context.set_is_hydrating(false);
         }
-        // The bundle's name carries its hash (`LEPTOS_OUTPUT_NAME` at build
-        // time, or the embedded site's), and the wasm has no `_bg` suffix.
-        let pkg = format!("/{}/{}", options.site_pkg_dir, options.output_name);
+        // The bundle's path carries its hash, and the wasm has no `_bg`
+        // suffix.
+        let pkg = config.bundle(bundle);
         let (js, wasm) = (format!("{pkg}.js"), format!("{pkg}.wasm"));
         let (compile, wake) = island_scripts(&js, &wasm);
         let nonce = leptos::nonce::use_nonce();
@@ -89,6 +93,32 @@ pub fn IslandScripts() -> impl IntoView {
             <script type="module" nonce=nonce>{wake}</script>
         }
     })
+}
+
+/// A browser bundle: the wasm and its JavaScript that wake one page's
+/// island. Each is built with its island's feature (`ask-island`,
+/// `desk-island`), so the ask page, which a person may open on a phone,
+/// loads no code of the desk's, and the desk none of the form's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bundle {
+    /// The ask page's: the answering form.
+    Ask,
+    /// The desk's: the live lists.
+    Desk,
+}
+
+impl Bundle {
+    /// Every bundle.
+    pub const ALL: [Bundle; 2] = [Bundle::Ask, Bundle::Desk];
+
+    /// Its file name without the extension: `pkg/<name>.js` and
+    /// `pkg/<name>.wasm` in the site `scripts/dev.sh` lays out.
+    pub fn name(self) -> &'static str {
+        match self {
+            Bundle::Ask => "ask",
+            Bundle::Desk => "desk",
+        }
+    }
 }
 
 /// The two scripts for the bundle's `js` and `wasm` paths.
@@ -184,6 +214,16 @@ pub struct PageConfig {
     /// Whether the server pushes asks to browsers (`--web-push`): the desk
     /// offers "Notify this device".
     pub web_push: bool,
+    /// Each bundle's path without `.js` or `.wasm`, in [`Bundle::ALL`]'s
+    /// order; the server names them by their content, as the stylesheet.
+    pub bundles: [String; 2],
+}
+
+impl PageConfig {
+    /// Where `bundle` is: its path without `.js` or `.wasm`.
+    pub fn bundle(&self, bundle: Bundle) -> &str {
+        &self.bundles[bundle as usize]
+    }
 }
 
 impl Default for PageConfig {
@@ -193,6 +233,7 @@ impl Default for PageConfig {
             stylesheet: format!("/pkg/{}.css", env!("LEPTOS_OUTPUT_NAME")),
             embed_origin: None,
             web_push: false,
+            bundles: Bundle::ALL.map(|bundle| format!("/pkg/{}", bundle.name())),
         }
     }
 }

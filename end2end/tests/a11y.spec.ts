@@ -41,7 +41,7 @@ test("axe finds no violations on the desk, the answering page and its outcome", 
 test("axe finds no violations on a refused plain form post", async ({ page, request }) => {
   // axe needs JavaScript in the page, so keep JavaScript on but never let
   // the wasm load: the form posts itself, as it does without JavaScript.
-  await page.route(/\/pkg\/askdesk\.[0-9a-f]+\.js$/, (route) => route.abort());
+  await page.route(/\/pkg\/ask\.[0-9a-f]+\.js$/, (route) => route.abort());
   const api = new Api(request);
   const id = await api.createAsk();
   const ask = new AskPage(page);

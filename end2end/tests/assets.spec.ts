@@ -21,10 +21,10 @@ test("a repeat visit downloads nothing of the bundle or the CSS, and the first o
 
   await ask.open(await api.createAsk());
   const first = await siteTransfers(page);
-  // One CSS, one JS and one wasm file, each named by its content's hash.
+  // One CSS, and the ask page's JS and wasm, each named by its content's hash.
   const names = [...new Set(first.map((f) => f.name))];
   expect(names.map((n) => n.split(".").pop()).sort()).toEqual(["css", "js", "wasm"]);
-  for (const name of names) expect(name).toMatch(/^\/pkg\/askdesk\.[0-9a-f]{16}\.(css|js|wasm)$/);
+  for (const name of names) expect(name).toMatch(/^\/pkg\/(askdesk\.[0-9a-f]{16}\.css|ask\.[0-9a-f]{16}\.(js|wasm))$/);
   for (const f of first) expect(f.bytes, f.name).toBeGreaterThan(0);
   for (const line of compressed) expect(line).toMatch(/ br$/);
 
@@ -35,7 +35,7 @@ test("a repeat visit downloads nothing of the bundle or the CSS, and the first o
   for (const f of repeat) expect(f.bytes, `${f.name} came from the cache`).toBe(0);
 });
 
-test("pages without an island load no JavaScript or wasm", async ({ page, request }) => {
+test("pages without an island load no JavaScript or wasm, and a page with one loads only its own bundle", async ({ page, request }) => {
   const api = new Api(request);
   const finished = await api.createAsk();
   const cancelled = await request.delete(`/api/v1/asks/${finished}`);
@@ -50,8 +50,13 @@ test("pages without an island load no JavaScript or wasm", async ({ page, reques
   }
   expect(code).toEqual([]);
 
-  // The pending ask's page does load the bundle.
-  await page.goto(`/asks/${await api.createAsk()}`);
-  await expect(page.locator("body[data-hydrated]")).toBeAttached();
-  expect(code.some((u) => u.endsWith(".wasm"))).toBe(true);
+  // The pending ask's page loads the ask page's bundle, the desk the desk's;
+  // each wakes its island.
+  for (const [path, own] of [[`/asks/${await api.createAsk()}`, "ask"], ["/", "desk"]]) {
+    code.length = 0;
+    await page.goto(path);
+    await expect(page.locator("body[data-hydrated]")).toBeAttached();
+    const bundles = new Set(code.map((u) => new URL(u).pathname).filter((p) => p.startsWith("/pkg/")));
+    expect([...bundles].map((p) => p.replace(/\.[0-9a-f]{16}\./, ".")).sort(), path).toEqual([`/pkg/${own}.js`, `/pkg/${own}.wasm`]);
+  }
 });

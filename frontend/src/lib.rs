@@ -1,4 +1,6 @@
 //! The browser half of askdesk: hydrates the page the server rendered.
+//! Built once per page that has an island (feature `ask` or `desk`), so
+//! each page's bundle carries only its own island.
 
 // Links `app`, whose `#[island]`s are the wasm exports the page calls.
 use app as _;

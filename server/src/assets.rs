@@ -1,4 +1,4 @@
-//! The site's static files — the wasm bundle and its JavaScript, the CSS,
+//! The site's static files — the wasm bundles and their JavaScript, the CSS,
 //! and `public/` — served from memory as a browser expects: under
 //! content-hashed names cached for a year (`immutable`), compressed with
 //! brotli or gzip as the request accepts (`Vary: Accept-Encoding`).
@@ -19,8 +19,8 @@ use axum::{
 use sha2::{Digest, Sha256};
 use std::{collections::HashMap, path::Path};
 
-/// The bundle's base name: `LEPTOS_OUTPUT_NAME`, which `.cargo/config.toml`
-/// sets for every build.
+/// The stylesheet's base name: `LEPTOS_OUTPUT_NAME`, which
+/// `.cargo/config.toml` sets for every build.
 const NAME: &str = env!("LEPTOS_OUTPUT_NAME");
 
 /// The site as `scripts/dev.sh` lays it out in `target/site`, embedded in
@@ -48,7 +48,9 @@ struct Asset {
 #[derive(Debug, Clone, Default)]
 pub struct Assets {
     files: HashMap<String, Asset>,
-    bundle: Option<String>,
+    /// Each bundle's hashed path without the extension, in
+    /// [`app::Bundle::ALL`]'s order.
+    bundles: [Option<String>; 2],
     stylesheet: Option<String>,
 }
 
@@ -122,15 +124,18 @@ impl Assets {
             })
         }
         let mut assets = Self::default();
-        // The bundle's JavaScript and wasm share one hash: the page names
-        // them by one output name.
-        let js = take(&mut raw, &format!("pkg/{NAME}.js"));
-        let wasm = take(&mut raw, &format!("pkg/{NAME}.wasm"));
-        if let (Some(js), Some(wasm)) = (js, wasm) {
-            let bundle = format!("{NAME}.{}", hash(&[&js.identity, &wasm.identity]));
-            assets.add(format!("/pkg/{bundle}.js"), js, IMMUTABLE);
-            assets.add(format!("/pkg/{bundle}.wasm"), wasm, IMMUTABLE);
-            assets.bundle = Some(bundle);
+        // A bundle's JavaScript and wasm share one hash: the page names
+        // them by one path.
+        for bundle in app::Bundle::ALL {
+            let name = bundle.name();
+            let js = take(&mut raw, &format!("pkg/{name}.js"));
+            let wasm = take(&mut raw, &format!("pkg/{name}.wasm"));
+            if let (Some(js), Some(wasm)) = (js, wasm) {
+                let path = format!("/pkg/{name}.{}", hash(&[&js.identity, &wasm.identity]));
+                assets.add(format!("{path}.js"), js, IMMUTABLE);
+                assets.add(format!("{path}.wasm"), wasm, IMMUTABLE);
+                assets.bundles[bundle as usize] = Some(path);
+            }
         }
         if let Some(css) = take(&mut raw, &format!("pkg/{NAME}.css")) {
             let path = format!("/pkg/{NAME}.{}.css", hash(&[&css.identity]));
@@ -155,10 +160,10 @@ impl Assets {
         self.files.insert(path, asset);
     }
 
-    /// The output name the page's hydration script loads
-    /// (`/pkg/<name>.js`, `/pkg/<name>.wasm`), when the site has a bundle.
-    pub fn bundle(&self) -> Option<&str> {
-        self.bundle.as_deref()
+    /// The path of `bundle` without the extension (`/pkg/<name>.<hash>`:
+    /// its `.js` and `.wasm`), when the site has it.
+    pub fn bundle(&self, bundle: app::Bundle) -> Option<&str> {
+        self.bundles[bundle as usize].as_deref()
     }
 
     /// The stylesheet's path, when the site has one.

@@ -216,7 +216,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         desk
     };
     let state = AppState::new(Shared {
-        leptos_options: args.leptos_options(assets.bundle()),
+        leptos_options: args.leptos_options(),
         assets: Arc::new(assets),
         desk: desk.clone(),
         security: Arc::new(security),

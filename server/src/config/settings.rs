@@ -9,11 +9,10 @@ use leptos::prelude::LeptosOptions;
 use std::net::SocketAddr;
 
 impl ServeArgs {
-    /// The Leptos options these settings describe, for a site whose bundle
-    /// is named `bundle` (`/pkg/<bundle>.js`).
-    pub fn leptos_options(&self, bundle: Option<&str>) -> LeptosOptions {
+    /// The Leptos options these settings describe.
+    pub fn leptos_options(&self) -> LeptosOptions {
         LeptosOptions::builder()
-            .output_name(bundle.unwrap_or(env!("LEPTOS_OUTPUT_NAME")))
+            .output_name(env!("LEPTOS_OUTPUT_NAME"))
             .site_pkg_dir("pkg")
             .site_addr(self.addr)
             .build()
@@ -53,6 +52,11 @@ impl ServeArgs {
         };
         if let Some(stylesheet) = assets.stylesheet() {
             config.stylesheet = stylesheet.to_owned();
+        }
+        for bundle in app::Bundle::ALL {
+            if let Some(path) = assets.bundle(bundle) {
+                config.bundles[bundle as usize] = path.to_owned();
+            }
         }
         Ok(config)
     }

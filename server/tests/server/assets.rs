@@ -3,6 +3,7 @@
 //! hashed names and stay uncached.
 
 use crate::common::{body_text, release_ask, TestServer, HOST};
+use app::Bundle;
 use axum::{
     body::Body,
     http::{header, Method, Request, StatusCode},
@@ -11,14 +12,17 @@ use http_body_util::BodyExt;
 use server::assets::Assets;
 use std::path::Path;
 
-/// A site as `scripts/dev.sh` lays it out: the bundle, its compressed
-/// forms, the CSS and a public file.
+/// A site as `scripts/dev.sh` lays it out: the two bundles (the ask
+/// page's JavaScript is `js`), its compressed forms, the CSS and a public
+/// file.
 fn site(root: &Path, js: &str) -> Assets {
-    let files: [(&str, &[u8]); 7] = [
-        ("pkg/askdesk.js", js.as_bytes()),
-        ("pkg/askdesk.js.br", b"brotli bytes"),
-        ("pkg/askdesk.js.gz", b"gzip bytes"),
-        ("pkg/askdesk.wasm", b"\0asm\x01\0\0\0"),
+    let files: [(&str, &[u8]); 9] = [
+        ("pkg/ask.js", js.as_bytes()),
+        ("pkg/ask.js.br", b"brotli bytes"),
+        ("pkg/ask.js.gz", b"gzip bytes"),
+        ("pkg/ask.wasm", b"\0asm\x01\0\0\0"),
+        ("pkg/desk.js", b"export default 'desk';"),
+        ("pkg/desk.wasm", b"\0asm\x01\0\0\0"),
         ("pkg/askdesk.css", b"body { color: black }"),
         ("favicon.svg", b"<svg/>"),
         ("favicon.svg.gz", b"gzip svg"),
@@ -55,10 +59,10 @@ async fn bytes(response: axum::response::Response) -> Vec<u8> {
 async fn the_bundle_is_served_by_its_hash_in_the_best_accepted_encoding() {
     let dir = tempfile::tempdir().expect("tempdir");
     let assets = site(dir.path(), "export default 1;");
-    let bundle = assets.bundle().expect("bundle").to_owned();
-    assert!(bundle.starts_with("askdesk.") && bundle.len() == "askdesk.".len() + 16);
+    let bundle = assets.bundle(Bundle::Ask).expect("bundle").to_owned();
+    assert!(bundle.starts_with("/pkg/ask.") && bundle.len() == "/pkg/ask.".len() + 16);
     let server = TestServer::with_site(assets).await;
-    let js = format!("/pkg/{bundle}.js");
+    let js = format!("{bundle}.js");
     for (accept, encoding, body) in [
         (Some("gzip, deflate, br"), Some("br"), &b"brotli bytes"[..]),
         (Some("br;q=0, gzip"), Some("gzip"), b"gzip bytes"),
@@ -86,10 +90,15 @@ async fn the_bundle_is_served_by_its_hash_in_the_best_accepted_encoding() {
         );
         assert_eq!(bytes(response).await, body);
     }
-    let wasm = get(&server, &format!("/pkg/{bundle}.wasm"), None).await;
+    let wasm = get(&server, &format!("{bundle}.wasm"), None).await;
     assert_eq!(wasm.headers()[header::CONTENT_TYPE], "application/wasm");
     // Only hashed names: an unhashed one could be kept past a new build.
-    for stale in ["/pkg/askdesk.js", "/pkg/askdesk.js.br", "/pkg/askdesk.wasm"] {
+    for stale in [
+        "/pkg/ask.js",
+        "/pkg/ask.js.br",
+        "/pkg/ask.wasm",
+        "/pkg/desk.js",
+    ] {
         assert_eq!(
             get(&server, stale, None).await.status(),
             StatusCode::NOT_FOUND
@@ -105,7 +114,12 @@ async fn a_new_build_gets_new_names_and_fixed_names_are_kept_briefly() {
     );
     let first = site(one.path(), "export default 1;");
     let second = site(two.path(), "export default 2;");
-    assert_ne!(first.bundle(), second.bundle());
+    assert_ne!(first.bundle(Bundle::Ask), second.bundle(Bundle::Ask));
+    assert_eq!(
+        first.bundle(Bundle::Desk),
+        second.bundle(Bundle::Desk),
+        "the desk's bundle did not change"
+    );
     assert_eq!(
         first.stylesheet(),
         second.stylesheet(),
@@ -122,21 +136,28 @@ async fn a_new_build_gets_new_names_and_fixed_names_are_kept_briefly() {
 }
 
 #[tokio::test]
-async fn pages_link_the_hashed_names_and_stay_out_of_caches() {
+async fn pages_link_the_hashed_names_of_their_own_bundle_and_stay_out_of_caches() {
     let dir = tempfile::tempdir().expect("tempdir");
     let assets = site(dir.path(), "export default 1;");
-    let (bundle, css) = (
-        assets.bundle().expect("bundle").to_owned(),
+    let (ask, desk, css) = (
+        assets.bundle(Bundle::Ask).expect("ask bundle").to_owned(),
+        assets.bundle(Bundle::Desk).expect("desk bundle").to_owned(),
         assets.stylesheet().expect("css").to_owned(),
     );
     let server = TestServer::with_site(assets).await;
     let id = server.create(release_ask()).await;
-    let response = get(&server, &format!("/asks/{id}"), None).await;
-    assert_eq!(response.headers()[header::CACHE_CONTROL], "no-store");
-    let html = body_text(response).await;
-    assert!(html.contains(&format!("/pkg/{bundle}.js")), "{html}");
-    assert!(html.contains(&format!("/pkg/{bundle}.wasm")), "{html}");
-    assert!(html.contains(&format!(r#"href="{css}""#)), "{html}");
+    for (path, own, other) in [
+        (format!("/asks/{id}"), &ask, &desk),
+        ("/".to_owned(), &desk, &ask),
+    ] {
+        let response = get(&server, &path, None).await;
+        assert_eq!(response.headers()[header::CACHE_CONTROL], "no-store");
+        let html = body_text(response).await;
+        assert!(html.contains(&format!("{own}.js")), "{path}: {html}");
+        assert!(html.contains(&format!("{own}.wasm")), "{path}: {html}");
+        assert!(!html.contains(other.as_str()), "{path}: {html}");
+        assert!(html.contains(&format!(r#"href="{css}""#)), "{html}");
+    }
     let css = get(&server, &css, None).await;
     assert_eq!(
         css.headers()[header::CONTENT_TYPE],
@@ -145,20 +166,19 @@ async fn pages_link_the_hashed_names_and_stay_out_of_caches() {
 }
 
 /// Whether a page loads code: a module script, a script file, or a link to
-/// the bundle. (Leptos ends every page with two inline lines declaring
+/// a bundle. (Leptos ends every page with two inline lines declaring
 /// empty resource tables; they load nothing.)
-fn loads_code(html: &str, bundle: &str) -> bool {
+fn loads_code(html: &str) -> bool {
     html.contains(r#"type="module""#)
         || html.contains("<script src")
-        || html.contains(&format!("/pkg/{bundle}"))
+        || html.contains("/pkg/ask.")
+        || html.contains("/pkg/desk.")
 }
 
 #[tokio::test]
 async fn only_pages_with_an_island_load_the_bundle() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let assets = site(dir.path(), "export default 1;");
-    let bundle = assets.bundle().expect("bundle").to_owned();
-    let server = TestServer::with_site(assets).await;
+    let server = TestServer::with_site(site(dir.path(), "export default 1;")).await;
     let pending = server.create(release_ask()).await;
     let finished = server.create(release_ask()).await;
     let (status, _) = server
@@ -168,7 +188,7 @@ async fn only_pages_with_an_island_load_the_bundle() {
 
     for path in ["/".to_owned(), format!("/asks/{pending}")] {
         let html = body_text(get(&server, &path, None).await).await;
-        assert!(loads_code(&html, &bundle), "{path}: {html}");
+        assert!(loads_code(&html), "{path}: {html}");
     }
     for path in [
         format!("/asks/{finished}"),
@@ -177,7 +197,7 @@ async fn only_pages_with_an_island_load_the_bundle() {
         "/asks/no-such-ask".to_owned(),
     ] {
         let html = body_text(get(&server, &path, None).await).await;
-        assert!(!loads_code(&html, &bundle), "{path}: {html}");
+        assert!(!loads_code(&html), "{path}: {html}");
         assert!(
             html.contains("<h1>") || html.contains("<h1 "),
             "{path}: {html}"
@@ -189,7 +209,7 @@ async fn only_pages_with_an_island_load_the_bundle() {
 async fn pages_are_gzipped_for_browsers_that_accept_it_and_site_files_keep_their_own_encoding() {
     let dir = tempfile::tempdir().expect("tempdir");
     let assets = site(dir.path(), "export default 1;");
-    let bundle = assets.bundle().expect("bundle").to_owned();
+    let bundle = assets.bundle(Bundle::Ask).expect("bundle").to_owned();
     let server = TestServer::with_site(assets).await;
     let id = server.create(release_ask()).await;
     let plain = get(&server, &format!("/asks/{id}"), None).await;
@@ -218,7 +238,7 @@ async fn pages_are_gzipped_for_browsers_that_accept_it_and_site_files_keep_their
     // The same page, but for its nonce.
     assert_eq!(unzipped.len(), html.len());
 
-    let js = get(&server, &format!("/pkg/{bundle}.js"), Some("gzip, br")).await;
+    let js = get(&server, &format!("{bundle}.js"), Some("gzip, br")).await;
     assert_eq!(js.headers()[header::CONTENT_ENCODING], "br");
     assert_eq!(
         js.into_body().collect().await.expect("body").to_bytes(),

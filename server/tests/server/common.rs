@@ -91,7 +91,7 @@ impl TestServer {
             .expect("desk")
             .requiring_sign_in_to_answer(args.answer_requires_sign_in);
         let router = app(AppState::new(server::Shared {
-            leptos_options: args.leptos_options(assets.bundle()),
+            leptos_options: args.leptos_options(),
             desk: desk.clone(),
             security: Arc::new(security),
             mcp_default_timeout: None,

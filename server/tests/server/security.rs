@@ -353,7 +353,7 @@ async fn every_route_is_on_the_public_list_or_needs_the_token() {
         (Method::GET, "/asks/{id}/events"),
         (Method::POST, "/mcp"),
         (Method::GET, "/favicon.svg"),
-        (Method::GET, "/pkg/askdesk.js"),
+        (Method::GET, "/pkg/ask.js"),
     ]
     .into_iter()
     .map(|(method, path)| (method, path.replace("{id}", id)))
