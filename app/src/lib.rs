@@ -99,6 +99,9 @@ pub fn IslandScripts(
 /// island. Each is built with its island's feature (`ask-island`,
 /// `desk-island`), so the ask page, which a person may open on a phone,
 /// loads no code of the desk's, and the desk none of the form's.
+///
+/// A bundle's discriminant is its place in [`Bundle::ALL`], so tables of
+/// bundles are arrays indexed by `bundle as usize`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Bundle {
     /// The ask page's: the answering form.
@@ -216,7 +219,7 @@ pub struct PageConfig {
     pub web_push: bool,
     /// Each bundle's path without `.js` or `.wasm`, in [`Bundle::ALL`]'s
     /// order; the server names them by their content, as the stylesheet.
-    pub bundles: [String; 2],
+    pub bundles: [String; Bundle::ALL.len()],
 }
 
 impl PageConfig {

@@ -50,7 +50,7 @@ pub struct Assets {
     files: HashMap<String, Asset>,
     /// Each bundle's hashed path without the extension, in
     /// [`app::Bundle::ALL`]'s order.
-    bundles: [Option<String>; 2],
+    bundles: [Option<String>; app::Bundle::ALL.len()],
     stylesheet: Option<String>,
 }
 
