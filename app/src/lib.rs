@@ -34,7 +34,6 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     set_content_security_policy();
     #[cfg(feature = "ssr")]
     provide_context(request_lang());
-    provide_context(options.clone());
     let lang = i18n::use_lang();
     view! {
         <!DOCTYPE html>
