@@ -334,9 +334,9 @@ suite_fmt() { cargo fmt --all --check; }
 
 suite_clippy() {
   cargo clippy --workspace --exclude frontend --all-targets -- -D warnings
-  # The browser half: app with both islands (and so `hydrate`), and the
-  # entry crate.
-  cargo clippy -p frontend -p app --features app/ask-island,app/desk-island --profile wasm-release \
+  # The browser half: the entry crate with both pages' code (and so app's
+  # `ask-island` and `desk-island`).
+  cargo clippy -p frontend -p app --features frontend/ask,frontend/desk --profile wasm-release \
     "${WASM_ARGS[@]}" -- -D warnings
 }
 
@@ -347,7 +347,8 @@ suite_unit() { cargo test --workspace --exclude frontend; }
 suite_wasm() {
   install_browser
   # wasm-bindgen-test-runner drives Chromium through ChromeDriver, headless.
-  # app with the ask page's island, as the ask bundle builds it: one compile.
+  # app with the ask page's browser code, as the ask bundle builds it: one
+  # compile.
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
     CHROMEDRIVER=$CHROMEDRIVER \
     WASM_BINDGEN_TEST_WEBDRIVER_JSON=$ROOT/end2end/webdriver.json \

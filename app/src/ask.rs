@@ -1,28 +1,28 @@
 //! The page where a human answers one ask: `/asks/{id}`.
 //!
-//! The page is server HTML; only a pending ask's [`PendingAsk`] island runs
-//! in the browser. Its state is one [`state::FormState`]; the form itself
-//! is in [`answering`], a finished ask's outcome in [`outcome`].
+//! The page is server HTML. A pending ask's answering form is written by
+//! [`markup`] from one [`state::FormState`]; in the browser, `client`
+//! (feature `ask-island`, no Leptos) takes it over and rewrites what
+//! changes with the same [`markup`] functions.
 
-mod answering;
-mod outcome;
+#[cfg(feature = "ask-island")]
+pub mod client;
+pub mod markup;
 pub mod state;
 
 use crate::page_words::SpeakPage;
 use crate::{
-    browser,
     error::ServerError,
     form::Posted,
     i18n::{use_lang, Lang, Speak},
     rpc::{load_ask, AskPageData},
     time::short_time,
 };
-use answering::AskForm;
-use interaction::{Ask, AskStatus, Question, ValidRequest};
-use leptos::{either::Either, prelude::*};
+use interaction::{Ask, AskStatus, ValidRequest};
+use leptos::{either::Either, prelude::*, tachys::html::InertElement};
 use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
-use outcome::{EndedView, Outcome};
+use serde::{Deserialize, Serialize};
 use state::FormState;
 
 /// The page at `/asks/{id}`.
@@ -113,11 +113,12 @@ pub fn AskView(
         parts.join(" ")
     };
     let body = if ask.status.is_finished() {
-        view! { <FinishedBy ask=ask.clone()/> <Outcome ask/> }.into_any()
+        let outcome = InertElement::new(markup::outcome(&ask, lang));
+        view! { <FinishedBy ask/> {outcome} }.into_any()
     } else if !may_answer {
         view! { <NotYours ask/> }.into_any()
     } else {
-        view! { <PendingAsk ask posted notify lang/> <crate::IslandScripts bundle=crate::Bundle::Ask/> }.into_any()
+        view! { <PendingAsk ask posted notify lang/> }.into_any()
     };
     view! {
         <Title text=crate::tab_title(&title)/>
@@ -176,7 +177,7 @@ fn NotYours(ask: Ask) -> impl IntoView {
                 .collect_view();
             view! {
                 <li>
-                    <p class="question-name">{question_name(q, i)}</p>
+                    <p class="question-name">{markup::question_name(q, i, lang.t())}</p>
                     <p>{q.question.clone()}</p>
                     <ul class="options-read-only">{options}</ul>
                 </li>
@@ -231,11 +232,30 @@ fn Deliveries(deliveries: Vec<interaction::Delivery>) -> impl IntoView {
     })
 }
 
-/// A pending ask: the answering form, and how the ask ended once it has
-/// (by this page or elsewhere). The one part of the page that runs in the
-/// browser, from the `ask` bundle (feature `ask-island`).
-#[cfg_attr(any(feature = "ssr", feature = "ask-island"), island)]
-#[cfg_attr(not(any(feature = "ssr", feature = "ask-island")), component)]
+/// The element id of a pending ask's form, which the browser code takes
+/// over.
+pub const ROOT_ID: &str = "pending-ask";
+
+/// The element id of the `<script type="application/json">` holding the
+/// [`PendingProps`].
+pub const PROPS_ID: &str = "ask-props";
+
+/// What the ask page's browser code needs besides the form's HTML.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PendingProps {
+    /// The pending ask.
+    pub ask: Ask,
+    /// A refused form post whose input and problems the page shows.
+    pub posted: Option<Posted>,
+    /// In an iframe: the host origin to tell when the ask finishes.
+    pub notify: Option<String>,
+    /// The page's language.
+    pub lang: Lang,
+}
+
+/// A pending ask: the answering form, a plain HTML form the server checks
+/// when posted, and the `ask` bundle that takes it over in the browser.
+#[component]
 fn PendingAsk(
     /// The pending ask.
     ask: Ask,
@@ -246,32 +266,24 @@ fn PendingAsk(
     /// The page's language.
     lang: Lang,
 ) -> impl IntoView {
-    provide_context(lang);
-    crate::mark_hydrated();
     let Ok(request) = ValidRequest::new(ask.request.clone()) else {
         return Either::Left(view! { <p class="error">{lang.t().invalid_questions}</p> });
     };
-    let form = RwSignal::new(FormState::new(&ask.id, &request, posted.as_ref()));
-    let ended = Memo::new(move |_| form.with(|s| s.ended().cloned()));
-    if let Some(origin) = notify {
-        Effect::new(move |_| {
-            if let Some(ended) = ended.get() {
-                browser::tell_host(&ended.ask, &origin);
-            }
-        });
-    }
-    // A refused post shown by the server is newer than any saved draft.
-    let restore_draft = posted.is_none();
-    Either::Right(move || match ended.get() {
-        Some(ended) => Either::Left(view! { <EndedView ended/> }),
-        None => Either::Right(view! { <AskForm form request=request.clone() restore_draft/> }),
+    let form = FormState::new(&ask.id, &request, posted.as_ref());
+    let html = markup::form(&form, request.questions(), lang, false);
+    let props = PendingProps {
+        ask,
+        posted,
+        notify,
+        lang,
+    };
+    // `<` is escaped, so nothing in the JSON can end the script element.
+    let json = serde_json::to_string(&props)
+        .unwrap_or_default()
+        .replace('<', "\\u003c");
+    Either::Right(view! {
+        <div id=ROOT_ID>{InertElement::new(html)}</div>
+        <script type="application/json" id=PROPS_ID inner_html=json></script>
+        <crate::IslandScripts bundle=crate::Bundle::Ask/>
     })
-}
-
-/// How the page names a question: its header, or its number.
-fn question_name(question: &Question, index: usize) -> String {
-    question
-        .header
-        .clone()
-        .unwrap_or_else(|| (use_lang().t().question_n)(index + 1))
 }

@@ -1,13 +1,12 @@
-//! Everything the islands ask of the browser: the server's event stream,
-//! the draft kept in sessionStorage, the clipboard, notifications, the tab
-//! title, the clock and `postMessage` to an embedding page.
+//! Everything the desk's island asks of the browser: the server's event
+//! stream, notifications, the tab title and the clock. (The ask page's
+//! browser code, without Leptos, is `ask::client`.)
 //!
 //! Every function exists in both builds so components call them without
 //! `#[cfg]`; on the server (where islands render once, and effects never
 //! run) they do nothing. Only the `hydrate` build touches `web_sys`.
 
-use crate::form::Posted;
-use interaction::{Ask, AskEvent, ResetEvent};
+use interaction::{AskEvent, ResetEvent};
 use leptos::prelude::*;
 
 /// Follows the server-sent events at `url`: `on_ask` for every `ask` event,
@@ -80,99 +79,6 @@ mod stream {
             }
         });
     }
-}
-
-/// The sessionStorage key of an ask's draft.
-#[cfg(feature = "hydrate")]
-fn draft_key(id: &str) -> String {
-    format!("askdesk:draft:{id}")
-}
-
-#[cfg(feature = "hydrate")]
-fn session_storage() -> Option<leptos::web_sys::Storage> {
-    window().session_storage().ok().flatten()
-}
-
-/// Keeps an ask's draft in sessionStorage, so a reload loses nothing:
-/// first hands the saved one (if any) to `restore`, then saves `draft`
-/// whenever it changes. `restore` is `None` when something newer than the
-/// saved draft is shown, such as a form post the server just refused.
-pub fn keep_draft(draft: Memo<Posted>, restore: Option<impl Fn(Posted) + 'static>) {
-    #[cfg(feature = "hydrate")]
-    {
-        let id = draft.with_untracked(|d| d.ask_id.clone());
-        let key = draft_key(&id);
-        // One effect does both, in this order, so that the first save can
-        // never overwrite the draft before it was read back.
-        Effect::new(move |ran: Option<()>| {
-            let storage = session_storage();
-            if let (None, Some(restore), Some(storage)) = (ran, &restore, &storage) {
-                let saved = storage
-                    .get_item(&key)
-                    .ok()
-                    .flatten()
-                    .and_then(|json| serde_json::from_str::<Posted>(&json).ok())
-                    .filter(|p| p.ask_id == id);
-                if let Some(saved) = saved {
-                    restore(saved);
-                }
-            }
-            let json = draft.with(serde_json::to_string);
-            if let (Some(storage), Ok(json)) = (storage, json) {
-                // A full or disabled storage only costs the reload-safety.
-                let _ = storage.set_item(&key, &json);
-            }
-        });
-    }
-    #[cfg(not(feature = "hydrate"))]
-    let _ = (draft, restore);
-}
-
-/// Forgets the draft of an ask that has been answered.
-pub fn forget_draft(id: &str) {
-    #[cfg(feature = "hydrate")]
-    if let Some(storage) = session_storage() {
-        let _ = storage.remove_item(&draft_key(id));
-    }
-    #[cfg(not(feature = "hydrate"))]
-    let _ = id;
-}
-
-/// Puts `text` on the clipboard.
-pub fn copy(text: &str) {
-    #[cfg(feature = "hydrate")]
-    {
-        let promise = window().navigator().clipboard().write_text(text);
-        leptos::task::spawn_local(async move {
-            // A refused clipboard leaves the text on the page to select.
-            let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-        });
-    }
-    #[cfg(not(feature = "hydrate"))]
-    let _ = text;
-}
-
-/// Posts `{type: "askdesk:finished", id, status, answers}` to the page
-/// that embeds this one, for `origin` only.
-pub fn tell_host(ask: &Ask, origin: &str) {
-    #[cfg(feature = "hydrate")]
-    {
-        let message = serde_json::json!({
-            "type": "askdesk:finished",
-            "id": ask.id,
-            "status": ask.status,
-            "answers": ask.answers.clone().unwrap_or_default(),
-        });
-        let Ok(parsed) = leptos::web_sys::js_sys::JSON::parse(&message.to_string()) else {
-            return;
-        };
-        if let Ok(Some(parent)) = window().parent() {
-            // A host at another origin gets nothing: the browser checks `origin`.
-            let _ = parent.post_message(&parsed, origin);
-        }
-    }
-    #[cfg(not(feature = "hydrate"))]
-    let _ = (ask, origin);
 }
 
 /// Whether this page may show notifications.

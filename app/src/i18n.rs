@@ -3,7 +3,7 @@
 //!
 //! The server picks the language from the `askdesk_lang` cookie (set by the
 //! switch at the bottom of every page) or else `Accept-Language`, and
-//! provides it as context; islands get it as a prop.
+//! provides it as context; the browser code gets it with its props.
 
 use crate::error::ServerError;
 use interaction::{AskStatus, Reason};

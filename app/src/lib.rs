@@ -15,7 +15,6 @@ pub mod history;
 pub mod home;
 pub mod i18n;
 pub mod page_words;
-pub mod question;
 pub mod rpc;
 pub mod signin;
 pub mod time;

@@ -1,12 +1,17 @@
-//! Mounts real components in headless Chromium (wasm-bindgen-test-runner)
-//! and checks the DOM and the draft after user-like interaction:
+//! Puts the answering form the server writes into headless Chromium
+//! (wasm-bindgen-test-runner), lets the ask page's browser code take it
+//! over, and checks the DOM and the draft after user-like interaction:
 //!   scripts/dev.sh test wasm
 #![cfg(target_arch = "wasm32")]
 
-use app::{ask::state::FormState, ask::AskView, question::QuestionField, rpc::AskPageData};
-use interaction::{AnswerItem, Ask, AskStatus, Request, ValidRequest};
-use leptos::{prelude::*, wasm_bindgen::JsCast, web_sys};
+use app::{
+    ask::{client::Page, markup, state::FormState, PendingProps, ROOT_ID},
+    form::{Posted, PostedQuestion},
+    i18n::Lang,
+};
+use interaction::{AnswerItem, Answers, Ask, AskStatus, Request, ValidRequest};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+use web_sys::wasm_bindgen::JsCast;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -25,162 +30,8 @@ fn request() -> Request {
     .expect("request")
 }
 
-fn mount<F, N>(component: F) -> web_sys::Element
-where
-    F: FnOnce() -> N + 'static,
-    N: IntoView + 'static,
-{
-    let parent = document().create_element("div").expect("create div");
-    document()
-        .body()
-        .expect("body")
-        .append_child(&parent)
-        .expect("append");
-    let handle = leptos::mount::mount_to(parent.clone().unchecked_into(), component);
-    // Keep the view alive for the rest of the test.
-    std::mem::forget(handle);
-    parent
-}
-
-fn find<T: JsCast>(root: &web_sys::Element, selector: &str) -> T {
-    root.query_selector(selector)
-        .expect("valid selector")
-        .unwrap_or_else(|| panic!("nothing matches {selector}"))
-        .unchecked_into()
-}
-
-fn input(root: &web_sys::Element, selector: &str) -> web_sys::HtmlInputElement {
-    find(root, selector)
-}
-
-fn type_into(input: &web_sys::HtmlInputElement, text: &str) {
-    input.set_value(text);
-    let event = web_sys::Event::new("input").expect("input event");
-    input.dispatch_event(&event).expect("dispatch");
-}
-
-/// Mounts the fields of question `index` over a form the test can read.
-fn mount_question(index: usize) -> (web_sys::Element, RwSignal<FormState>) {
-    let request = ValidRequest::new(request()).expect("valid");
-    let form = RwSignal::new(FormState::new("x", &request, None));
-    let question = request.questions()[index].clone();
-    let root = mount(move || view! { <QuestionField form index question/> });
-    (root, form)
-}
-
-fn item(form: RwSignal<FormState>, index: usize) -> AnswerItem {
-    form.with_untracked(|f| f.batch().answers().answers[index].clone())
-}
-
-fn expected(id: &str, selected: &[&str], custom: Option<&str>) -> AnswerItem {
-    AnswerItem {
-        id: id.to_owned(),
-        selected: selected.iter().map(|s| (*s).to_owned()).collect(),
-        custom: custom.map(str::to_owned),
-    }
-}
-
-#[wasm_bindgen_test]
-async fn check_then_type_keeps_the_labels_and_the_text() {
-    let (root, batch) = mount_question(0);
-    input(&root, "input[value=Logging]").click();
-    input(&root, "input[value=Auth]").click();
-    type_into(&input(&root, "#features-other"), "Rate limiting");
-    leptos::task::tick().await;
-    assert_eq!(
-        item(batch, 0),
-        expected("features", &["Auth", "Logging"], Some("Rate limiting"))
-    );
-    assert!(input(&root, "input[value=Auth]").checked());
-    assert!(input(&root, "input[value=Logging]").checked());
-    assert_eq!(input(&root, "#features-other").value(), "Rate limiting");
-}
-
-#[wasm_bindgen_test]
-async fn type_then_check_keeps_the_text_and_the_labels() {
-    let (root, batch) = mount_question(0);
-    type_into(&input(&root, "#features-other"), "Rate limiting");
-    leptos::task::tick().await;
-    input(&root, "input[value=Metrics]").click();
-    input(&root, "input[value=Auth]").click();
-    leptos::task::tick().await;
-    assert_eq!(
-        item(batch, 0),
-        expected("features", &["Auth", "Metrics"], Some("Rate limiting"))
-    );
-    assert_eq!(input(&root, "#features-other").value(), "Rate limiting");
-}
-
-#[wasm_bindgen_test]
-async fn unchecking_keeps_the_text() {
-    let (root, batch) = mount_question(0);
-    input(&root, "input[value=Auth]").click();
-    type_into(&input(&root, "#features-other"), "Rate limiting");
-    leptos::task::tick().await;
-    input(&root, "input[value=Auth]").click();
-    leptos::task::tick().await;
-    assert!(!input(&root, "input[value=Auth]").checked());
-    assert_eq!(
-        item(batch, 0),
-        expected("features", &[], Some("Rate limiting"))
-    );
-    assert_eq!(input(&root, "#features-other").value(), "Rate limiting");
-}
-
-#[wasm_bindgen_test]
-async fn on_single_select_other_text_overrides_the_radio_and_says_so() {
-    let (root, batch) = mount_question(1);
-    input(&root, "input[value=SQLite]").click();
-    leptos::task::tick().await;
-    assert_eq!(item(batch, 1), expected("db", &["SQLite"], None));
-    assert!(root
-        .query_selector(".override")
-        .expect("selector")
-        .is_none());
-
-    type_into(&input(&root, "#db-other"), "DuckDB");
-    leptos::task::tick().await;
-    assert_eq!(item(batch, 1), expected("db", &[], Some("DuckDB")));
-    let note = find::<web_sys::Element>(&root, ".override");
-    assert!(note
-        .text_content()
-        .unwrap_or_default()
-        .contains("replaces the chosen option"));
-
-    // Picking the other radio moves the choice; the text still overrides.
-    input(&root, "input[value=PostgreSQL]").click();
-    leptos::task::tick().await;
-    assert!(!input(&root, "input[value=SQLite]").checked());
-    assert_eq!(item(batch, 1), expected("db", &[], Some("DuckDB")));
-
-    // Clearing the text brings the chosen option back.
-    type_into(&input(&root, "#db-other"), "");
-    leptos::task::tick().await;
-    assert_eq!(item(batch, 1), expected("db", &["PostgreSQL"], None));
-}
-
-#[wasm_bindgen_test]
-async fn labels_only_answers_carry_no_custom_text() {
-    let (root, batch) = mount_question(0);
-    input(&root, "input[value=Metrics]").click();
-    input(&root, "input[value=Auth]").click();
-    leptos::task::tick().await;
-    assert_eq!(
-        item(batch, 0),
-        expected("features", &["Auth", "Metrics"], None)
-    );
-    // Whitespace-only text is no custom text.
-    type_into(&input(&root, "#features-other"), "   ");
-    leptos::task::tick().await;
-    assert_eq!(
-        item(batch, 0),
-        expected("features", &["Auth", "Metrics"], None)
-    );
-}
-
-#[wasm_bindgen_test]
-async fn submit_waits_for_every_question_and_the_page_says_why() {
-    let ask = Ask {
+fn ask() -> Ask {
+    Ask {
         id: "0123456789abcdef0123456789abcdef".to_owned(),
         url: String::new(),
         status: AskStatus::Pending,
@@ -196,17 +47,188 @@ async fn submit_waits_for_every_question_and_the_page_says_why() {
         answered_by: None,
         via: None,
         to: Vec::new(),
-    };
-    let data = AskPageData {
+    }
+}
+
+fn document() -> web_sys::Document {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .expect("document")
+}
+
+/// Writes the form as the server would for `posted`, in place of the last
+/// test's, and lets the browser code take it over. With `keep_draft` the
+/// draft the last form saved stays, as across a reload.
+fn mount_with(posted: Option<Posted>, keep_draft: bool) -> (web_sys::Element, Page) {
+    let document = document();
+    if let Some(old) = document.get_element_by_id(ROOT_ID) {
+        old.remove();
+    }
+    let storage = web_sys::window()
+        .and_then(|w| w.session_storage().ok().flatten())
+        .expect("sessionStorage");
+    if !keep_draft {
+        storage.clear().expect("clear");
+    }
+    let ask = ask();
+    let valid = ValidRequest::new(ask.request.clone()).expect("valid");
+    let state = FormState::new(&ask.id, &valid, posted.as_ref());
+    let root = document.create_element("div").expect("div");
+    root.set_id(ROOT_ID);
+    root.set_inner_html(&markup::form(&state, valid.questions(), Lang::En, false));
+    document
+        .body()
+        .expect("body")
+        .append_child(&root)
+        .expect("append");
+    let props = PendingProps {
         ask,
-        deliveries: Vec::new(),
-        posted: None,
-        may_answer: true,
+        posted,
+        notify: None,
+        lang: Lang::En,
     };
-    let root = mount(move || view! { <AskView data=data.clone()/> });
-    leptos::task::tick().await;
+    let page = Page::attach(&root, props).expect("the form is taken over");
+    (root, page)
+}
+
+fn mount() -> (web_sys::Element, Page) {
+    mount_with(None, false)
+}
+
+fn find<T: JsCast>(root: &web_sys::Element, selector: &str) -> T {
+    root.query_selector(selector)
+        .expect("valid selector")
+        .unwrap_or_else(|| panic!("nothing matches {selector}"))
+        .unchecked_into()
+}
+
+fn input(root: &web_sys::Element, selector: &str) -> web_sys::HtmlInputElement {
+    find(root, selector)
+}
+
+fn type_into(root: &web_sys::Element, selector: &str, text: &str) {
+    let element: web_sys::Element = find(root, selector);
+    if let Some(input) = element.dyn_ref::<web_sys::HtmlInputElement>() {
+        input.set_value(text);
+    } else {
+        find::<web_sys::HtmlTextAreaElement>(root, selector).set_value(text);
+    }
+    let event = web_sys::Event::new("input").expect("input event");
+    element.dispatch_event(&event).expect("dispatch");
+}
+
+fn item(page: &Page, index: usize) -> AnswerItem {
+    page.state().batch().answers().answers[index].clone()
+}
+
+fn expected(id: &str, selected: &[&str], custom: Option<&str>) -> AnswerItem {
+    AnswerItem {
+        id: id.to_owned(),
+        selected: selected.iter().map(|s| (*s).to_owned()).collect(),
+        custom: custom.map(str::to_owned),
+    }
+}
+
+#[wasm_bindgen_test]
+fn check_then_type_keeps_the_labels_and_the_text() {
+    let (root, page) = mount();
+    input(&root, "input[value=Logging]").click();
+    input(&root, "input[value=Auth]").click();
+    type_into(&root, "#features-other", "Rate limiting");
+    assert_eq!(
+        item(&page, 0),
+        expected("features", &["Auth", "Logging"], Some("Rate limiting"))
+    );
+    assert!(input(&root, "input[value=Auth]").checked());
+    assert!(input(&root, "input[value=Logging]").checked());
+    assert_eq!(input(&root, "#features-other").value(), "Rate limiting");
+}
+
+#[wasm_bindgen_test]
+fn type_then_check_keeps_the_text_and_the_labels() {
+    let (root, page) = mount();
+    type_into(&root, "#features-other", "Rate limiting");
+    input(&root, "input[value=Metrics]").click();
+    input(&root, "input[value=Auth]").click();
+    assert_eq!(
+        item(&page, 0),
+        expected("features", &["Auth", "Metrics"], Some("Rate limiting"))
+    );
+    assert_eq!(input(&root, "#features-other").value(), "Rate limiting");
+}
+
+#[wasm_bindgen_test]
+fn unchecking_keeps_the_text() {
+    let (root, page) = mount();
+    input(&root, "input[value=Auth]").click();
+    type_into(&root, "#features-other", "Rate limiting");
+    input(&root, "input[value=Auth]").click();
+    assert!(!input(&root, "input[value=Auth]").checked());
+    assert_eq!(
+        item(&page, 0),
+        expected("features", &[], Some("Rate limiting"))
+    );
+    assert_eq!(input(&root, "#features-other").value(), "Rate limiting");
+}
+
+#[wasm_bindgen_test]
+fn on_single_select_other_text_overrides_the_radio_and_says_so() {
+    let (root, page) = mount();
+    input(&root, "input[value=SQLite]").click();
+    assert_eq!(item(&page, 1), expected("db", &["SQLite"], None));
+    assert!(root
+        .query_selector(".override")
+        .expect("selector")
+        .is_none());
+
+    type_into(&root, "#db-other", "DuckDB");
+    assert_eq!(item(&page, 1), expected("db", &[], Some("DuckDB")));
+    let note = find::<web_sys::Element>(&root, ".override");
+    assert!(note
+        .text_content()
+        .unwrap_or_default()
+        .contains("replaces the chosen option"));
+
+    // Picking the other radio moves the choice; the text still overrides.
+    input(&root, "input[value=PostgreSQL]").click();
+    assert!(!input(&root, "input[value=SQLite]").checked());
+    assert_eq!(item(&page, 1), expected("db", &[], Some("DuckDB")));
+
+    // Clearing the text brings the chosen option back.
+    type_into(&root, "#db-other", "");
+    assert_eq!(item(&page, 1), expected("db", &["PostgreSQL"], None));
+    assert!(root
+        .query_selector(".override")
+        .expect("selector")
+        .is_none());
+}
+
+#[wasm_bindgen_test]
+fn labels_only_answers_carry_no_custom_text() {
+    let (root, page) = mount();
+    input(&root, "input[value=Metrics]").click();
+    input(&root, "input[value=Auth]").click();
+    assert_eq!(
+        item(&page, 0),
+        expected("features", &["Auth", "Metrics"], None)
+    );
+    // Whitespace-only text is no custom text.
+    type_into(&root, "#features-other", "   ");
+    assert_eq!(
+        item(&page, 0),
+        expected("features", &["Auth", "Metrics"], None)
+    );
+}
+
+#[wasm_bindgen_test]
+fn submit_waits_for_every_question_and_the_page_says_why() {
+    let (root, _page) = mount();
     let submit = find::<web_sys::HtmlButtonElement>(&root, "button.primary");
     assert!(submit.disabled());
+    assert_eq!(
+        submit.get_attribute("aria-describedby").as_deref(),
+        Some("blockers")
+    );
     let blockers = || {
         find::<web_sys::Element>(&root, "#blockers")
             .text_content()
@@ -221,8 +243,7 @@ async fn submit_waits_for_every_question_and_the_page_says_why() {
     assert!(blockers().contains("Question 3: unanswered"));
 
     input(&root, "input[value=Auth]").click();
-    type_into(&input(&root, "#db-other"), "  ");
-    leptos::task::tick().await;
+    type_into(&root, "#db-other", "  ");
     assert!(!blockers().contains("Features"));
     assert!(
         blockers().contains("Database: Other text is blank"),
@@ -232,15 +253,71 @@ async fn submit_waits_for_every_question_and_the_page_says_why() {
 
     // Blank Other text does not hide a chosen option.
     input(&root, "input[value=SQLite]").click();
-    let notes: web_sys::HtmlTextAreaElement = find(&root, "#notes-other");
-    notes.set_value("Ship on Friday");
-    notes
-        .dispatch_event(&web_sys::Event::new("input").expect("event"))
-        .expect("dispatch");
-    leptos::task::tick().await;
+    type_into(&root, "#notes-other", "Ship on Friday");
     assert!(!submit.disabled());
+    assert_eq!(submit.get_attribute("aria-describedby"), None);
     assert!(root
         .query_selector("#blockers")
         .expect("selector")
         .is_none());
+}
+
+#[wasm_bindgen_test]
+fn a_reload_puts_back_what_was_typed() {
+    let (root, _page) = mount();
+    input(&root, "input[value=Logging]").click();
+    type_into(&root, "#features-other", "Rate limiting");
+    type_into(&root, "#notes-other", "Ship on Friday");
+
+    let (root, page) = mount_with(None, true);
+    assert_eq!(
+        item(&page, 0),
+        expected("features", &["Logging"], Some("Rate limiting"))
+    );
+    assert!(input(&root, "input[value=Logging]").checked());
+    assert_eq!(input(&root, "#features-other").value(), "Rate limiting");
+    assert_eq!(
+        find::<web_sys::HtmlTextAreaElement>(&root, "#notes-other").value(),
+        "Ship on Friday"
+    );
+}
+
+#[wasm_bindgen_test]
+fn a_refused_post_shows_its_problems_and_wins_over_a_saved_draft() {
+    let (root, _page) = mount();
+    type_into(&root, "#notes-other", "saved before the post");
+
+    let problems = ValidRequest::new(request())
+        .expect("valid")
+        .validate_answers(&Answers { answers: vec![] })
+        .expect_err("refused")
+        .0;
+    let posted = Posted {
+        ask_id: ask().id,
+        questions: vec![PostedQuestion {
+            id: "db".to_owned(),
+            selected: vec!["SQLite".to_owned()],
+            custom: String::new(),
+        }],
+        reason: String::new(),
+        problems,
+    };
+    let (root, page) = mount_with(Some(posted), true);
+    assert_eq!(item(&page, 1), expected("db", &["SQLite"], None));
+    assert_eq!(
+        find::<web_sys::HtmlTextAreaElement>(&root, "#notes-other").value(),
+        ""
+    );
+    let refused = find::<web_sys::Element>(&root, ".refused");
+    assert_eq!(refused.get_attribute("role").as_deref(), Some("alert"));
+    // Each question's problems are listed in it and describe its fieldset.
+    let fieldset = find::<web_sys::Element>(&root, "fieldset:has(#notes-other)");
+    assert_eq!(
+        fieldset.get_attribute("aria-describedby").as_deref(),
+        Some("notes-problems")
+    );
+    assert!(find::<web_sys::Element>(&root, "#notes-problems")
+        .text_content()
+        .unwrap_or_default()
+        .contains("has no answer"));
 }

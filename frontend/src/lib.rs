@@ -1,15 +1,21 @@
-//! The browser half of askdesk: hydrates the page the server rendered.
-//! Built once per page that has an island (feature `ask` or `desk`), so
-//! each page's bundle carries only its own island.
+//! The browser half of askdesk: wakes the page the server rendered. Built
+//! once per page with browser code (feature `ask` or `desk`), so each
+//! page's bundle carries only its own.
 
-// Links `app`, whose `#[island]`s are the wasm exports the page calls.
+// Links `app`, whose `#[island]`s are the wasm exports the desk calls.
 use app as _;
 
-/// Called by the script `app::IslandScripts` puts beside a page's island.
+/// Called by the script `app::IslandScripts` puts in a page.
+//
+// No panic hook: the bundle is built with -Cpanic=immediate-abort
+// (scripts/dev.sh), so a panic traps at once, before any hook could run.
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate() {
-    // No panic hook: the bundle is built with -Cpanic=immediate-abort
-    // (scripts/dev.sh), so a panic traps at once, before any hook could run.
-    // Islands mode: the page is server HTML; only `#[island]`s hydrate.
+    // The ask page: its form, taken over without Leptos.
+    #[cfg(feature = "ask")]
+    app::ask::client::start();
+    // The desk: islands mode, the page is server HTML; only `#[island]`s
+    // hydrate.
+    #[cfg(feature = "desk")]
     leptos::mount::hydrate_islands();
 }

@@ -75,6 +75,15 @@ async fn agent_text_is_escaped_in_the_page() {
         html.contains("&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;"),
         "{html}"
     );
+    // The browser code's copy of the ask, in a script element, cannot end it.
+    assert!(
+        html.contains(r#""title":"\u003c/title>\u003cscript>alert(1)\u003c/script>""#),
+        "{html}"
+    );
+    assert_eq!(
+        html.matches("</script>").count(),
+        html.matches("<script").count()
+    );
 }
 
 #[tokio::test]
