@@ -18,7 +18,7 @@ use crate::{
     rpc::{load_ask, AskPageData},
     time::short_time,
 };
-use interaction::{Ask, AskStatus, ValidRequest};
+use interaction::{Ask, AskStatus, Request, ValidRequest};
 use leptos::{either::Either, prelude::*, tachys::html::InertElement};
 use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
@@ -243,8 +243,10 @@ pub const PROPS_ID: &str = "ask-props";
 /// What the ask page's browser code needs besides the form's HTML.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PendingProps {
-    /// The pending ask.
-    pub ask: Ask,
+    /// The pending ask's id.
+    pub id: String,
+    /// Its questions.
+    pub request: Request,
     /// A refused form post whose input and problems the page shows.
     pub posted: Option<Posted>,
     /// In an iframe: the host origin to tell when the ask finishes.
@@ -266,13 +268,15 @@ fn PendingAsk(
     /// The page's language.
     lang: Lang,
 ) -> impl IntoView {
-    let Ok(request) = ValidRequest::new(ask.request.clone()) else {
+    let Ask { id, request, .. } = ask;
+    let Ok(request) = ValidRequest::new(request) else {
         return Either::Left(view! { <p class="error">{lang.t().invalid_questions}</p> });
     };
-    let form = FormState::new(&ask.id, &request, posted.as_ref());
+    let form = FormState::new(&id, &request, posted.as_ref());
     let html = markup::form(&form, request.questions(), lang, false);
     let props = PendingProps {
-        ask,
+        id,
+        request: request.into_inner(),
         posted,
         notify,
         lang,

@@ -26,6 +26,7 @@ use leptos_router::{
     path, SsrMode,
 };
 use page_words::SpeakPage;
+use std::fmt::Write;
 
 /// The HTML document around every page, rendered on the server only.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
@@ -287,14 +288,18 @@ fn NotFound() -> impl IntoView {
 /// A path (and query) of this server as a query value: what `back` and
 /// `next` carry.
 pub fn encode_path(path: &str) -> String {
-    path.bytes()
-        .map(|b| match b {
+    let mut encoded = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        match byte {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => {
-                (b as char).to_string()
+                encoded.push(char::from(byte));
             }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
+            _ => {
+                let _ = write!(encoded, "%{byte:02X}");
+            }
+        }
+    }
+    encoded
 }
 
 /// The name of the person signed in to this page's request, if any (on
@@ -392,3 +397,14 @@ pub(crate) fn mark_hydrated() {
     });
 }
 
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_path_is_encoded_as_a_query_value_byte_by_byte() {
+        assert_eq!(
+            super::encode_path("/asks/abc?embed=1&x=é~"),
+            "/asks/abc%3Fembed%3D1%26x%3D%C3%A9~"
+        );
+        assert_eq!(super::encode_path(""), "");
+    }
+}

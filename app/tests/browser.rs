@@ -82,7 +82,8 @@ fn mount_with(posted: Option<Posted>, keep_draft: bool) -> (web_sys::Element, Pa
         .append_child(&root)
         .expect("append");
     let props = PendingProps {
-        ask,
+        id: ask.id,
+        request: ask.request,
         posted,
         notify: None,
         lang: Lang::En,

@@ -165,14 +165,15 @@ impl Page {
     /// that form.
     pub fn attach(root: &Element, props: PendingProps) -> Option<Self> {
         let PendingProps {
-            ask,
+            id,
+            request,
             posted,
             notify,
             lang,
         } = props;
-        let request = ValidRequest::new(ask.request).ok()?;
+        let request = ValidRequest::new(request).ok()?;
         // The state the server rendered from, and so the slots' HTML now.
-        let state = FormState::new(&ask.id, &request, posted.as_ref());
+        let state = FormState::new(&id, &request, posted.as_ref());
         let document = root.owner_document()?;
         let t = lang.t();
         let questions = request.questions().to_vec();
@@ -244,7 +245,7 @@ impl Page {
         }));
         // A refused post shown by the server is newer than any saved draft.
         if posted.is_none() {
-            if let Some(saved) = load_draft(&ask.id) {
+            if let Some(saved) = load_draft(&id) {
                 page.0.state.borrow_mut().restore(&saved);
             }
         }

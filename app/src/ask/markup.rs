@@ -18,26 +18,57 @@ use crate::{
     time::short_time,
 };
 use interaction::{Ask, AskStatus, Blocker, Problem, Question, QuestionDraft};
-use std::fmt::{self, Write};
+use std::fmt::Write;
 
-/// Text made safe for element content and double-quoted attribute values.
-pub struct Esc<'a>(pub &'a str);
+/// HTML being written: markup as given, text escaped.
+#[derive(Default)]
+struct Html(String);
 
-impl fmt::Display for Esc<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut rest = self.0;
-        while let Some(at) = rest.find(['&', '<', '>', '"', '\'']) {
-            f.write_str(&rest[..at])?;
-            f.write_str(match rest.as_bytes()[at] {
+impl Html {
+    fn with_capacity(bytes: usize) -> Self {
+        Self(String::with_capacity(bytes))
+    }
+
+    /// Appends markup as it is.
+    fn raw(&mut self, markup: &str) -> &mut Self {
+        self.0.push_str(markup);
+        self
+    }
+
+    /// Appends `text`, safe in element content and double-quoted
+    /// attribute values.
+    fn text(&mut self, text: &str) -> &mut Self {
+        let mut done = 0;
+        // Byte by byte: each of these is ASCII, so never inside a character.
+        for (at, byte) in text.bytes().enumerate() {
+            let entity = match byte {
                 b'&' => "&amp;",
                 b'<' => "&lt;",
                 b'>' => "&gt;",
                 b'"' => "&quot;",
-                _ => "&#39;",
-            })?;
-            rest = &rest[at + 1..];
+                b'\'' => "&#39;",
+                _ => continue,
+            };
+            self.0.push_str(&text[done..at]);
+            self.0.push_str(entity);
+            done = at + 1;
         }
-        f.write_str(rest)
+        self.0.push_str(&text[done..]);
+        self
+    }
+
+    fn number(&mut self, n: usize) -> &mut Self {
+        let _ = write!(self.0, "{n}");
+        self
+    }
+
+    /// Appends `<div class="slot" id="…">content</div>`.
+    fn slot(&mut self, id: &str, content: &str) -> &mut Self {
+        self.raw(r#"<div class="slot" id=""#)
+            .text(id)
+            .raw(r#"">"#)
+            .raw(content)
+            .raw("</div>")
     }
 }
 
@@ -58,10 +89,6 @@ pub fn slot_id(question_id: Option<&str>, name: &str) -> String {
     }
 }
 
-fn slot(out: &mut String, id: &str, content: &str) {
-    let _ = write!(out, r#"<div class="slot" id="{}">{content}</div>"#, Esc(id));
-}
-
 /// The element id of a question's problem list.
 fn problems_id(question_id: &str) -> String {
     format!("{question_id}-problems")
@@ -72,80 +99,83 @@ fn problems_id(question_id: &str) -> String {
 /// and the blockers are listed; without, the server checks the posted form.
 pub fn form(form: &FormState, questions: &[Question], lang: Lang, live: bool) -> String {
     let t = lang.t();
-    let mut out = String::with_capacity(4096);
-    let _ = write!(
-        out,
-        r#"<form class="ask" method="post" action="/asks/{}">"#,
-        Esc(form.ask_id())
-    );
-    slot(&mut out, &slot_id(None, "top"), &top(form, lang));
+    let mut html = Html::with_capacity(4096);
+    html.raw(r#"<form class="ask" method="post" action="/asks/"#)
+        .text(form.ask_id())
+        .raw(r#"">"#)
+        .slot(&slot_id(None, "top"), &top(form, lang));
     for (index, question) in questions.iter().enumerate() {
-        question_field(&mut out, form, index, question, lang);
+        question_field(&mut html, form, index, question, lang);
     }
-    out.push_str(r#"<div class="submit-row">"#);
-    let blocked = live && !form.blockers().is_empty();
-    let _ = write!(
-        out,
-        r#"<button type="submit" class="primary" name="{INTENT_FIELD}" value="answer"{}{}>{}</button>"#,
-        if blocked || form.is_sending() {
+    let blockers = blockers(form, questions, t, live);
+    let blocked = !blockers.is_empty();
+    html.raw(r#"<div class="submit-row"><button type="submit" class="primary" name=""#)
+        .raw(INTENT_FIELD)
+        .raw(r#"" value="answer""#)
+        .raw(if blocked || form.is_sending() {
             " disabled"
         } else {
             ""
-        },
-        if blocked {
+        })
+        .raw(if blocked {
             r#" aria-describedby="blockers""#
         } else {
             ""
-        },
-        Esc(t.submit),
-    );
-    let blockers = blockers(form, questions, t, live);
-    slot(&mut out, &slot_id(None, "blockers"), &blockers);
-    out.push_str("</div>");
-    slot(&mut out, &slot_id(None, "failure"), &failure(form, t));
-    let _ = write!(
-        out,
-        r#"<details class="decline"><summary>{}</summary><label for="decline-reason">{}</label><textarea id="decline-reason" name="{REASON_FIELD}" rows="3">{}</textarea><button type="submit" name="{INTENT_FIELD}" value="decline" formnovalidate{}>{}</button></details></form>"#,
-        Esc(t.decline_to_answer),
-        Esc(t.decline_reason),
-        Esc(form.reason()),
-        if form.is_sending() { " disabled" } else { "" },
-        Esc(t.decline),
-    );
-    out
+        })
+        .raw(">")
+        .text(t.submit)
+        .raw("</button>")
+        .slot(&slot_id(None, "blockers"), &blockers)
+        .raw("</div>")
+        .slot(&slot_id(None, "failure"), &failure(form, t))
+        .raw(r#"<details class="decline"><summary>"#)
+        .text(t.decline_to_answer)
+        .raw(r#"</summary><label for="decline-reason">"#)
+        .text(t.decline_reason)
+        .raw(r#"</label><textarea id="decline-reason" name=""#)
+        .raw(REASON_FIELD)
+        .raw(r#"" rows="3">"#)
+        .text(form.reason())
+        .raw(r#"</textarea><button type="submit" name=""#)
+        .raw(INTENT_FIELD)
+        .raw(r#"" value="decline" formnovalidate"#)
+        .raw(if form.is_sending() { " disabled" } else { "" })
+        .raw(">")
+        .text(t.decline)
+        .raw("</button></details></form>");
+    html.0
 }
 
 /// The top of the form: that the server refused the last answer, and the
 /// problems that belong to no single question.
 pub fn top(form: &FormState, lang: Lang) -> String {
-    let mut out = String::new();
+    let mut html = Html::default();
     if form.refused() {
-        let _ = write!(
-            out,
-            r#"<p class="refused" role="alert">{}</p>"#,
-            Esc(lang.t().refused)
-        );
+        html.raw(r#"<p class="refused" role="alert">"#)
+            .text(lang.t().refused)
+            .raw("</p>");
     }
-    out.push_str(&problem_list(&form.problems_of(None), None, lang));
-    out
+    html.raw(&problem_list(&form.problems_of(None), None, lang));
+    html.0
 }
 
 /// The problems the server reported, each worded in the page's language
 /// from its stable code; nothing when there are none.
 pub fn problem_list(problems: &[Problem], id: Option<&str>, lang: Lang) -> String {
+    let mut html = Html::default();
     if problems.is_empty() {
-        return String::new();
+        return html.0;
     }
-    let mut out = String::from(r#"<ul class="problems""#);
+    html.raw(r#"<ul class="problems""#);
     if let Some(id) = id {
-        let _ = write!(out, r#" id="{}""#, Esc(id));
+        html.raw(r#" id=""#).text(id).raw(r#"""#);
     }
-    out.push('>');
+    html.raw(">");
     for problem in problems {
-        let _ = write!(out, "<li>{}</li>", Esc(&problem.text(lang)));
+        html.raw("<li>").text(&problem.text(lang)).raw("</li>");
     }
-    out.push_str("</ul>");
-    out
+    html.raw("</ul>");
+    html.0
 }
 
 /// The problems the server reported for question `question`.
@@ -157,15 +187,17 @@ pub fn question_problems(form: &FormState, question: &Question, lang: Lang) -> S
 /// The note that a single-select question's Other text replaces its
 /// chosen option, when it does.
 pub fn override_note(form: &FormState, index: usize, t: &Words) -> String {
+    let mut html = Html::default();
     let overrides = form
         .batch()
         .draft(index)
         .is_some_and(QuestionDraft::custom_overrides_choice);
     if overrides {
-        format!(r#"<p class="override">{}</p>"#, Esc(t.overrides))
-    } else {
-        String::new()
+        html.raw(r#"<p class="override">"#)
+            .text(t.overrides)
+            .raw("</p>");
     }
+    html.0
 }
 
 /// The fieldset's `aria-describedby`: its problem list, when it has one.
@@ -180,7 +212,7 @@ pub fn question_described_by(form: &FormState, question: &Question) -> Option<St
 /// The inputs carry the draft's state as HTML attributes and field names,
 /// so the form posts it as it stands.
 fn question_field(
-    out: &mut String,
+    html: &mut Html,
     form: &FormState,
     index: usize,
     question: &Question,
@@ -188,121 +220,142 @@ fn question_field(
 ) {
     let t = lang.t();
     let draft = form.batch().draft(index);
-    let id = Esc(&question.id);
-    out.push_str(r#"<fieldset class="question""#);
+    let id = question.id.as_str();
+    html.raw(r#"<fieldset class="question""#);
     if let Some(described_by) = question_described_by(form, question) {
-        let _ = write!(out, r#" aria-describedby="{}""#, Esc(&described_by));
+        html.raw(r#" aria-describedby=""#)
+            .text(&described_by)
+            .raw(r#"""#);
     }
-    let _ = write!(out, r#"><legend id="{id}-legend">"#);
+    html.raw(r#"><legend id=""#).text(id).raw(r#"-legend">"#);
     if let Some(header) = &question.header {
-        let _ = write!(out, r#"<span class="header">{}</span> "#, Esc(header));
+        html.raw(r#"<span class="header">"#)
+            .text(header)
+            .raw("</span> ");
     }
-    let _ = write!(
-        out,
-        r#"<span class="text">{}</span></legend>"#,
-        Esc(&question.question)
-    );
-    slot(
-        out,
-        &slot_id(Some(&question.id), "problems"),
-        &question_problems(form, question, lang),
-    );
+    html.raw(r#"<span class="text">"#)
+        .text(&question.question)
+        .raw("</span></legend>")
+        .slot(
+            &slot_id(Some(id), "problems"),
+            &question_problems(form, question, lang),
+        );
     let input_type = if question.multi_select {
-        "checkbox"
+        r#"<div class="option"><input type="checkbox" id=""#
     } else {
-        "radio"
+        r#"<div class="option"><input type="radio" id=""#
     };
-    let name = selected_field(&question.id);
+    let name = selected_field(id);
     for (i, option) in question.options.iter().enumerate() {
         let checked = draft.is_some_and(|d| d.is_checked(i));
-        let _ = write!(
-            out,
-            r#"<div class="option"><input type="{input_type}" id="{id}-option-{i}" name="{}" value="{}""#,
-            Esc(&name),
-            Esc(&option.label),
-        );
+        html.raw(input_type)
+            .text(id)
+            .raw("-option-")
+            .number(i)
+            .raw(r#"" name=""#)
+            .text(&name)
+            .raw(r#"" value=""#)
+            .text(&option.label)
+            .raw(r#"""#);
         if option.description.is_some() {
-            let _ = write!(out, r#" aria-describedby="{id}-option-{i}-description""#);
+            html.raw(r#" aria-describedby=""#)
+                .text(id)
+                .raw("-option-")
+                .number(i)
+                .raw(r#"-description""#);
         }
-        let _ = write!(
-            out,
-            r#"{}><label for="{id}-option-{i}">{}</label>"#,
-            if checked { " checked" } else { "" },
-            Esc(&option.label)
-        );
+        html.raw(if checked { " checked" } else { "" })
+            .raw(r#"><label for=""#)
+            .text(id)
+            .raw("-option-")
+            .number(i)
+            .raw(r#"">"#)
+            .text(&option.label)
+            .raw("</label>");
         if let Some(description) = &option.description {
-            let _ = write!(
-                out,
-                r#"<span class="option-description" id="{id}-option-{i}-description">{}</span>"#,
-                Esc(description)
-            );
+            html.raw(r#"<span class="option-description" id=""#)
+                .text(id)
+                .raw("-option-")
+                .number(i)
+                .raw(r#"-description">"#)
+                .text(description)
+                .raw("</span>");
         }
-        out.push_str("</div>");
+        html.raw("</div>");
     }
     let custom = draft.map(QuestionDraft::custom).unwrap_or_default();
-    let other = Esc(&other_field(&question.id));
+    let other = other_field(id);
     if question.options.is_empty() {
-        let _ = write!(
-            out,
-            r#"<div class="free-text"><label for="{id}-other">{}</label><textarea id="{id}-other" name="{other}" rows="4">{}</textarea></div>"#,
-            Esc(t.your_answer),
-            Esc(custom),
-        );
+        html.raw(r#"<div class="free-text"><label for=""#)
+            .text(id)
+            .raw(r#"-other">"#)
+            .text(t.your_answer)
+            .raw(r#"</label><textarea id=""#)
+            .text(id)
+            .raw(r#"-other" name=""#)
+            .text(&other)
+            .raw(r#"" rows="4">"#)
+            .text(custom)
+            .raw("</textarea></div>");
     } else {
-        let _ = write!(
-            out,
-            r#"<div class="other"><label for="{id}-other">{}</label><input type="text" id="{id}-other" name="{other}" value="{}"/>"#,
-            Esc(t.other),
-            Esc(custom),
-        );
-        slot(
-            out,
-            &slot_id(Some(&question.id), "override"),
-            &override_note(form, index, t),
-        );
-        out.push_str("</div>");
+        html.raw(r#"<div class="other"><label for=""#)
+            .text(id)
+            .raw(r#"-other">"#)
+            .text(t.other)
+            .raw(r#"</label><input type="text" id=""#)
+            .text(id)
+            .raw(r#"-other" name=""#)
+            .text(&other)
+            .raw(r#"" value=""#)
+            .text(custom)
+            .raw(r#""/>"#)
+            .slot(
+                &slot_id(Some(id), "override"),
+                &override_note(form, index, t),
+            )
+            .raw("</div>");
     }
-    out.push_str("</fieldset>");
+    html.raw("</fieldset>");
 }
 
 /// What still blocks Submit, each question linked to its legend; nothing
 /// unless `live` (without the browser code the server checks the post).
 pub fn blockers(form: &FormState, questions: &[Question], t: &Words, live: bool) -> String {
     let blockers: Vec<Blocker> = if live { form.blockers() } else { Vec::new() };
+    let mut html = Html::default();
     if blockers.is_empty() {
-        return String::new();
+        return html.0;
     }
-    let mut out = format!(
-        r#"<div class="blockers" id="blockers"><p>{}</p><ul>"#,
-        Esc(t.blockers_intro)
-    );
+    html.raw(r#"<div class="blockers" id="blockers"><p>"#)
+        .text(t.blockers_intro)
+        .raw("</p><ul>");
     for blocker in &blockers {
         let name = questions
             .get(blocker.index)
             .map(|q| question_name(q, blocker.index, t))
             .unwrap_or_default();
-        let _ = write!(
-            out,
-            r##"<li><a href="#{}-legend">{}</a>: {}</li>"##,
-            Esc(&blocker.question_id),
-            Esc(&name),
-            Esc(&t.reason(&blocker.reason))
-        );
+        html.raw(r##"<li><a href="#"##)
+            .text(&blocker.question_id)
+            .raw(r#"-legend">"#)
+            .text(&name)
+            .raw("</a>: ")
+            .text(&t.reason(&blocker.reason))
+            .raw("</li>");
     }
-    out.push_str("</ul></div>");
-    out
+    html.raw("</ul></div>");
+    html.0
 }
 
 /// Why the last send did not get through, if it did not.
 pub fn failure(form: &FormState, t: &Words) -> String {
-    form.failure()
-        .map(|e: &ServerError| {
-            format!(
-                r#"<p class="failure" role="alert">{}</p>"#,
-                Esc(&t.server_error(e))
-            )
-        })
-        .unwrap_or_default()
+    let mut html = Html::default();
+    if let Some(error) = form.failure() {
+        let error: &ServerError = error;
+        html.raw(r#"<p class="failure" role="alert">"#)
+            .text(&t.server_error(error))
+            .raw("</p>");
+    }
+    html.0
 }
 
 /// An ask that ended while its page was open: a note when it ended
@@ -310,20 +363,18 @@ pub fn failure(form: &FormState, t: &Words) -> String {
 /// button, `data-copy` its index in `ended.unsent`), and the outcome.
 pub fn ended(ended: &Ended, lang: Lang) -> String {
     let t = lang.t();
-    let mut out = String::new();
+    let mut html = Html::default();
     if ended.late {
-        let _ = write!(
-            out,
-            r#"<p class="refused" role="alert">{}</p>"#,
-            Esc(t.ended_before)
-        );
+        html.raw(r#"<p class="refused" role="alert">"#)
+            .text(t.ended_before)
+            .raw("</p>");
     }
     if !ended.unsent.is_empty() {
-        let _ = write!(
-            out,
-            r#"<section class="unsent" aria-labelledby="unsent-heading"><h2 id="unsent-heading">{}</h2><ul>"#,
-            Esc(t.unsent_heading)
-        );
+        html.raw(
+            r#"<section class="unsent" aria-labelledby="unsent-heading"><h2 id="unsent-heading">"#,
+        )
+        .text(t.unsent_heading)
+        .raw("</h2><ul>");
         for (n, Unsent { index, text }) in ended.unsent.iter().enumerate() {
             let name = ended
                 .ask
@@ -332,18 +383,20 @@ pub fn ended(ended: &Ended, lang: Lang) -> String {
                 .get(*index)
                 .map(|q| question_name(q, *index, t))
                 .unwrap_or_default();
-            let _ = write!(
-                out,
-                r#"<li><p class="unsent-name">{}</p><pre class="unsent-text">{}</pre><button type="button" class="quiet" data-copy="{n}">{}</button></li>"#,
-                Esc(&name),
-                Esc(text),
-                Esc(t.copy)
-            );
+            html.raw(r#"<li><p class="unsent-name">"#)
+                .text(&name)
+                .raw(r#"</p><pre class="unsent-text">"#)
+                .text(text)
+                .raw(r#"</pre><button type="button" class="quiet" data-copy=""#)
+                .number(n)
+                .raw(r#"">"#)
+                .text(t.copy)
+                .raw("</button></li>");
         }
-        out.push_str("</ul></section>");
+        html.raw("</ul></section>");
     }
-    out.push_str(&outcome(&ended.ask, lang));
-    out
+    html.raw(&outcome(&ended.ask, lang));
+    html.0
 }
 
 /// How a finished ask ended, read-only: its status, when, the reason or
@@ -362,51 +415,47 @@ pub fn outcome(ask: &Ask, lang: Lang) -> String {
         AskStatus::Expired => (t.expired_line)(&finished),
         AskStatus::Pending => String::new(),
     };
-    let mut out = format!(
-        r#"<section class="outcome" aria-labelledby="outcome-heading"><h2 id="outcome-heading">{}</h2><p role="status">{}</p>"#,
-        Esc(t.status(ask.status)),
-        Esc(&line)
-    );
+    let mut html = Html::with_capacity(1024);
+    html.raw(
+        r#"<section class="outcome" aria-labelledby="outcome-heading"><h2 id="outcome-heading">"#,
+    )
+    .text(t.status(ask.status))
+    .raw(r#"</h2><p role="status">"#)
+    .text(&line)
+    .raw("</p>");
     if let Some(reason) = &ask.decline_reason {
-        let _ = write!(
-            out,
-            r#"<p class="reason">{} <q>{}</q></p>"#,
-            Esc(t.your_reason),
-            Esc(reason)
-        );
+        html.raw(r#"<p class="reason">"#)
+            .text(t.your_reason)
+            .raw(" <q>")
+            .text(reason)
+            .raw("</q></p>");
     }
     if let Some(items) = &ask.answers {
-        out.push_str(r#"<dl class="answers">"#);
+        html.raw(r#"<dl class="answers">"#);
         for (i, q) in ask.request.questions.iter().enumerate() {
-            let item = items.iter().find(|item| item.id == q.id);
-            let _ = write!(
-                out,
-                "<dt>{}: {}</dt><dd>",
-                Esc(&question_name(q, i, t)),
-                Esc(&q.question)
-            );
-            if let Some(item) = item {
+            html.raw("<dt>")
+                .text(&question_name(q, i, t))
+                .raw(": ")
+                .text(&q.question)
+                .raw("</dt><dd>");
+            if let Some(item) = items.iter().find(|item| item.id == q.id) {
                 if !item.selected.is_empty() {
-                    let _ = write!(
-                        out,
-                        r#"<p class="selected">{}</p>"#,
-                        Esc(&item.selected.join(", "))
-                    );
+                    html.raw(r#"<p class="selected">"#)
+                        .text(&item.selected.join(", "))
+                        .raw("</p>");
                 }
                 if let Some(custom) = &item.custom {
-                    let _ = write!(out, r#"<p class="custom">{}</p>"#, Esc(custom));
+                    html.raw(r#"<p class="custom">"#).text(custom).raw("</p>");
                 }
             }
-            out.push_str("</dd>");
+            html.raw("</dd>");
         }
-        out.push_str("</dl>");
+        html.raw("</dl>");
     }
-    let _ = write!(
-        out,
-        r#"</section><p class="back"><a href="/">{}</a></p>"#,
-        Esc(t.back_to_waiting)
-    );
-    out
+    html.raw(r#"</section><p class="back"><a href="/">"#)
+        .text(t.back_to_waiting)
+        .raw("</a></p>");
+    html.0
 }
 
 #[cfg(test)]
@@ -414,13 +463,19 @@ mod tests {
     use super::*;
     use crate::form::tests::request;
 
+    fn escape(text: &str) -> String {
+        let mut html = Html::default();
+        html.text(text);
+        html.0
+    }
+
     #[test]
     fn text_is_escaped_for_content_and_attributes() {
         assert_eq!(
-            Esc(r#"<a href="x">Tom & 'Jerry'</a>"#).to_string(),
+            escape(r#"<a href="x">Tom & 'Jerry'</a>"#),
             "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt;"
         );
-        assert_eq!(Esc("plain 中文").to_string(), "plain 中文");
+        assert_eq!(escape("plain 中文 &"), "plain 中文 &amp;");
     }
 
     #[test]

@@ -75,9 +75,10 @@ async fn agent_text_is_escaped_in_the_page() {
         html.contains("&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;"),
         "{html}"
     );
-    // The browser code's copy of the ask, in a script element, cannot end it.
+    // The browser code's copy of the questions, in a script element,
+    // cannot end it.
     assert!(
-        html.contains(r#""title":"\u003c/title>\u003cscript>alert(1)\u003c/script>""#),
+        html.contains(r#""question":"Is \u003cb>this\u003c/b> & \"that\" safe?""#),
         "{html}"
     );
     assert_eq!(
