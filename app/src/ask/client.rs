@@ -469,6 +469,22 @@ struct HeardAsk {
 /// client does: a JSON `POST`, the reply an `O` when the status is below
 /// 400, else a [`ServerError`].
 async fn call<F: ServerFn, O: DeserializeOwned>(input: &impl Serialize) -> Result<O, ServerError> {
+    let body = serde_json::to_string(input)
+        .map_err(|e| ServerError::Transport(ServerFnErrorErr::Serialization(e.to_string())))?;
+    let (ok, text) = post(F::PATH, &body).await?;
+    let reply = |e: serde_json::Error| {
+        ServerError::Transport(ServerFnErrorErr::Deserialization(e.to_string()))
+    };
+    if ok {
+        serde_json::from_str(&text).map_err(reply)
+    } else {
+        Err(serde_json::from_str(&text).map_err(reply)?)
+    }
+}
+
+/// `POST`s the JSON `body` to `path`: whether the reply's status is below
+/// 400, and its text. (One copy for every server function.)
+async fn post(path: &str, body: &str) -> Result<(bool, String), ServerError> {
     let transport = |e: JsValue| {
         let text = e
             .dyn_ref::<web_sys::js_sys::Error>()
@@ -477,15 +493,10 @@ async fn call<F: ServerFn, O: DeserializeOwned>(input: &impl Serialize) -> Resul
             .unwrap_or_default();
         ServerError::Transport(ServerFnErrorErr::Request(text))
     };
-    let reply = |e: serde_json::Error| {
-        ServerError::Transport(ServerFnErrorErr::Deserialization(e.to_string()))
-    };
-    let body = serde_json::to_string(input)
-        .map_err(|e| ServerError::Transport(ServerFnErrorErr::Serialization(e.to_string())))?;
     let window = web_sys::window().ok_or_else(|| transport(JsValue::NULL))?;
     let init = RequestInit::new();
     init.set_method("POST");
-    init.set_body(&JsValue::from_str(&body));
+    init.set_body(&JsValue::from_str(body));
     let headers = web_sys::Headers::new().map_err(transport)?;
     headers
         .set("Content-Type", "application/json")
@@ -494,7 +505,7 @@ async fn call<F: ServerFn, O: DeserializeOwned>(input: &impl Serialize) -> Resul
         .set("Accept", "application/json")
         .map_err(transport)?;
     init.set_headers(&headers);
-    let response: Response = JsFuture::from(window.fetch_with_str_and_init(F::PATH, &init))
+    let response: Response = JsFuture::from(window.fetch_with_str_and_init(path, &init))
         .await
         .map_err(transport)?
         .unchecked_into();
@@ -503,11 +514,7 @@ async fn call<F: ServerFn, O: DeserializeOwned>(input: &impl Serialize) -> Resul
         .map_err(transport)?
         .as_string()
         .unwrap_or_default();
-    if (400..600).contains(&response.status()) {
-        Err(serde_json::from_str(&text).map_err(reply)?)
-    } else {
-        serde_json::from_str(&text).map_err(reply)
-    }
+    Ok((response.status() < 400, text))
 }
 
 /// The sessionStorage key of an ask's draft.
