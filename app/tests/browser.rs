@@ -322,3 +322,47 @@ fn a_refused_post_shows_its_problems_and_wins_over_a_saved_draft() {
         .unwrap_or_default()
         .contains("has no answer"));
 }
+
+/// Waits up to two seconds for something under `root` to match `selector`.
+async fn wait_for(root: &web_sys::Element, selector: &str) -> web_sys::Element {
+    for _ in 0..100 {
+        if let Some(found) = root.query_selector(selector).expect("valid selector") {
+            return found;
+        }
+        let tick = web_sys::js_sys::Promise::new(&mut |resolve, _| {
+            web_sys::window()
+                .expect("window")
+                .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 20)
+                .expect("timer");
+        });
+        wasm_bindgen_futures::JsFuture::from(tick)
+            .await
+            .expect("timer fires");
+    }
+    panic!("nothing matched {selector} within two seconds")
+}
+
+#[wasm_bindgen_test]
+async fn a_send_that_fails_says_why_and_keeps_the_answers() {
+    let (root, page) = mount();
+    input(&root, "input[value=Auth]").click();
+    input(&root, "input[value=SQLite]").click();
+    type_into(&root, "#notes-other", "Ship on Friday");
+    let submit = find::<web_sys::HtmlButtonElement>(&root, "button.primary");
+    let decline = find::<web_sys::HtmlButtonElement>(&root, "button[value=decline]");
+    submit.click();
+    // While the answers are on their way, neither button sends again.
+    assert!(submit.disabled() && decline.disabled());
+    // The test runner's server has no server functions, so no reply is an
+    // answer or a refusal.
+    let failure = wait_for(&root, ".failure").await;
+    assert_eq!(failure.get_attribute("role").as_deref(), Some("alert"));
+    let text = failure.text_content().unwrap_or_default();
+    assert!(text.contains("Could not reach the server"), "{text}");
+    assert!(!submit.disabled() && !decline.disabled());
+    assert_eq!(item(&page, 0), expected("features", &["Auth"], None));
+    assert_eq!(
+        item(&page, 2),
+        expected("notes", &[], Some("Ship on Friday"))
+    );
+}
