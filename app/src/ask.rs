@@ -1,14 +1,11 @@
 //! The page where a human answers one ask: `/asks/{id}`.
 //!
 //! The page is server HTML. A pending ask's answering form is written by
-//! [`markup`] from one [`state::FormState`]; in the browser, `client`
-//! (feature `ask-island`, no Leptos) takes it over and rewrites what
+//! [`markup`] from one [`state::FormState`] (both from `askform`); in the
+//! browser, `askform`'s `client` (no Leptos) takes it over and rewrites what
 //! changes with the same [`markup`] functions.
 
-#[cfg(feature = "ask-island")]
-pub mod client;
-pub mod markup;
-pub mod state;
+pub use askform::{markup, state, PendingProps, PROPS_ID, ROOT_ID};
 
 use crate::page_words::SpeakPage;
 use crate::{
@@ -18,11 +15,10 @@ use crate::{
     rpc::{load_ask, AskPageData},
     time::short_time,
 };
-use interaction::{Ask, AskStatus, Request, ValidRequest};
+use interaction::{Ask, AskStatus, ValidRequest};
 use leptos::{either::Either, prelude::*, tachys::html::InertElement};
 use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
-use serde::{Deserialize, Serialize};
 use state::FormState;
 
 /// The page at `/asks/{id}`.
@@ -230,29 +226,6 @@ fn Deliveries(deliveries: Vec<interaction::Delivery>) -> impl IntoView {
             </section>
         }
     })
-}
-
-/// The element id of a pending ask's form, which the browser code takes
-/// over.
-pub const ROOT_ID: &str = "pending-ask";
-
-/// The element id of the `<script type="application/json">` holding the
-/// [`PendingProps`].
-pub const PROPS_ID: &str = "ask-props";
-
-/// What the ask page's browser code needs besides the form's HTML.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PendingProps {
-    /// The pending ask's id.
-    pub id: String,
-    /// Its questions.
-    pub request: Request,
-    /// A refused form post whose input and problems the page shows.
-    pub posted: Option<Posted>,
-    /// In an iframe: the host origin to tell when the ask finishes.
-    pub notify: Option<String>,
-    /// The page's language.
-    pub lang: Lang,
 }
 
 /// A pending ask: the answering form, a plain HTML form the server checks

@@ -1,6 +1,6 @@
 //! Everything the desk's island asks of the browser: the server's event
 //! stream, notifications, the tab title and the clock. (The ask page's
-//! browser code, without Leptos, is `ask::client`.)
+//! browser code, without Leptos, is `askform`'s `client`.)
 //!
 //! Every function exists in both builds so components call them without
 //! `#[cfg]`; on the server (where islands render once, and effects never

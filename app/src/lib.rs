@@ -8,9 +8,8 @@
 #![recursion_limit = "256"]
 
 pub mod ask;
+pub use askform::{error, form};
 pub mod browser;
-pub mod error;
-pub mod form;
 pub mod history;
 pub mod home;
 pub mod i18n;
@@ -102,10 +101,10 @@ pub fn IslandScripts(
     })
 }
 
-/// A browser bundle: the wasm and its JavaScript that wake one page's
-/// island. Each is built with its island's feature (`ask-island`,
-/// `desk-island`), so the ask page, which a person may open on a phone,
-/// loads no code of the desk's, and the desk none of the form's.
+/// A browser bundle: the wasm and its JavaScript that wake one page. The
+/// ask page's links `askform` alone (no Leptos), the desk's `app` with
+/// feature `desk-island`, so the ask page, which a person may open on a
+/// phone, loads no code of the desk's, and the desk none of the form's.
 ///
 /// A bundle's discriminant is its place in [`Bundle::ALL`], so tables of
 /// bundles are arrays indexed by `bundle as usize`.

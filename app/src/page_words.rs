@@ -1,7 +1,7 @@
 //! Words only server-rendered parts of the pages use, in English and
 //! Simplified Chinese. They are kept apart from [`crate::i18n::Words`],
-//! which the islands read: no island refers to these, so the browser's
-//! wasm carries none of them.
+//! which the browser code reads: none of it refers to these, so the
+//! browser's wasm carries none of them.
 
 use interaction::{AskStatus, Via};
 

@@ -9,46 +9,14 @@ use crate::{error::ServerError, form::Posted};
 use interaction::{Answers, Ask, AskSummary};
 use leptos::{
     prelude::*,
-    server_fn::{codec::Post, ContentType, Decodes, Encodes, Format, FormatType, ServerFn},
+    server_fn::{codec::Post, ServerFn},
 };
-use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use serde::{Deserialize, Serialize};
 
-/// JSON like `server_fn`'s own codec, read with `serde_json::from_str`.
-///
-/// Island props are read from strings, and every type serde_json reads
-/// costs the bundle one copy of its decoder per reader (`from_slice` and
-/// `from_str` are two): reading replies as strings too keeps one.
-pub struct StrJsonEncoding;
+pub use askform::rpc::StrJsonEncoding;
 
 /// Arguments and replies as JSON in a `POST` body, read from a string.
 pub type StrJson = Post<StrJsonEncoding>;
-
-impl ContentType for StrJsonEncoding {
-    const CONTENT_TYPE: &'static str = "application/json";
-}
-
-impl FormatType for StrJsonEncoding {
-    const FORMAT_TYPE: Format = Format::Text;
-}
-
-impl<T: Serialize> Encodes<T> for StrJsonEncoding {
-    type Error = serde_json::Error;
-
-    fn encode(output: &T) -> Result<leptos::server_fn::Bytes, Self::Error> {
-        serde_json::to_vec(output).map(Into::into)
-    }
-}
-
-impl<T: DeserializeOwned> Decodes<T> for StrJsonEncoding {
-    type Error = serde_json::Error;
-
-    fn decode(bytes: leptos::server_fn::Bytes) -> Result<T, Self::Error> {
-        let text = std::str::from_utf8(&bytes).map_err(|e| {
-            <serde_json::Error as serde::de::Error>::custom(format_args!("not UTF-8: {e}"))
-        })?;
-        serde_json::from_str(text)
-    }
-}
 
 /// How many finished asks the front page's history shows, and how many
 /// asks a page of `/history` shows.
@@ -98,15 +66,12 @@ pub fn link_capability_paths() -> [&'static str; 3] {
 /// The ask with this id, and a refused form post to show again, if any.
 #[server(prefix = "/rpc", endpoint = "ask_load", input = StrJson, output = StrJson)]
 pub async fn load_ask(id: String) -> Result<AskPageData, ServerError> {
-    let ask = ssr::desk()?
-        .get(&id)
-        .await
-        .map_err(ServerError::from_desk)?;
+    let ask = ssr::desk()?.get(&id).await.map_err(ssr::from_desk)?;
     let posted = use_context::<Posted>().filter(|p| p.ask_id == ask.id);
     let deliveries = ssr::desk()?
         .deliveries(&ask.id)
         .await
-        .map_err(ServerError::from_desk)?;
+        .map_err(ssr::from_desk)?;
     let may_answer = ssr::desk()?.may_answer(&ssr::caller(), &ask);
     Ok(AskPageData {
         ask,
@@ -122,7 +87,7 @@ pub async fn answer_ask(id: String, answers: Answers) -> Result<Ask, ServerError
     ssr::desk()?
         .answer(&id, &answers, &ssr::acting(interaction::Via::Web))
         .await
-        .map_err(ServerError::from_desk)
+        .map_err(ssr::from_desk)
 }
 
 /// Declines the ask, with an optional reason for the agent.
@@ -134,7 +99,7 @@ pub async fn decline_ask(id: String, reason: String) -> Result<Ask, ServerError>
     ssr::desk()?
         .decline(&id, decline, &ssr::acting(interaction::Via::Web))
         .await
-        .map_err(ServerError::from_desk)
+        .map_err(ssr::from_desk)
 }
 
 /// The pending asks and the recent history.
@@ -147,12 +112,12 @@ pub async fn list_desk() -> Result<DeskData, ServerError> {
     let pending = desk
         .list(Some(AskStatus::Pending))
         .await
-        .map_err(ServerError::from_desk)?;
+        .map_err(ssr::from_desk)?;
     // The newest asks of any status, finished ones kept for the history.
     let history = desk
         .list(None)
         .await
-        .map_err(ServerError::from_desk)?
+        .map_err(ssr::from_desk)?
         .into_iter()
         .filter(|a| a.status != AskStatus::Pending)
         .take(HISTORY)
@@ -195,7 +160,7 @@ pub async fn search_history(
     let page = ssr::desk()?
         .search(&filter, HISTORY as u32)
         .await
-        .map_err(ServerError::from_desk)?;
+        .map_err(ssr::from_desk)?;
     Ok(HistoryData {
         asks: page.asks,
         older: page.next.map(desk::Cursor::encode),
@@ -229,27 +194,74 @@ pub mod ssr {
         desk::Actor::new(caller(), via)
     }
 
-    impl ServerError {
-        /// The error for a desk failure, with the HTTP status the API would
-        /// give ([`desk::DeskError::http_status`]) set on the response.
-        pub fn from_desk(error: desk::DeskError) -> Self {
-            use desk::DeskError;
-            crate::set_status(error.http_status());
-            match error {
-                DeskError::Invalid(p) => Self::Invalid(p),
-                DeskError::NotFound => Self::NotFound,
-                DeskError::Finished(ask) | DeskError::Gone(ask) => Self::Finished(ask),
-                DeskError::Forbidden(why) => {
-                    tracing::info!("refused on a page: {why}");
-                    Self::Forbidden
-                }
-                // The detail is for the log; the page learns only that it
-                // failed.
-                e @ (DeskError::Conflict(_) | DeskError::System(_) | DeskError::Store(_)) => {
-                    tracing::error!("{e}");
-                    Self::Internal
-                }
+    /// The error for a desk failure, with the HTTP status the API would
+    /// give ([`desk::DeskError::http_status`]) set on the response.
+    pub fn from_desk(error: desk::DeskError) -> ServerError {
+        use desk::DeskError;
+        crate::set_status(error.http_status());
+        match error {
+            DeskError::Invalid(p) => ServerError::Invalid(p),
+            DeskError::NotFound => ServerError::NotFound,
+            DeskError::Finished(ask) | DeskError::Gone(ask) => ServerError::Finished(ask),
+            DeskError::Forbidden(why) => {
+                tracing::info!("refused on a page: {why}");
+                ServerError::Forbidden
+            }
+            // The detail is for the log; the page learns only that it
+            // failed.
+            e @ (DeskError::Conflict(_) | DeskError::System(_) | DeskError::Store(_)) => {
+                tracing::error!("{e}");
+                ServerError::Internal
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use askform::rpc::{AnswerArgs, DeclineArgs, LoadArgs, ANSWER_ASK, DECLINE_ASK, LOAD_ASK};
+    use serde_json::to_value;
+
+    /// The ask page's browser code calls these three without `server_fn`:
+    /// at the paths and with the arguments it has of its own.
+    #[test]
+    fn the_ask_page_calls_its_server_functions_as_they_are() {
+        assert_eq!(<LoadAsk as ServerFn>::PATH, LOAD_ASK);
+        assert_eq!(<AnswerAsk as ServerFn>::PATH, ANSWER_ASK);
+        assert_eq!(<DeclineAsk as ServerFn>::PATH, DECLINE_ASK);
+        let id = "0123456789abcdef0123456789abcdef";
+        let answers: Answers = serde_json::from_str(
+            r#"{"answers": [{"id": "db", "selected": ["SQLite"], "custom": "and more"}]}"#,
+        )
+        .expect("answers");
+        assert_eq!(
+            to_value(LoadAsk { id: id.to_owned() }).expect("json"),
+            to_value(LoadArgs { id }).expect("json")
+        );
+        assert_eq!(
+            to_value(AnswerAsk {
+                id: id.to_owned(),
+                answers: answers.clone()
+            })
+            .expect("json"),
+            to_value(AnswerArgs {
+                id,
+                answers: &answers
+            })
+            .expect("json")
+        );
+        assert_eq!(
+            to_value(DeclineAsk {
+                id: id.to_owned(),
+                reason: "later".to_owned()
+            })
+            .expect("json"),
+            to_value(DeclineArgs {
+                id,
+                reason: "later"
+            })
+            .expect("json")
+        );
     }
 }

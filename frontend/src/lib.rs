@@ -3,6 +3,7 @@
 //! page's bundle carries only its own.
 
 // Links `app`, whose `#[island]`s are the wasm exports the desk calls.
+#[cfg(feature = "desk")]
 use app as _;
 
 /// Called by the script `app::IslandScripts` puts in a page.
@@ -13,7 +14,7 @@ use app as _;
 pub fn hydrate() {
     // The ask page: its form, taken over without Leptos.
     #[cfg(feature = "ask")]
-    app::ask::client::start();
+    askform::client::start();
     // The desk: islands mode, the page is server HTML; only `#[island]`s
     // hydrate.
     #[cfg(feature = "desk")]

@@ -46,9 +46,9 @@ pub struct Ended {
 /// What the form sends to the server.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outgoing {
-    /// The answers, for [`crate::rpc::answer_ask`].
+    /// The answers, for [`crate::rpc::ANSWER_ASK`].
     Answer(Answers),
-    /// The reason, for [`crate::rpc::decline_ask`].
+    /// The reason, for [`crate::rpc::DECLINE_ASK`].
     Decline(String),
 }
 

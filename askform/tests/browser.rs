@@ -4,10 +4,13 @@
 //!   scripts/dev.sh test wasm
 #![cfg(target_arch = "wasm32")]
 
-use app::{
-    ask::{client::Page, markup, state::FormState, PendingProps, ROOT_ID},
+use askform::{
+    client::Page,
     form::{Posted, PostedQuestion},
     i18n::Lang,
+    markup,
+    state::FormState,
+    PendingProps, ROOT_ID,
 };
 use interaction::{AnswerItem, Answers, Ask, AskStatus, Request, ValidRequest};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};

@@ -1,4 +1,4 @@
-//! The ask page's browser code (feature `ask-island`): it takes over the
+//! The ask page's browser code (feature `browser`): it takes over the
 //! answering form the server rendered, without Leptos in the browser.
 //!
 //! The form's state is one [`FormState`], as on the server. Every input
@@ -9,19 +9,16 @@
 //! sessionStorage, follows the ask's event stream, and sends through the
 //! same server functions (`/rpc/…`) the Leptos client would.
 
-use super::{
-    markup,
-    state::{FormState, Outgoing},
-    PendingProps, PROPS_ID, ROOT_ID,
-};
 use crate::{
     error::ServerError,
     form::Posted,
     i18n::{Lang, Speak},
-    rpc::{AnswerAsk, DeclineAsk, LoadAsk},
+    markup,
+    rpc::{AnswerArgs, DeclineArgs, LoadArgs, ANSWER_ASK, DECLINE_ASK, LOAD_ASK},
+    state::{FormState, Outgoing},
+    PendingProps, PROPS_ID, ROOT_ID,
 };
 use interaction::{Ask, AskStatus, Question, ValidRequest, ASK_EVENT, RESET_EVENT};
-use leptos::server_fn::{error::ServerFnErrorErr, ServerFn};
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use std::{
     cell::{Cell, RefCell},
@@ -321,10 +318,18 @@ impl Page {
         spawn_local(async move {
             let result = match outgoing {
                 Outgoing::Answer(answers) => {
-                    call::<AnswerAsk, Ask>(&AnswerAsk { id, answers }).await
+                    let args = AnswerArgs {
+                        id: &id,
+                        answers: &answers,
+                    };
+                    call::<Ask>(ANSWER_ASK, &args).await
                 }
                 Outgoing::Decline(reason) => {
-                    call::<DeclineAsk, Ask>(&DeclineAsk { id, reason }).await
+                    let args = DeclineArgs {
+                        id: &id,
+                        reason: &reason,
+                    };
+                    call::<Ask>(DECLINE_ASK, &args).await
                 }
             };
             if let Ok(ask) = &result {
@@ -365,7 +370,7 @@ impl Page {
         let page = self.clone();
         let id = self.0.state.borrow().ask_id().to_owned();
         spawn_local(async move {
-            if let Ok(data) = call::<LoadAsk, Loaded>(&LoadAsk { id }).await {
+            if let Ok(data) = call::<Loaded>(LOAD_ASK, &LoadArgs { id: &id }).await {
                 page.edit(|s| s.end_elsewhere(data.ask));
             }
         });
@@ -446,8 +451,8 @@ impl Page {
     }
 }
 
-/// What the page reads of [`LoadAsk`]'s reply, an
-/// [`crate::rpc::AskPageData`]: only the ask (its notifications would
+/// What the page reads of [`LOAD_ASK`]'s reply, an `app::rpc::AskPageData`:
+/// only the ask (its notifications would
 /// cost the bundle their decoder, for nothing the page shows).
 #[derive(Deserialize)]
 struct Loaded {
@@ -465,16 +470,15 @@ struct HeardAsk {
     status: AskStatus,
 }
 
-/// Calls the server function `F` with `input`, as `server_fn`'s browser
-/// client does: a JSON `POST`, the reply an `O` when the status is below
-/// 400, else a [`ServerError`].
-async fn call<F: ServerFn, O: DeserializeOwned>(input: &impl Serialize) -> Result<O, ServerError> {
+/// Calls the server function at `path` with `input`, as `server_fn`'s
+/// browser client does: a JSON `POST`, the reply an `O` when the status is
+/// below 400, else a [`ServerError`].
+async fn call<O: DeserializeOwned>(path: &str, input: &impl Serialize) -> Result<O, ServerError> {
     let body = serde_json::to_string(input)
-        .map_err(|e| ServerError::Transport(ServerFnErrorErr::Serialization(e.to_string())))?;
-    let (ok, text) = post(F::PATH, &body).await?;
-    let reply = |e: serde_json::Error| {
-        ServerError::Transport(ServerFnErrorErr::Deserialization(e.to_string()))
-    };
+        .map_err(|e| ServerError::Transport(format!("the call did not encode: {e}")))?;
+    let (ok, text) = post(path, &body).await?;
+    let reply =
+        |e: serde_json::Error| ServerError::Transport(format!("the reply did not decode: {e}"));
     if ok {
         serde_json::from_str(&text).map_err(reply)
     } else {
@@ -491,7 +495,7 @@ async fn post(path: &str, body: &str) -> Result<(bool, String), ServerError> {
             .map(|e| String::from(e.message()))
             .or_else(|| e.as_string())
             .unwrap_or_default();
-        ServerError::Transport(ServerFnErrorErr::Request(text))
+        ServerError::Transport(text)
     };
     let window = web_sys::window().ok_or_else(|| transport(JsValue::NULL))?;
     let init = RequestInit::new();

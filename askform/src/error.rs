@@ -3,7 +3,6 @@
 //! [`crate::i18n::Words::server_error`] in its own language.
 
 use interaction::{Ask, Problems};
-use leptos::server_fn::error::{FromServerFnError, ServerFnErrorErr};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -21,8 +20,9 @@ pub enum ServerError {
     Forbidden,
     /// The server failed; its log has the details.
     Internal,
-    /// The call did not reach the server, or its reply did not come back.
-    Transport(ServerFnErrorErr),
+    /// The call did not reach the server, or its reply did not come back
+    /// readable: what went wrong.
+    Transport(String),
 }
 
 impl fmt::Display for ServerError {
@@ -40,10 +40,11 @@ impl fmt::Display for ServerError {
 
 impl std::error::Error for ServerError {}
 
-impl FromServerFnError for ServerError {
+#[cfg(feature = "server-fn")]
+impl server_fn::error::FromServerFnError for ServerError {
     type Encoder = crate::rpc::StrJsonEncoding;
 
-    fn from_server_fn_error(value: ServerFnErrorErr) -> Self {
-        Self::Transport(value)
+    fn from_server_fn_error(value: server_fn::error::ServerFnErrorErr) -> Self {
+        Self::Transport(value.to_string())
     }
 }

@@ -10,14 +10,13 @@
 //! `display: contents`: what it holds sits in the form's grid as if the
 //! slot were not there, and an empty slot takes no room.
 
-use super::state::{Ended, FormState, Unsent};
+use crate::state::{Ended, FormState, Unsent};
 use crate::{
     error::ServerError,
     form::{other_field, selected_field, INTENT_FIELD, REASON_FIELD},
     i18n::{Lang, Speak, Words},
-    time::short_time,
 };
-use interaction::{Ask, AskStatus, Blocker, Problem, Question, QuestionDraft};
+use interaction::{short_time, Ask, AskStatus, Blocker, Problem, Question, QuestionDraft};
 use std::fmt::Write;
 
 /// HTML being written: markup as given, text escaped.
