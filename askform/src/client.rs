@@ -341,7 +341,7 @@ impl Page {
 
     /// Follows the ask's event stream: when it says the ask ended (or
     /// cannot say what was missed), reads the ask and shows how it ended.
-    pub fn follow_events(&self) {
+    fn follow_events(&self) {
         let id = self.0.state.borrow().ask_id().to_owned();
         let Ok(source) = EventSource::new(&format!("/asks/{id}/events")) else {
             return;
@@ -452,8 +452,8 @@ impl Page {
 }
 
 /// What the page reads of [`LOAD_ASK`]'s reply, an `app::rpc::AskPageData`:
-/// only the ask (its notifications would
-/// cost the bundle their decoder, for nothing the page shows).
+/// only the ask (its notifications would cost the bundle their decoder,
+/// for nothing the page shows).
 #[derive(Deserialize)]
 struct Loaded {
     ask: Ask,
