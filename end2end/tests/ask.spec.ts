@@ -184,7 +184,11 @@ test.describe("without JavaScript", () => {
 test("an ask open in two tabs takes one answer; the second tab is shown the first", async ({ browser, request }) => {
   const api = new Api(request);
   const id = await api.createAsk();
-  const [first, second] = [new AskPage(await browser.newPage()), new AskPage(await browser.newPage())];
+  const [first, second] = [
+    new AskPage(await browser.newPage()),
+    // The second tab may use the clipboard, for the copy button below.
+    new AskPage(await browser.newPage({ permissions: ["clipboard-read", "clipboard-write"] })),
+  ];
   await first.open(id);
   await second.open(id);
   for (const [tab, db] of [[first, "SQLite"], [second, "PostgreSQL"]] as const) {
@@ -199,7 +203,11 @@ test("an ask open in two tabs takes one answer; the second tab is shown the firs
   await expect(second.outcome).toContainText("Answered");
   await expect(second.outcome).toContainText("from SQLite");
   await expect(second.page.getByRole("alert")).toContainText("they were not sent");
-  await expect(second.page.getByRole("region", { name: "What you typed (not sent)" })).toContainText("from PostgreSQL");
+  const unsent = second.page.getByRole("region", { name: "What you typed (not sent)" });
+  await expect(unsent).toContainText("from PostgreSQL");
+  // Its copy button puts the text on the clipboard.
+  await unsent.getByRole("button", { name: "Copy" }).click();
+  await expect.poll(() => second.page.evaluate(() => navigator.clipboard.readText())).toBe("from PostgreSQL");
   const stored = await api.ask(id);
   expect(stored.answers[1]).toEqual({ id: "db", selected: ["SQLite"] });
 });
