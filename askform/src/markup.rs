@@ -1,8 +1,9 @@
 //! The answering form and a finished ask's outcome as HTML text.
 //!
 //! The server writes the whole form into the page; the ask page's browser
-//! code ([`super::client`]) rewrites only the parts that change as the
-//! person answers (the slots below), with these same functions. So every
+//! code (`client`, feature `browser`) rewrites only the parts that change
+//! as the person answers (the slots below), with these same functions
+//! ([`outcome`] once the ask has ended). So every
 //! shape is written once, and the form works as a plain HTML form until
 //! (and without) the wasm.
 //!
@@ -10,66 +11,19 @@
 //! `display: contents`: what it holds sits in the form's grid as if the
 //! slot were not there, and an empty slot takes no room.
 
-use crate::state::{Ended, FormState, Unsent};
+mod html;
+mod outcome;
+
+pub use outcome::{ended, outcome};
+
 use crate::{
     error::ServerError,
     form::{other_field, selected_field, INTENT_FIELD, REASON_FIELD},
     i18n::{Lang, Speak, Words},
+    state::FormState,
 };
-use interaction::{short_time, Ask, AskStatus, Blocker, Problem, Question, QuestionDraft};
-use std::fmt::Write;
-
-/// HTML being written: markup as given, text escaped.
-#[derive(Default)]
-struct Html(String);
-
-impl Html {
-    fn with_capacity(bytes: usize) -> Self {
-        Self(String::with_capacity(bytes))
-    }
-
-    /// Appends markup as it is.
-    fn raw(&mut self, markup: &str) -> &mut Self {
-        self.0.push_str(markup);
-        self
-    }
-
-    /// Appends `text`, safe in element content and double-quoted
-    /// attribute values.
-    fn text(&mut self, text: &str) -> &mut Self {
-        let mut done = 0;
-        // Byte by byte: each of these is ASCII, so never inside a character.
-        for (at, byte) in text.bytes().enumerate() {
-            let entity = match byte {
-                b'&' => "&amp;",
-                b'<' => "&lt;",
-                b'>' => "&gt;",
-                b'"' => "&quot;",
-                b'\'' => "&#39;",
-                _ => continue,
-            };
-            self.0.push_str(&text[done..at]);
-            self.0.push_str(entity);
-            done = at + 1;
-        }
-        self.0.push_str(&text[done..]);
-        self
-    }
-
-    fn number(&mut self, n: usize) -> &mut Self {
-        let _ = write!(self.0, "{n}");
-        self
-    }
-
-    /// Appends `<div class="slot" id="…">content</div>`.
-    fn slot(&mut self, id: &str, content: &str) -> &mut Self {
-        self.raw(r#"<div class="slot" id=""#)
-            .text(id)
-            .raw(r#"">"#)
-            .raw(content)
-            .raw("</div>")
-    }
-}
+use html::Html;
+use interaction::{Blocker, Problem, Question, QuestionDraft};
 
 /// How the page names a question: its header, or its number.
 pub fn question_name(question: &Question, index: usize, t: &Words) -> String {
@@ -354,106 +308,6 @@ pub fn failure(form: &FormState, t: &Words) -> String {
             .text(&t.server_error(error))
             .raw("</p>");
     }
-    html.0
-}
-
-/// An ask that ended while its page was open: a note when it ended
-/// elsewhere first, the text typed but never sent (each with a copy
-/// button, `data-copy` its index in `ended.unsent`), and the outcome.
-pub fn ended(ended: &Ended, lang: Lang) -> String {
-    let t = lang.t();
-    let mut html = Html::default();
-    if ended.late {
-        html.raw(r#"<p class="refused" role="alert">"#)
-            .text(t.ended_before)
-            .raw("</p>");
-    }
-    if !ended.unsent.is_empty() {
-        html.raw(
-            r#"<section class="unsent" aria-labelledby="unsent-heading"><h2 id="unsent-heading">"#,
-        )
-        .text(t.unsent_heading)
-        .raw("</h2><ul>");
-        for (n, Unsent { index, text }) in ended.unsent.iter().enumerate() {
-            let name = ended
-                .ask
-                .request
-                .questions
-                .get(*index)
-                .map(|q| question_name(q, *index, t))
-                .unwrap_or_default();
-            html.raw(r#"<li><p class="unsent-name">"#)
-                .text(&name)
-                .raw(r#"</p><pre class="unsent-text">"#)
-                .text(text)
-                .raw(r#"</pre><button type="button" class="quiet" data-copy=""#)
-                .number(n)
-                .raw(r#"">"#)
-                .text(t.copy)
-                .raw("</button></li>");
-        }
-        html.raw("</ul></section>");
-    }
-    html.raw(&outcome(&ended.ask, lang));
-    html.0
-}
-
-/// How a finished ask ended, read-only: its status, when, the reason or
-/// the answers, and the way back to the desk.
-pub fn outcome(ask: &Ask, lang: Lang) -> String {
-    let t = lang.t();
-    let finished = ask
-        .finished_at
-        .as_deref()
-        .map(short_time)
-        .unwrap_or_default();
-    let line = match ask.status {
-        AskStatus::Answered => (t.answered_line)(&finished),
-        AskStatus::Declined => (t.declined_line)(&finished),
-        AskStatus::Cancelled => (t.withdrawn_line)(&finished),
-        AskStatus::Expired => (t.expired_line)(&finished),
-        AskStatus::Pending => String::new(),
-    };
-    let mut html = Html::with_capacity(1024);
-    html.raw(
-        r#"<section class="outcome" aria-labelledby="outcome-heading"><h2 id="outcome-heading">"#,
-    )
-    .text(t.status(ask.status))
-    .raw(r#"</h2><p role="status">"#)
-    .text(&line)
-    .raw("</p>");
-    if let Some(reason) = &ask.decline_reason {
-        html.raw(r#"<p class="reason">"#)
-            .text(t.your_reason)
-            .raw(" <q>")
-            .text(reason)
-            .raw("</q></p>");
-    }
-    if let Some(items) = &ask.answers {
-        html.raw(r#"<dl class="answers">"#);
-        for (i, q) in ask.request.questions.iter().enumerate() {
-            html.raw("<dt>")
-                .text(&question_name(q, i, t))
-                .raw(": ")
-                .text(&q.question)
-                .raw("</dt><dd>");
-            if let Some(item) = items.iter().find(|item| item.id == q.id) {
-                if !item.selected.is_empty() {
-                    html.raw(r#"<p class="selected">"#)
-                        .text(&item.selected.join(", "))
-                        .raw("</p>");
-                }
-                if let Some(custom) = &item.custom {
-                    html.raw(r#"<p class="custom">"#).text(custom).raw("</p>");
-                }
-            }
-            html.raw("</dd>");
-        }
-        html.raw("</dl>");
-    }
-    html.raw(r#"</section><p class="back"><a href="/">"#)
-        .text(t.back_to_waiting)
-        .raw("</a></p>");
     html.0
 }
 
