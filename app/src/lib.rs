@@ -90,7 +90,7 @@ pub fn IslandScripts(
         // suffix.
         let pkg = config.bundle(bundle);
         let (js, wasm) = (format!("{pkg}.js"), format!("{pkg}.wasm"));
-        let (compile, wake) = island_scripts(&js, &wasm);
+        let (compile, wake) = island_scripts(bundle, &js, &wasm);
         let nonce = leptos::nonce::use_nonce();
         view! {
             // In the head, ahead of the stylesheet (see `shell`).
@@ -141,18 +141,26 @@ impl Bundle {
 /// with it (where it waited for the stylesheet). Where `compileStreaming`
 /// is missing the module fetches the wasm itself.
 ///
-/// The second, the module, instantiates the bundle and wakes every island
-/// on the page, as Leptos' island script does.
-fn island_scripts(js: &str, wasm: &str) -> (String, String) {
+/// The second, the module, instantiates the bundle and wakes the page: the
+/// ask page's form, or every island on the desk, as Leptos' island script
+/// does.
+fn island_scripts(bundle: Bundle, js: &str, wasm: &str) -> (String, String) {
     let quoted = |path: &str| serde_json::to_string(path).unwrap_or_default();
     let (js, wasm) = (quoted(js), quoted(wasm));
     let compile = format!("window.askdeskWasm = WebAssembly.compileStreaming?.(fetch({wasm}));");
+    // Only the desk's page has Leptos islands; the ask page's code wakes
+    // its form from `hydrate` itself.
+    let islands = match bundle {
+        Bundle::Desk => {
+            "for (const island of document.querySelectorAll(\"leptos-island\")) \
+             bundle[island.dataset.component]?.(island);"
+        }
+        Bundle::Ask => "",
+    };
     let wake = format!(
         "import init, * as bundle from {js};\
          await init({{ module_or_path: window.askdeskWasm ?? {wasm} }});\
-         bundle.hydrate();\
-         for (const island of document.querySelectorAll(\"leptos-island\")) \
-         bundle[island.dataset.component]?.(island);"
+         bundle.hydrate();{islands}"
     );
     (compile, wake)
 }
