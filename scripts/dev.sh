@@ -124,6 +124,12 @@ select_toolchain() {
   # profile's one, and rustc sees two `core`s ("duplicate lang item");
   # -Zpanic-abort-tests keeps one.
   WASM_TEST_ARGS=(-Zpanic-abort-tests)
+  # CI builds a fresh clone once and throws it away: incremental caches
+  # would never be read, and they are about a third of its disk (a CI run
+  # once failed on a full disk). A developer's clone keeps them.
+  if [ -n "${CI:-}" ] && [ -z "${CARGO_INCREMENTAL:-}" ]; then
+    export CARGO_INCREMENTAL=0
+  fi
   export PATH="$TOOLS/bin:$TOOLS/npm/node_modules/.bin:$PATH"
 }
 
