@@ -25,6 +25,9 @@ test("a repeat visit downloads nothing of the bundle or the CSS, and the first o
   const names = [...new Set(first.map((f) => f.name))];
   expect(names.map((n) => n.split(".").pop()).sort()).toEqual(["css", "js", "wasm"]);
   for (const name of names) expect(name).toMatch(/^\/pkg\/(askdesk\.[0-9a-f]{16}\.css|ask\.[0-9a-f]{16}\.(js|wasm))$/);
+  // Each downloaded once: the wasm's preload hint and the script that
+  // compiles it make one request of the same mode.
+  expect(first.map((f) => f.name).sort()).toEqual(names.sort());
   for (const f of first) expect(f.bytes, f.name).toBeGreaterThan(0);
   for (const line of compressed) expect(line).toMatch(/ br$/);
 
