@@ -45,8 +45,8 @@ measure() { # measure NAME COMMAND...: runs COMMAND, its output in NAME.log
   fi
   cat "$out/$name.log" >&2
 }
-measure tti env LOADS="${LOADS:-10}" JSON_OUT="$out/tti.json" bench/tti.sh
-measure ssr env DURATION=10 bench/ssr.sh
+measure tti env LOADS="${LOADS:-20}" JSON_OUT="$out/tti.json" bench/tti.sh
+measure ssr env DURATION=5 ROUNDS=5 bench/ssr.sh
 measure waiters env BUDGET=60 JSON_OUT="$out/waiters.json" bench/waiters.sh
 measure mcp_waiters env COUNTS=1000 BUDGET=30 JSON_OUT="$out/mcp_waiters.json" bench/mcp_waiters.sh
 measure validate cargo bench -p interaction --bench validate -- --warm-up-time 1 --measurement-time 5
