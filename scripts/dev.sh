@@ -320,11 +320,13 @@ served_url() {
 # download: its bundle. Sizes are deterministic for a toolchain, so this is a
 # test: a change that grows a bundle past its budget fails until it earns the
 # bytes or the budget is raised on purpose. Measured with rustup 1.95: the
-# ask page 58,682 B (its budget is the 60 KB target; 117,726 B while it was
+# ask page 58,986 B (its budget is the 60 KB target; 117,726 B while it was
 # a Leptos island, 64,720 B while it still linked Leptos), the desk
-# 83,075 B; one bundle for both was 132,696 B (rustup) and 132,362 B
+# 86,109 B (83,075 B until decoding an ask validated its request: the desk
+# decodes `ServerError`, whose `Finished` carries an ask, and so links the
+# validator); one bundle for both was 132,696 B (rustup) and 132,362 B
 # (Debian's 1.96).
-declare -A BUNDLE_BUDGET=([ask]=60000 [desk]=86000)
+declare -A BUNDLE_BUDGET=([ask]=60000 [desk]=89000)
 
 check_bundle_budget() {
   local bundle js wasm over=

@@ -15,8 +15,8 @@ use crate::{
     rpc::{load_ask, AskPageData},
     time::short_time,
 };
-use interaction::{Ask, AskStatus, ValidRequest};
-use leptos::{either::Either, prelude::*, tachys::html::InertElement};
+use interaction::{Ask, AskStatus};
+use leptos::{prelude::*, tachys::html::InertElement};
 use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
 use state::FormState;
@@ -162,7 +162,7 @@ fn NotYours(ask: Ask) -> impl IntoView {
     };
     let questions = ask
         .request
-        .questions
+        .questions()
         .iter()
         .enumerate()
         .map(|(i, q)| {
@@ -241,15 +241,13 @@ fn PendingAsk(
     /// The page's language.
     lang: Lang,
 ) -> impl IntoView {
+    // Validated when the desk read it.
     let Ask { id, request, .. } = ask;
-    let Ok(request) = ValidRequest::new(request) else {
-        return Either::Left(view! { <p class="error">{lang.t().invalid_questions}</p> });
-    };
     let form = FormState::new(&id, &request, posted.as_ref());
     let html = markup::form(&form, request.questions(), lang, false);
     let props = PendingProps {
         id,
-        request: request.into_inner(),
+        request,
         posted,
         notify,
         lang,
@@ -258,9 +256,9 @@ fn PendingAsk(
     let json = serde_json::to_string(&props)
         .unwrap_or_default()
         .replace('<', "\\u003c");
-    Either::Right(view! {
+    view! {
         <div id=ROOT_ID>{InertElement::new(html)}</div>
         <script type="application/json" id=PROPS_ID inner_html=json></script>
         <crate::IslandScripts bundle=crate::Bundle::Ask/>
-    })
+    }
 }

@@ -21,7 +21,7 @@ use crate::{
     PendingProps, PROPS_ID, ROOT_ID,
 };
 use dom::Form;
-use interaction::{Ask, AskStatus, Question, ValidRequest, ASK_EVENT, RESET_EVENT};
+use interaction::{Ask, AskStatus, Question, ASK_EVENT, RESET_EVENT};
 use io::{call, copy, forget_draft, load_draft, save_draft, tell_host, Loaded};
 use serde::Deserialize;
 use std::{cell::RefCell, rc::Rc};
@@ -88,7 +88,6 @@ impl Page {
             notify,
             lang,
         } = props;
-        let request = ValidRequest::new(request).ok()?;
         // The state the server rendered from, and so the slots' HTML now.
         let state = FormState::new(&id, &request, posted.as_ref());
         let form = Form::find(root, &state, request.questions(), lang)?;

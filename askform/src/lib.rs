@@ -20,7 +20,7 @@ pub mod state;
 
 use form::Posted;
 use i18n::Lang;
-use interaction::Request;
+use interaction::ValidRequest;
 use serde::{Deserialize, Serialize};
 
 /// The element id of a pending ask's form, which the browser code takes
@@ -36,8 +36,8 @@ pub const PROPS_ID: &str = "ask-props";
 pub struct PendingProps {
     /// The pending ask's id.
     pub id: String,
-    /// Its questions.
-    pub request: Request,
+    /// Its questions: decoding the props validates them.
+    pub request: ValidRequest,
     /// A refused form post whose input and problems the page shows.
     pub posted: Option<Posted>,
     /// In an iframe: the host origin to tell when the ask finishes.

@@ -228,7 +228,7 @@ impl FormState {
 mod tests {
     use super::*;
     use crate::form::{tests::request, PostedQuestion};
-    use interaction::{AskStatus, Problems, Request};
+    use interaction::{AskStatus, Problems};
 
     fn ask(status: AskStatus) -> Ask {
         Ask {
@@ -237,9 +237,7 @@ mod tests {
             status,
             title: None,
             agent: None,
-            request: Request {
-                questions: request().questions().to_vec(),
-            },
+            request: request(),
             created_at: String::new(),
             expires_at: None,
             finished_at: None,

@@ -12,13 +12,13 @@ use askform::{
     state::FormState,
     PendingProps, ROOT_ID,
 };
-use interaction::{AnswerItem, Answers, Ask, AskStatus, Request, ValidRequest};
+use interaction::{AnswerItem, Answers, Ask, AskStatus, ValidRequest};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::wasm_bindgen::JsCast;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn request() -> Request {
+fn request() -> ValidRequest {
     serde_json::from_str(
         r#"{"questions": [
           {"id": "features", "header": "Features", "question": "Which features should ship?",
@@ -74,11 +74,15 @@ fn mount_with(posted: Option<Posted>, keep_draft: bool) -> (web_sys::Element, Pa
         storage.clear().expect("clear");
     }
     let ask = ask();
-    let valid = ValidRequest::new(ask.request.clone()).expect("valid");
-    let state = FormState::new(&ask.id, &valid, posted.as_ref());
+    let state = FormState::new(&ask.id, &ask.request, posted.as_ref());
     let root = document.create_element("div").expect("div");
     root.set_id(ROOT_ID);
-    root.set_inner_html(&markup::form(&state, valid.questions(), Lang::En, false));
+    root.set_inner_html(&markup::form(
+        &state,
+        ask.request.questions(),
+        Lang::En,
+        false,
+    ));
     document
         .body()
         .expect("body")
@@ -291,8 +295,7 @@ fn a_refused_post_shows_its_problems_and_wins_over_a_saved_draft() {
     let (root, _page) = mount();
     type_into(&root, "#notes-other", "saved before the post");
 
-    let problems = ValidRequest::new(request())
-        .expect("valid")
+    let problems = request()
         .validate_answers(&Answers { answers: vec![] })
         .expect_err("refused")
         .0;

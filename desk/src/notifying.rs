@@ -24,7 +24,7 @@ impl Desk {
         if self.answer_requires_sign_in {
             return Vec::new();
         }
-        match actionable(&ask.request) {
+        match actionable(ask.request.request()) {
             Some(question) if ask.status == AskStatus::Pending && question.options.len() <= max => {
                 question
                     .options

@@ -155,7 +155,7 @@ impl Record {
             status: self.status(),
             title: self.title.clone(),
             agent: self.agent.clone(),
-            request: self.request.request().clone(),
+            request: self.request.clone(),
             created_at: rfc3339(self.created_at),
             expires_at: self.expires_at.map(rfc3339),
             finished_at: end.map(|e| rfc3339(e.at)),

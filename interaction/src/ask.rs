@@ -278,8 +278,9 @@ pub struct Ask {
     pub title: Option<String>,
     /// Who asked.
     pub agent: Option<String>,
-    /// The questions.
-    pub request: Request,
+    /// The questions, as validated when the ask was made (and again
+    /// when one is decoded).
+    pub request: ValidRequest,
     /// When it was made, RFC 3339 in UTC.
     pub created_at: String,
     /// When it expires (or expired), if it has a timeout.
@@ -371,7 +372,7 @@ impl From<&Ask> for AskSummary {
             status: ask.status,
             created_at: ask.created_at.clone(),
             expires_at: ask.expires_at.clone(),
-            question_count: ask.request.questions.len(),
+            question_count: ask.request.questions().len(),
             to: ask.to.clone(),
         }
     }

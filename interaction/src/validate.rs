@@ -36,9 +36,20 @@ fn is_blank(s: &str) -> bool {
 
 /// A request that passed validation. Only [`ValidRequest::new`] makes one,
 /// so code holding it may rely on unique ids and unique labels.
+///
+/// On the wire it is the request itself; decoding one validates it, so a
+/// value that crossed a boundary (an [`Ask`](crate::Ask) from the server,
+/// the page's props) is as valid as one made here.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(transparent)]
 pub struct ValidRequest(Request);
+
+impl<'de> serde::Deserialize<'de> for ValidRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let request = Request::deserialize(deserializer)?;
+        ValidRequest::new(request).map_err(serde::de::Error::custom)
+    }
+}
 
 impl ValidRequest {
     /// Checks a request and reports every problem at once.

@@ -143,7 +143,7 @@ fn decision(ask: &Ask, tool_input: &Map<String, Value>) -> HookOutput {
         (AskStatus::Answered, Some(items)) => {
             let answers: Map<String, Value> = ask
                 .request
-                .questions
+                .questions()
                 .iter()
                 .filter_map(|q| {
                     let item = items.iter().find(|item| item.id == q.id)?;

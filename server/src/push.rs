@@ -167,7 +167,7 @@ pub fn payload(desk: &Desk, notice: Notice, ask: &interaction::Ask) -> serde_jso
     let title = crate::notify::ask_title(notice, ask);
     let body = if ask.status == interaction::AskStatus::Pending {
         ask.request
-            .questions
+            .questions()
             .first()
             .map(|q| q.question.clone())
             .unwrap_or_default()

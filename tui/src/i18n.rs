@@ -62,7 +62,6 @@ pub struct Words {
     pub server_refused: fn(usize) -> String,
     pub go_back_to_them: fn(usize) -> String,
     pub refused_locally: &'static str,
-    pub invalid_questions: &'static str,
 }
 
 impl Words {
@@ -114,7 +113,6 @@ pub static EN: Words = Words {
     server_refused: |n| format!("the server refused the answers: {n} problem(s)"),
     go_back_to_them: |n| format!("{n} question(s) still need an answer; Esc goes back to them"),
     refused_locally: "the answers were refused; see the problems below",
-    invalid_questions: "this ask's questions are invalid",
 };
 
 /// Simplified Chinese.
@@ -159,5 +157,4 @@ pub static ZH: Words = Words {
     server_refused: |n| format!("服务器拒绝了回答：{n} 个问题"),
     go_back_to_them: |n| format!("还有 {n} 个问题需要回答；按 Esc 返回"),
     refused_locally: "回答未被接受；问题见下方",
-    invalid_questions: "这个提问的问题无效",
 };

@@ -9,7 +9,7 @@ use crate::{
     text::Editor,
 };
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use interaction::{Ask, ValidRequest};
+use interaction::Ask;
 
 /// The screen after a key, and what the loop should do.
 type Step = (Screen, Option<Command>);
@@ -72,16 +72,10 @@ fn open(model: &mut Model, ask: Ask) {
         model.screen = Screen::Outcome(Box::new(ask));
         return;
     }
-    match ValidRequest::new(ask.request.clone()) {
-        Ok(request) => {
-            let session = Session::new(Some(ask.id), ask.title, ask.agent, request);
-            model.screen = Screen::Answer(session);
-            model.notice = None;
-        }
-        Err(problems) => {
-            model.notice = Some(format!("{}: {problems}", model.lang.t().invalid_questions))
-        }
-    }
+    // The ask's request was validated when it was decoded.
+    let session = Session::new(Some(ask.id), ask.title, ask.agent, ask.request);
+    model.screen = Screen::Answer(session);
+    model.notice = None;
 }
 
 fn sent(model: &mut Model, result: Result<Ask, client::Error>) {

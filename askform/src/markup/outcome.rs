@@ -29,7 +29,7 @@ pub fn ended(ended: &Ended, lang: Lang) -> String {
             let name = ended
                 .ask
                 .request
-                .questions
+                .questions()
                 .get(*index)
                 .map(|q| question_name(q, *index, t))
                 .unwrap_or_default();
@@ -82,7 +82,7 @@ pub fn outcome(ask: &Ask, lang: Lang) -> String {
     }
     if let Some(items) = &ask.answers {
         html.raw(r#"<dl class="answers">"#);
-        for (i, q) in ask.request.questions.iter().enumerate() {
+        for (i, q) in ask.request.questions().iter().enumerate() {
             html.raw("<dt>")
                 .text(&question_name(q, i, t))
                 .raw(": ")

@@ -362,7 +362,7 @@ pub async fn a_new_ask_is_pending_with_an_unguessable_id_and_its_url(kind: Kind)
     let ask = desk.get(&created.id).await.expect("stored");
     assert_eq!(ask.title.as_deref(), Some("Release plan"));
     assert_eq!(ask.agent.as_deref(), Some("test-agent"));
-    assert_eq!(ask.request.questions.len(), 2);
+    assert_eq!(ask.request.questions().len(), 2);
     assert_eq!(ask.answers, None);
     assert_eq!(ask.projection, None);
     let other = desk.create(new_ask(None)).await.expect("created");

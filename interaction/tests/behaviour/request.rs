@@ -204,3 +204,21 @@ fn option_descriptions_and_previews_are_limited() {
         ]
     );
 }
+
+#[test]
+fn a_decoded_valid_request_is_validated_and_encodes_as_the_request_itself() {
+    let json = r#"{"questions":[{"id":"a","question":"Go?","options":[{"label":"Yes"},{"label":"No"}],"multiSelect":false}]}"#;
+    let valid: ValidRequest = serde_json::from_str(json).expect("a valid request decodes");
+    assert_eq!(serde_json::to_string(&valid).expect("encodes"), json);
+    assert_eq!(valid.questions()[0].id, "a");
+
+    // Two questions with one id: the same refusal `ValidRequest::new` gives.
+    let twice = r#"{"questions":[{"id":"a","question":"Go?"},{"id":"a","question":"Stop?"}]}"#;
+    let error = serde_json::from_str::<ValidRequest>(twice)
+        .expect_err("an invalid request does not decode")
+        .to_string();
+    let request: Request = serde_json::from_str(twice).expect("decodes as a plain request");
+    let problems = ValidRequest::new(request).expect_err("refused");
+    assert_eq!(error, problems.to_string());
+    assert!(error.contains("questions[1].id"), "{error}");
+}

@@ -42,7 +42,7 @@ pub(super) fn slack_message(
             "text": {"type": "mrkdwn", "text": slack_escape(&ended_text(ask))},
         }));
     }
-    for question in &ask.request.questions {
+    for question in ask.request.questions() {
         let mut text = match &question.header {
             Some(header) => format!(
                 "*{}*: {}",
@@ -95,7 +95,7 @@ fn ask_text(ask: &interaction::Ask) -> String {
     if ask.status != interaction::AskStatus::Pending {
         let _ = writeln!(text, "{}", ended_text(ask));
     }
-    for question in &ask.request.questions {
+    for question in ask.request.questions() {
         match &question.header {
             Some(header) => {
                 let _ = writeln!(text, "{header}: {}", question.question);

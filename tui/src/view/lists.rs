@@ -130,7 +130,7 @@ pub(super) fn outcome(ask: &Ask, t: &Words, frame: &mut Frame, area: Rect) {
         );
     }
     if let Some(items) = &ask.answers {
-        for (i, question) in ask.request.questions.iter().enumerate() {
+        for (i, question) in ask.request.questions().iter().enumerate() {
             let name = question_name(question, i, t);
             push_wrapped(
                 &mut lines,

@@ -355,7 +355,7 @@ fn ask(id: &str, status: AskStatus) -> Ask {
         status,
         title: Some("Release plan".to_owned()),
         agent: Some("agent".to_owned()),
-        request: request().into_inner(),
+        request: request(),
         created_at: "2026-11-30T11:20:00.000Z".to_owned(),
         expires_at: None,
         finished_at: None,
