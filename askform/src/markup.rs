@@ -108,15 +108,20 @@ pub fn top(form: &FormState, lang: Lang) -> String {
             .text(lang.t().refused)
             .raw("</p>");
     }
-    html.raw(&problem_list(&form.problems_of(None), None, lang));
+    html.raw(&problem_list(form.problems_of(None), None, lang));
     html.0
 }
 
 /// The problems the server reported, each worded in the page's language
 /// from its stable code; nothing when there are none.
-pub fn problem_list(problems: &[Problem], id: Option<&str>, lang: Lang) -> String {
+pub fn problem_list<'a>(
+    problems: impl IntoIterator<Item = &'a Problem>,
+    id: Option<&str>,
+    lang: Lang,
+) -> String {
     let mut html = Html::default();
-    if problems.is_empty() {
+    let mut problems = problems.into_iter().peekable();
+    if problems.peek().is_none() {
         return html.0;
     }
     html.raw(r#"<ul class="problems""#);
@@ -133,8 +138,11 @@ pub fn problem_list(problems: &[Problem], id: Option<&str>, lang: Lang) -> Strin
 
 /// The problems the server reported for question `question`.
 pub fn question_problems(form: &FormState, question: &Question, lang: Lang) -> String {
-    let problems = form.problems_of(Some(&question.id));
-    problem_list(&problems, Some(&problems_id(&question.id)), lang)
+    problem_list(
+        form.problems_of(Some(&question.id)),
+        Some(&problems_id(&question.id)),
+        lang,
+    )
 }
 
 /// The note that a single-select question's Other text replaces its
@@ -155,7 +163,7 @@ pub fn override_note(form: &FormState, index: usize, t: &Words) -> String {
 
 /// The fieldset's `aria-describedby`: its problem list, when it has one.
 pub fn question_described_by(form: &FormState, question: &Question) -> Option<String> {
-    let has = !form.problems_of(Some(&question.id)).is_empty();
+    let has = form.problems_of(Some(&question.id)).next().is_some();
     has.then(|| problems_id(&question.id))
 }
 

@@ -122,12 +122,13 @@ impl FormState {
 
     /// The problems the server reported for the question `question_id`,
     /// or (with `None`) for no single question.
-    pub fn problems_of(&self, question_id: Option<&str>) -> Vec<Problem> {
+    pub fn problems_of<'a>(
+        &'a self,
+        question_id: Option<&'a str>,
+    ) -> impl Iterator<Item = &'a Problem> + 'a {
         self.problems
             .iter()
-            .filter(|p| p.question_id.as_deref() == question_id)
-            .cloned()
-            .collect()
+            .filter(move |p| p.question_id.as_deref() == question_id)
     }
 
     /// Whether the server refused the last answer.
@@ -286,8 +287,8 @@ mod tests {
             .expect_err("refused");
         form.settle(Err(ServerError::Invalid(problems)));
         assert!(form.refused());
-        assert_eq!(form.problems_of(Some("db")).len(), 1);
-        assert_eq!(form.problems_of(None).len(), 0);
+        assert_eq!(form.problems_of(Some("db")).count(), 1);
+        assert_eq!(form.problems_of(None).count(), 0);
         assert_eq!(form.failure(), None);
         assert!(form.begin_answer().is_some());
     }
