@@ -21,7 +21,7 @@ use crate::{
     PendingProps, PROPS_ID, ROOT_ID,
 };
 use dom::Form;
-use interaction::{Ask, AskStatus, Question, ASK_EVENT, RESET_EVENT};
+use interaction::{Ask, AskStatus, ValidRequest, ASK_EVENT, RESET_EVENT};
 use io::{call, copy, forget_draft, load_draft, save_draft, tell_host, Loaded};
 use serde::Deserialize;
 use std::{cell::RefCell, rc::Rc};
@@ -58,7 +58,7 @@ pub struct Page(Rc<Inner>);
 
 struct Inner {
     state: RefCell<FormState>,
-    questions: Vec<Question>,
+    request: ValidRequest,
     lang: Lang,
     /// In an iframe: the host origin to tell when the ask ends.
     notify: Option<String>,
@@ -93,7 +93,7 @@ impl Page {
         let form = Form::find(root, &state, request.questions(), lang)?;
         let page = Page(Rc::new(Inner {
             state: RefCell::new(state),
-            questions: request.questions().to_vec(),
+            request,
             lang,
             notify,
             root: root.clone(),
@@ -265,8 +265,13 @@ impl Page {
         }
         let form = self.0.form.borrow();
         let Some(form) = &*form else { return };
-        for (index, (question, elements)) in
-            self.0.questions.iter().zip(&form.questions).enumerate()
+        for (index, (question, elements)) in self
+            .0
+            .request
+            .questions()
+            .iter()
+            .zip(&form.questions)
+            .enumerate()
         {
             let draft = state.batch().draft(index);
             for (i, input) in elements.options.iter().enumerate() {
@@ -288,7 +293,7 @@ impl Page {
             }
         }
         form.top.show(markup::top(&state, lang));
-        let blockers = markup::blockers(&state, &self.0.questions, t, true);
+        let blockers = markup::blockers(&state, self.0.request.questions(), t, true);
         let blocked = !blockers.is_empty();
         form.blockers.show(blockers);
         form.failure.show(markup::failure(&state, t));

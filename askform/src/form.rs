@@ -134,12 +134,11 @@ impl Posted {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use interaction::Request;
 
     /// A single-select, a multi-select and an optionless question; other
     /// modules' tests use it too.
     pub(crate) fn request() -> ValidRequest {
-        let request: Request = serde_json::from_str(
+        serde_json::from_str(
             r#"{"questions": [
               {"id": "db", "question": "Which?", "options": [{"label": "SQLite"}, {"label": "PostgreSQL"}]},
               {"id": "features", "question": "Which?", "multiSelect": true,
@@ -147,8 +146,7 @@ pub(crate) mod tests {
               {"id": "notes", "question": "Else?"}
             ]}"#,
         )
-        .expect("request");
-        ValidRequest::new(request).expect("valid")
+        .expect("a valid request")
     }
 
     fn fields(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
