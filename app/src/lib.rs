@@ -350,23 +350,23 @@ fn SignedIn() -> impl IntoView {
 /// works without JavaScript; the server sets the cookie and sends you back.
 #[component]
 fn LanguageSwitch() -> impl IntoView {
+    // Server HTML only: the path is read once, as the page is rendered.
     let location = leptos_router::hooks::use_location();
-    let back = move || {
-        let path = location.pathname.get();
-        let search = location.search.get();
-        let back = if search.is_empty() {
-            path
-        } else {
-            format!("{path}?{search}")
-        };
-        // Only a path on this server: never an address elsewhere.
-        encode_path(&back)
+    let path = location.pathname.get_untracked();
+    let search = location.search.get_untracked();
+    let back = if search.is_empty() {
+        path
+    } else {
+        format!("{path}?{search}")
     };
+    // Only a path on this server: never an address elsewhere.
+    let back = encode_path(&back);
     let lang = i18n::use_lang();
     let link = move |to: i18n::Lang, label: &'static str| {
         let current = (to == lang).then_some("true");
+        let href = format!("/lang/{}?back={back}", to.code());
         view! {
-            <a href=move || format!("/lang/{}?back={}", to.code(), back()) hreflang=to.tag() lang=to.tag() aria-current=current>
+            <a href=href hreflang=to.tag() lang=to.tag() aria-current=current>
                 {label}
             </a>
         }
