@@ -12,48 +12,60 @@ use crate::{
     error::ServerError,
     form::Posted,
     i18n::{use_lang, Lang, Speak},
-    rpc::{load_ask, AskPageData},
+    rpc::AskPageData,
     time::short_time,
 };
 use interaction::{Ask, AskStatus};
 use leptos::{prelude::*, tachys::html::InertElement};
 use leptos_meta::Title;
-use leptos_router::hooks::{use_params_map, use_query_map};
+use leptos_router::hooks::use_query_map;
 use state::FormState;
+use std::sync::{Arc, Mutex};
+
+/// The ask page's data, which the server's handler of `/asks/{id}` reads
+/// before it renders the page and puts in the render's context; the page
+/// takes it once. So the page renders in one pass, with no suspense
+/// around a read.
+#[derive(Clone)]
+pub struct AskPageLoad(Arc<Mutex<Option<Result<AskPageData, ServerError>>>>);
+
+impl AskPageLoad {
+    /// The page's data as read, or why it could not be.
+    pub fn new(data: Result<AskPageData, ServerError>) -> Self {
+        Self(Arc::new(Mutex::new(Some(data))))
+    }
+
+    fn take(&self) -> Option<Result<AskPageData, ServerError>> {
+        self.0.lock().ok().and_then(|mut data| data.take())
+    }
+}
 
 /// The page at `/asks/{id}`.
 #[component]
 pub fn AskPage() -> impl IntoView {
-    let params = use_params_map();
     let query = use_query_map();
-    let id = params.with_untracked(|p| p.get("id").unwrap_or_default());
     let embed = query.with_untracked(|q| q.get("embed").is_some_and(|v| v == "1"));
-    // Read while the server renders, never serialized into the page: only
-    // the island's props cross into the browser.
-    let data: crate::PageLoad<AskPageData> = Box::pin(load_ask(id));
-    view! {
-        <Suspense fallback=move || view! { <p class="loading">{use_lang().page().loading}</p> }>
-            {Suspend::new(async move {
-                match data.await {
-                    Ok(data) => view! { <AskView data embed/> }.into_any(),
-                    Err(ServerError::NotFound) => {
-                        crate::set_status(404);
-                        view! { <NotFound/> }.into_any()
-                    }
-                    Err(e) => {
-                        crate::set_status(500);
-                        let t = use_lang().t();
-                        let words = use_lang().page();
-                        view! {
-                            <Title text="askdesk: error"/>
-                            <h1>{words.something_wrong}</h1>
-                            <p class="error">{t.server_error(&e)}</p>
-                        }
-                        .into_any()
-                    }
-                }
-            })}
-        </Suspense>
+    let data = use_context::<AskPageLoad>()
+        .and_then(|load| load.take())
+        // Only the server's handler renders this page, and it reads first.
+        .unwrap_or(Err(ServerError::Internal));
+    match data {
+        Ok(data) => view! { <AskView data embed/> }.into_any(),
+        Err(ServerError::NotFound) => {
+            crate::set_status(404);
+            view! { <NotFound/> }.into_any()
+        }
+        Err(e) => {
+            crate::set_status(500);
+            let t = use_lang().t();
+            let words = use_lang().page();
+            view! {
+                <Title text="askdesk: error"/>
+                <h1>{words.something_wrong}</h1>
+                <p class="error">{t.server_error(&e)}</p>
+            }
+            .into_any()
+        }
     }
 }
 

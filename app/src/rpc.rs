@@ -63,20 +63,30 @@ pub fn link_capability_paths() -> [&'static str; 3] {
     ]
 }
 
-/// The ask with this id, and a refused form post to show again, if any.
+/// The ask with this id and what its page shows, as the caller sees it.
 #[server(prefix = "/rpc", endpoint = "ask_load", input = StrJson, output = StrJson)]
 pub async fn load_ask(id: String) -> Result<AskPageData, ServerError> {
-    let ask = ssr::desk()?.get(&id).await.map_err(ssr::from_desk)?;
-    let posted = use_context::<Posted>().filter(|p| p.ask_id == ask.id);
-    let deliveries = ssr::desk()?
-        .deliveries(&ask.id)
+    read_ask_page(&ssr::desk()?, &ssr::caller(), &id)
         .await
-        .map_err(ssr::from_desk)?;
-    let may_answer = ssr::desk()?.may_answer(&ssr::caller(), &ask);
+        .map_err(ssr::from_desk)
+}
+
+/// The ask with this id and what its page shows, as `caller` sees it: for
+/// [`load_ask`], and for the server's handler of `/asks/{id}`, which reads
+/// it before rendering the page (see [`crate::ask::AskPageLoad`]).
+#[cfg(feature = "ssr")]
+pub async fn read_ask_page(
+    desk: &desk::Desk,
+    caller: &desk::Caller,
+    id: &str,
+) -> Result<AskPageData, desk::DeskError> {
+    let ask = desk.get(id).await?;
+    let deliveries = desk.deliveries(&ask.id).await?;
+    let may_answer = desk.may_answer(caller, &ask);
     Ok(AskPageData {
         ask,
         deliveries,
-        posted,
+        posted: None,
         may_answer,
     })
 }

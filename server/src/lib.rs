@@ -26,7 +26,11 @@ pub mod serving;
 pub mod slack;
 pub mod waiting;
 
-use axum::{extract::FromRef, routing::post, Router};
+use axum::{
+    extract::FromRef,
+    routing::{get, post},
+    Router,
+};
 use desk::Desk;
 use leptos::prelude::{provide_context, LeptosOptions};
 use leptos_axum::{generate_route_list, LeptosRoutes};
@@ -165,10 +169,18 @@ fn route_list() -> Vec<leptos_axum::AxumRouteListing> {
     ROUTES.get_or_init(|| generate_route_list(app::App)).clone()
 }
 
+/// The ask page's path, as axum writes it.
+const ASK_PAGE: &str = "/asks/{id}";
+
 /// The whole HTTP application: pages, API, server functions, static files,
 /// behind the security checks.
 pub fn app(state: AppState) -> Router {
-    let routes = route_list();
+    // The ask page has a handler of its own, which reads the ask before
+    // rendering the page (`page::get_page`).
+    let routes: Vec<_> = route_list()
+        .into_iter()
+        .filter(|route| route.path() != ASK_PAGE)
+        .collect();
     let desk = state.desk.clone();
     let page = state.page.clone();
     let context = move || {
@@ -179,11 +191,11 @@ pub fn app(state: AppState) -> Router {
         .merge(api::routes())
         .merge(events::routes())
         .nest_service("/mcp", mcp::http_service(&state))
-        .route("/asks/{id}", post(page::post_form))
+        .route(ASK_PAGE, get(page::get_page).post(page::post_form))
         .route("/signin", post(access::sign_in))
         .route("/signout", post(access::sign_out))
         .route("/integrations/slack/actions", post(slack::actions))
-        .route("/lang/{code}", axum::routing::get(page::switch_language))
+        .route("/lang/{code}", get(page::switch_language))
         .leptos_routes_with_context(&state, routes, context, {
             let options = state.leptos_options.clone();
             move || app::shell(options.clone())
@@ -204,4 +216,15 @@ pub fn app(state: AppState) -> Router {
         // Outermost: a long-poll waits with none of the layers' futures.
         .layer(waiting::WaitOutsideLayer)
         .with_state(state)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ask_page_handler_takes_the_path_the_app_routes_the_ask_page_at() {
+        let paths: Vec<_> = route_list().iter().map(|r| r.path().to_owned()).collect();
+        assert!(paths.iter().any(|p| p == ASK_PAGE), "{paths:?}");
+    }
 }

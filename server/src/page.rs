@@ -1,10 +1,15 @@
-//! The answering page without JavaScript: `POST /asks/{id}` takes the
-//! form as the browser posts it, finishes the ask through the [`Desk`] and
-//! redirects to the page (post/redirect/get), or renders the page again with
-//! what was typed and the problems next to their questions.
+//! The ask page's routes. `GET /asks/{id}` reads the ask, then renders the
+//! page with it. Without JavaScript, `POST /asks/{id}` takes the form as the
+//! browser posts it, finishes the ask through the [`Desk`] and redirects to
+//! the page (post/redirect/get), or renders the page again with what was
+//! typed and the problems next to their questions.
 
 use crate::{security::redirect, AppState};
-use app::form::{Posted, INTENT_FIELD, REASON_FIELD};
+use app::{
+    ask::AskPageLoad,
+    form::{Posted, INTENT_FIELD, REASON_FIELD},
+    rpc::{read_ask_page, ssr::from_desk},
+};
 use axum::{
     body::Body,
     extract::{Extension, Path, RawForm, State},
@@ -14,6 +19,18 @@ use axum::{
 use desk::{Actor, Caller, DeskError};
 use interaction::{Decline, Via};
 use leptos::prelude::provide_context;
+
+/// `GET /asks/{id}`.
+pub async fn get_page(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Extension(caller): Extension<Caller>,
+    request_parts: axum::http::request::Parts,
+) -> Response {
+    let data = read_ask_page(&state.desk, &caller, &id).await;
+    let load = AskPageLoad::new(data.map_err(from_desk));
+    render(&state, request_parts, Some(load), StatusCode::OK).await
+}
 
 /// `POST /asks/{id}`.
 pub async fn post_form(
@@ -55,29 +72,26 @@ pub async fn post_form(
         }
         Err(DeskError::Invalid(problems)) => {
             // A refused decline has not read the form's fields yet.
-            let posted = match posted {
-                Some(posted) => Some(posted),
-                None => state
-                    .desk
-                    .read(&id)
-                    .await
-                    .ok()
-                    .map(|record| Posted::from_fields(&id, &record.request, &fields)),
-            };
-            let posted = posted.map(|mut posted| {
+            let data = read_ask_page(&state.desk, &caller, &id).await;
+            let data = data.map(|mut data| {
+                let mut posted =
+                    posted.unwrap_or_else(|| Posted::from_fields(&id, &data.ask.request, &fields));
                 posted.problems = problems.0;
-                posted
+                data.posted = Some(posted);
+                data
             });
+            let load = AskPageLoad::new(data.map_err(from_desk));
             render(
                 &state,
                 request_parts,
-                posted,
+                Some(load),
                 StatusCode::UNPROCESSABLE_ENTITY,
             )
             .await
         }
         Err(DeskError::NotFound) => {
-            render(&state, request_parts, None, StatusCode::NOT_FOUND).await
+            let load = AskPageLoad::new(Err(app::error::ServerError::NotFound));
+            render(&state, request_parts, Some(load), StatusCode::NOT_FOUND).await
         }
         // Someone holding only the link, where answering needs signing in.
         Err(DeskError::Forbidden(_)) if caller == Caller::Link => {
@@ -86,7 +100,9 @@ pub async fn post_form(
         // Signed in, but the ask is for others: its page says so.
         Err(DeskError::Forbidden(why)) => {
             tracing::info!("a form post refused: {why}");
-            render(&state, request_parts, None, StatusCode::FORBIDDEN).await
+            let data = read_ask_page(&state.desk, &caller, &id).await;
+            let load = AskPageLoad::new(data.map_err(from_desk));
+            render(&state, request_parts, Some(load), StatusCode::FORBIDDEN).await
         }
         Err(e) => {
             tracing::error!("{e}");
@@ -111,12 +127,13 @@ pub async fn static_or_not_found(
     render(&state, parts, None, StatusCode::NOT_FOUND).await
 }
 
-/// Renders the ask page as a GET of the same URL would, plus the refused
-/// form, with `status`.
+/// Renders the page at the request's path as a GET of it would, with
+/// `status` where the page is not an error of its own. An ask page renders
+/// with its data, `load`.
 async fn render(
     state: &AppState,
     mut parts: axum::http::request::Parts,
-    posted: Option<Posted>,
+    load: Option<AskPageLoad>,
     status: StatusCode,
 ) -> Response {
     parts.method = axum::http::Method::GET;
@@ -128,8 +145,8 @@ async fn render(
         move || {
             provide_context(desk.clone());
             provide_context(page.clone());
-            if let Some(posted) = posted.clone() {
-                provide_context(posted);
+            if let Some(load) = load.clone() {
+                provide_context(load);
             }
         },
         move || app::shell(options.clone()),

@@ -676,6 +676,16 @@ async fn with_sign_in_required_only_signed_in_people_it_is_for_and_admins_answer
         html.contains("only they or an admin may answer it"),
         "{html}"
     );
+    // Bob's plain form post is refused with the same page, changing nothing.
+    let posted = server
+        .send(with_cookie(form_post(&id, &FORM_ANSWERS), &bob))
+        .await;
+    assert_eq!(posted.status(), StatusCode::FORBIDDEN);
+    let html = body_text(posted).await;
+    assert!(
+        html.contains("only they or an admin may answer it"),
+        "{html}"
+    );
     assert_eq!(team.ask(&id).await["status"], "pending");
 
     // Alice may, signed in on the page.
