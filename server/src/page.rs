@@ -7,6 +7,7 @@
 use crate::{security::redirect, AppState};
 use app::{
     ask::AskPageLoad,
+    error::ServerError,
     form::{Posted, INTENT_FIELD, REASON_FIELD},
     rpc::{read_ask_page, ssr::from_desk},
 };
@@ -28,6 +29,14 @@ pub async fn get_page(
     request_parts: axum::http::request::Parts,
 ) -> Response {
     let data = read_ask_page(&state.desk, &caller, &id).await;
+    // Let the request the read woke go first. Releasing the database
+    // connection woke the next request waiting for it, and tokio runs that
+    // one on this worker only when this task pauses; rendering straight on
+    // (0.1-0.2 ms) kept the database idle meanwhile. Measured with wrk, 32
+    // clients, against the page that read inside its render: with one
+    // connection (`--database :memory:`), 0.70x the pages per second without
+    // this yield, 1.48x with it; with a database file, 1.15x.
+    tokio::task::yield_now().await;
     let load = AskPageLoad::new(data.map_err(from_desk));
     render(&state, request_parts, Some(load), StatusCode::OK).await
 }
@@ -90,7 +99,7 @@ pub async fn post_form(
             .await
         }
         Err(DeskError::NotFound) => {
-            let load = AskPageLoad::new(Err(app::error::ServerError::NotFound));
+            let load = AskPageLoad::new(Err(ServerError::NotFound));
             render(&state, request_parts, Some(load), StatusCode::NOT_FOUND).await
         }
         // Someone holding only the link, where answering needs signing in.
