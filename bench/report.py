@@ -79,6 +79,14 @@ if m:
 else:
     missing("SSR pages/s vs JSON/s", "ssr.log")
 
+cost = read("ssr_cost.log")
+m = cost and re.search(r"^instructions per request, \d+ of each: page (\d+), JSON (\d+)", cost, re.M)
+if m:
+    page, api = int(m[1]), int(m[2])
+    row("SSR cost, instructions per request (callgrind): page vs JSON", f"{num(page)} vs {num(api)}: {page / api:.2f}×")
+else:
+    missing("SSR cost, instructions per request", "ssr_cost.log")
+
 waiters = read("waiters.json")
 records = [json.loads(line) for line in (waiters or "").splitlines() if line.strip()]
 waits = {rec["n"]: rec for rec in records if rec["kind"] == "wait"}

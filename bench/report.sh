@@ -2,7 +2,7 @@
 # Every benchmark figure in one go, against one build, as one Markdown table
 # (figure | measured | target | met?): bundle bytes; time to interactive and
 # bytes on the wire beside the vanilla and React peers (tti.sh); SSR against
-# JSON (ssr.sh); long-poll waiters and stored asks (waiters.sh); agents
+# JSON, in requests per second (ssr.sh) and instructions (ssr_cost.sh); long-poll waiters and stored asks (waiters.sh); agents
 # waiting in MCP ask_user (mcp_waiters.sh); answer
 # validation (criterion); the terminal UI's first frame (tui.sh); creates
 # and answers per second on SQLite and PostgreSQL, and three instances on
@@ -47,6 +47,7 @@ measure() { # measure NAME COMMAND...: runs COMMAND, its output in NAME.log
 }
 measure tti env LOADS="${LOADS:-20}" JSON_OUT="$out/tti.json" bench/tti.sh
 measure ssr env DURATION=5 ROUNDS=5 bench/ssr.sh
+measure ssr_cost bench/ssr_cost.sh
 measure waiters env BUDGET=60 JSON_OUT="$out/waiters.json" bench/waiters.sh
 measure mcp_waiters env COUNTS=1000 BUDGET=30 JSON_OUT="$out/mcp_waiters.json" bench/mcp_waiters.sh
 measure validate cargo bench -p interaction --bench validate -- --warm-up-time 1 --measurement-time 5

@@ -32,10 +32,12 @@ ASKDESK_BIN=${ASKDESK_BENCH_BIN:-$PWD/target/release/askdesk}
 ASKDESK_SITE=${ASKDESK_BENCH_SITE:-$PWD/target/site}
 
 # askdesk_start DATABASE [OPTION...]: starts a server on a free loopback
-# port and sets URL and SERVER_PID.
+# port and sets URL and SERVER_PID. The server runs under the command in
+# the array ASKDESK_WRAP when that is set (bench/ssr_cost.sh: callgrind).
+ASKDESK_WRAP=()
 askdesk_start() {
   local out=$BENCH_TMP/server.out
-  "$ASKDESK_BIN" --addr 127.0.0.1:0 --database "$1" --site-root "$ASKDESK_SITE" "${@:2}" \
+  "${ASKDESK_WRAP[@]}" "$ASKDESK_BIN" --addr 127.0.0.1:0 --database "$1" --site-root "$ASKDESK_SITE" "${@:2}" \
     >"$out" 2>/dev/null &
   SERVER_PID=$!
   BENCH_PIDS+=("$SERVER_PID")
@@ -62,9 +64,10 @@ askdesk_stop() {
   wait "$SERVER_PID" 2>/dev/null || true
 }
 
-[ "${BENCH_NO_SERVER:-}" = 1 ] && return 0
-askdesk_start :memory:
-ASK_URL=$(curl -sf -X POST "$URL/api/v1/asks" -H 'content-type: application/json' -d '{
+# create_ask: creates the benchmarks' ask (three questions) on the server
+# at URL and sets ASK_URL, its page.
+create_ask() {
+  ASK_URL=$(curl -sf -X POST "$URL/api/v1/asks" -H 'content-type: application/json' -d '{
   "title": "Release plan", "agent": "bench",
   "questions": [
     {"id": "features", "header": "Features", "question": "Which features should ship?", "multiSelect": true,
@@ -73,4 +76,9 @@ ASK_URL=$(curl -sf -X POST "$URL/api/v1/asks" -H 'content-type: application/json
      "options": [{"label": "SQLite"}, {"label": "PostgreSQL"}]},
     {"id": "notes", "question": "Anything else?"}
   ]}' | sed -n 's/.*"url":"\([^"]*\)".*/\1/p')
-[ -n "$ASK_URL" ] || { echo "could not create an ask" >&2; exit 1; }
+  [ -n "$ASK_URL" ] || { echo "could not create an ask" >&2; exit 1; }
+}
+
+[ "${BENCH_NO_SERVER:-}" = 1 ] && return 0
+askdesk_start :memory:
+create_ask
