@@ -65,7 +65,8 @@ struct Inner {
     root: Element,
     /// The form's elements, until the ask ends and the form is gone.
     form: RefCell<Option<Form>>,
-    /// The draft as last saved, so an unchanged one is not written again.
+    /// The draft as stored (as served, when nothing is), so an unchanged
+    /// one is not written again.
     saved: RefCell<Option<Posted>>,
     events: RefCell<Option<EventSource>>,
     /// The closures the page's listeners call: they live as long as it.
@@ -89,8 +90,20 @@ impl Page {
             lang,
         } = props;
         // The state the server rendered from, and so the slots' HTML now.
-        let state = FormState::new(&id, &request, posted.as_ref());
+        let mut state = FormState::new(&id, &request, posted.as_ref());
         let form = Form::find(root, &state, request.questions(), lang)?;
+        // A refused post shown by the server is newer than any saved draft,
+        // and the first render saves it. Otherwise the draft saved before a
+        // reload comes back, and what is stored (that draft, or nothing for
+        // a form as served) is written again only once it changes.
+        let saved = if posted.is_none() {
+            if let Some(saved) = load_draft(&id) {
+                state.restore(&saved);
+            }
+            Some(state.saved())
+        } else {
+            None
+        };
         let page = Page(Rc::new(Inner {
             state: RefCell::new(state),
             request,
@@ -98,16 +111,10 @@ impl Page {
             notify,
             root: root.clone(),
             form: RefCell::new(Some(form)),
-            saved: RefCell::new(None),
+            saved: RefCell::new(saved),
             events: RefCell::new(None),
             listeners: RefCell::new(Vec::new()),
         }));
-        // A refused post shown by the server is newer than any saved draft.
-        if posted.is_none() {
-            if let Some(saved) = load_draft(&id) {
-                page.0.state.borrow_mut().restore(&saved);
-            }
-        }
         page.listen();
         page.render();
         Some(page)

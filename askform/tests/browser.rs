@@ -291,6 +291,21 @@ fn a_reload_puts_back_what_was_typed() {
 }
 
 #[wasm_bindgen_test]
+fn a_form_as_served_stores_no_draft_until_something_changes() {
+    let stored = || {
+        web_sys::window()
+            .and_then(|w| w.session_storage().ok().flatten())
+            .expect("sessionStorage")
+            .length()
+            .expect("length")
+    };
+    let (root, _page) = mount();
+    assert_eq!(stored(), 0, "nothing typed, nothing to keep");
+    type_into(&root, "#notes-other", "Ship on Friday");
+    assert_eq!(stored(), 1, "what was typed is kept");
+}
+
+#[wasm_bindgen_test]
 fn a_refused_post_shows_its_problems_and_wins_over_a_saved_draft() {
     let (root, _page) = mount();
     type_into(&root, "#notes-other", "saved before the post");
