@@ -97,8 +97,8 @@ impl Page {
         // reload comes back, and what is stored (that draft, or nothing for
         // a form as served) is written again only once it changes.
         let saved = if posted.is_none() {
-            if let Some(saved) = load_draft(&id) {
-                state.restore(&saved);
+            if let Some(draft) = load_draft(&id) {
+                state.restore(&draft);
             }
             Some(state.saved())
         } else {
