@@ -6,10 +6,10 @@
 # time, answer POST returned → its waiter has the reply, p50/p99 (for at
 # most BUDGET s each, default 60). Then 100,000 asks stored (for at most
 # 300 s): RSS at idle, and again after a restart on that file. Storing is
-# bound by the server's CPU, 0.7-1.3 ms per create on this 2-core machine
-# (half of it waking threads: each statement hops to the SQLite
-# connection's own thread and back), so 480 to 2,300 asks/s from one
-# minute to the next: 100,000 take 45-210 s.
+# bound by the server's CPU (0.7-1.3 ms per create when last measured, half
+# of it waking threads: each statement hops to the SQLite connection's own
+# thread and back), which swings with this shared 2-core machine: reports
+# have stored 470 to 2,300 asks/s, so 100,000 take 45-215 s.
 # The clients are one Python process (asyncio, raw HTTP/1.1).
 #   bench/waiters.sh      (COUNTS="1000 10000" STORED=100000 BUDGET=60)
 #   JSON_OUT=file         also appends each figure to file, one JSON line each
