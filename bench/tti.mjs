@@ -5,9 +5,12 @@
 //
 // Each round loads every page, in turn, with the CPU unthrottled and slowed
 // 4× (CDP Emulation.setCPUThrottlingRate): once in a fresh browser context
-// (cold cache), then again in the same context (repeat visit). The first
-// round warms the servers and the OS cache and is not counted. Reports
-// medians over LOADS rounds (default 15).
+// (cold cache), then again in the same context (repeat visit). The order
+// of the pages turns by one each round, so each takes every place in turn:
+// in a fixed order, one askdesk page served in two or all three places was
+// 12-16% slower on its repeat visit at CPU 4× in the first place than in
+// the next (three runs). The first round warms the servers and the OS
+// cache and is not counted. Reports medians over LOADS rounds (default 15).
 //
 // Also loads FINISHED_URL, a page without an island, and counts the
 // scripts and wasm it fetches: there should be none.
@@ -75,8 +78,9 @@ const samples = {}; // samples[name][figure] = [values]
 const add = (name, figure, value) => ((samples[name] ??= {})[figure] ??= []).push(value);
 const started = performance.now();
 for (let round = 0; round <= loads; round++) {
+  const order = pages.map((_, i) => pages[(i + round) % pages.length]);
   for (const rate of rates) {
-    for (const [name, url] of pages) {
+    for (const [name, url] of order) {
       const v = await visit(url, rate);
       if (round === 0) continue;
       add(name, `cold${rate}x`, v.cold);
