@@ -338,7 +338,7 @@ pub(crate) fn item_problems(
         problems.push(Problem::new(path, code, message).for_question(&question.id))
     };
     for (j, label) in item.selected.iter().enumerate() {
-        let suffix = format!(".selected[{j}]");
+        let suffix = || format!(".selected[{j}]");
         if !question.options.iter().any(|o| o.label == *label) {
             let message = if question.options.is_empty() {
                 format!(
@@ -348,10 +348,10 @@ pub(crate) fn item_problems(
             } else {
                 format!("{label:?} is not an option of question {:?}", question.id)
             };
-            push(&suffix, Code::UnknownLabel, message);
+            push(&suffix(), Code::UnknownLabel, message);
         } else if item.selected[..j].contains(label) {
             push(
-                &suffix,
+                &suffix(),
                 Code::DuplicateLabel,
                 format!("{label:?} is selected twice"),
             );
