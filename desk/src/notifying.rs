@@ -132,19 +132,16 @@ impl Desk {
 
     /// The notifications of `notice` owed to every channel now.
     pub(crate) async fn owed(&self, notice: Notice) -> Result<Vec<Owed>, DeskError> {
-        self.channels_now()
-            .await?
-            .into_iter()
-            .map(|channel| Owed::new(channel, notice, 0))
-            .collect::<Result<_, _>>()
-            .map_err(|e| DeskError::System(format!("no randomness: {e}")))
+        owed_now(&self.channels_now().await?, notice)
     }
 
     /// What a new ask owes: its creation told to every channel, and the
     /// reminders and escalation due while it waits (none past its expiry).
     pub(crate) async fn owed_at_creation(&self, record: &Record) -> Result<Vec<Owed>, DeskError> {
+        // One look at the push subscriptions for the creation and the
+        // reminders alike.
         let channels = self.channels_now().await?;
-        let mut owed = self.owed(Notice::Created).await?;
+        let mut owed = owed_now(&channels, Notice::Created)?;
         let lives = record
             .expires_at
             .map_or(i64::MAX, |at| at.saturating_sub(record.created_at));
@@ -229,4 +226,13 @@ impl Desk {
     pub fn now_ms(&self) -> i64 {
         self.now()
     }
+}
+
+/// The notifications of `notice` owed to `channels` now.
+fn owed_now(channels: &[&str], notice: Notice) -> Result<Vec<Owed>, DeskError> {
+    channels
+        .iter()
+        .map(|channel| Owed::new(channel, notice, 0))
+        .collect::<Result<_, _>>()
+        .map_err(|e| DeskError::System(format!("no randomness: {e}")))
 }
