@@ -10,7 +10,8 @@
 // in a fixed order, one askdesk page served in two or all three places was
 // 12-16% slower on its repeat visit at CPU 4× in the first place than in
 // the next (three runs). The first round warms the servers and the OS
-// cache and is not counted. Reports medians over LOADS rounds (default 15).
+// cache and is not counted. Reports medians over LOADS rounds (default 15),
+// and how far askdesk's ratios to the peers can be trusted (below).
 //
 // Also loads FINISHED_URL, a page without an island, and counts the
 // scripts and wasm it fetches: there should be none.
@@ -123,9 +124,42 @@ const median = (values) => {
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
-const result = { loads, seconds: (performance.now() - started) / 1000, pages: {}, finished };
+const result = { loads, seconds: (performance.now() - started) / 1000, pages: {}, finished, intervals: {} };
 for (const [name] of pages) {
   result.pages[name] = Object.fromEntries(Object.entries(samples[name]).map(([k, v]) => [k, median(v)]));
+}
+
+// How far one run's ratio can be trusted: a 90% interval of askdesk's
+// median over each peer's, from 2,000 resamplings of the rounds (a round's
+// loads stay together, as they ran close in time). The generator has a
+// fixed seed, so the same samples give the same interval. Two runs with
+// the same askdesk page in all three places (20 loads) put 1.0 outside
+// 3 of their 16 intervals, where 1.6 were expected: read it as the least
+// the figure is uncertain by, not the most.
+const random = (() => {
+  let state = 0x9e3779b9;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+})();
+for (const figure of ["cold1x", "repeat1x", "cold4x", "repeat4x"]) {
+  const [a, v, r] = pages.map(([name]) => samples[name][figure]);
+  const ratios = { vanilla: [], react: [] };
+  for (let i = 0; i < 2000; i++) {
+    const rounds = a.map(() => Math.floor(random() * a.length));
+    const m = (values) => median(rounds.map((k) => values[k]));
+    const ma = m(a);
+    ratios.vanilla.push(ma / m(v));
+    ratios.react.push(ma / m(r));
+  }
+  result.intervals[figure] = Object.fromEntries(Object.entries(ratios).map(([peer, values]) => {
+    values.sort((x, y) => x - y);
+    return [peer, [values[100], values[1899]]];
+  }));
 }
 
 const row = (label, figure, unit, digits) => {
@@ -141,6 +175,11 @@ row("TTI cold, CPU 1×", "cold1x", "ms", 0);
 row("TTI repeat visit, CPU 1×", "repeat1x", "ms", 0);
 row("TTI cold, CPU 4×", "cold4x", "ms", 0);
 row("TTI repeat visit, CPU 4×", "repeat4x", "ms", 0);
+for (const figure of ["cold1x", "repeat1x", "cold4x", "repeat4x"]) {
+  const { vanilla, react } = result.intervals[figure];
+  const span = ([lo, hi]) => `${lo.toFixed(2)}-${hi.toFixed(2)}`;
+  console.log(`${`  90% interval, ${figure}`.padEnd(56)}${span(vanilla).padStart(12)}${span(react).padStart(12)}`);
+}
 row("wire, first visit", "firstBytes", "B", 0);
 row("wire, first visit JS+wasm", "firstCodeBytes", "B", 0);
 row("wire, repeat visit", "repeatBytes", "B", 0);
