@@ -99,7 +99,7 @@ async function visit(url, rate) {
   // The repeat visit starts from a page done loading, as a person's
   // return does: not while the first is still painting, at CPU 4× most.
   // The bytes are counted then too, so they hold all the page fetched
-  // (the icon comes after the load event).
+  // (the browser fetches the icon late in the load).
   await page.waitForLoadState("load");
   await page.waitForTimeout(SETTLE_MS);
   const coldBytes = await page.evaluate(wire);
