@@ -29,6 +29,8 @@ const pages = [
 for (const [name, url] of pages) if (!url) throw new Error(`no URL for ${name}`);
 const loads = Number(process.env.LOADS ?? 15);
 const rates = [1, 4];
+// The time-to-interactive figures, as `samples` and the result name them.
+const TIMES = ["cold1x", "repeat1x", "cold4x", "repeat4x"];
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
@@ -182,7 +184,7 @@ const random = (() => {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 })();
-for (const figure of ["cold1x", "repeat1x", "cold4x", "repeat4x"]) {
+for (const figure of TIMES) {
   const [a, v, r] = pages.map(([name]) => samples[name][figure]);
   const ratios = { vanilla: [], react: [] };
   for (let i = 0; i < 2000; i++) {
@@ -211,7 +213,7 @@ row("TTI cold, CPU 1×", "cold1x", "ms", 0);
 row("TTI repeat visit, CPU 1×", "repeat1x", "ms", 0);
 row("TTI cold, CPU 4×", "cold4x", "ms", 0);
 row("TTI repeat visit, CPU 4×", "repeat4x", "ms", 0);
-for (const figure of ["cold1x", "repeat1x", "cold4x", "repeat4x"]) {
+for (const figure of TIMES) {
   const { vanilla, react } = result.intervals[figure];
   const span = ([lo, hi]) => `${lo.toFixed(2)}-${hi.toFixed(2)}`;
   console.log(`${`  90% interval, ${figure}`.padEnd(56)}${span(vanilla).padStart(12)}${span(react).padStart(12)}`);
