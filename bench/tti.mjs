@@ -5,8 +5,8 @@
 //
 // Each round loads every page, in turn, with the CPU unthrottled and slowed
 // 4× (CDP Emulation.setCPUThrottlingRate): once in a fresh browser context
-// (cold cache), then again in the same context, half a second after the
-// first load's load event (repeat visit). The order
+// (cold cache), then again in the same context once the first load is
+// done and the person has been away half a second (repeat visit). The order
 // of the pages turns by one each round, so each takes every place in turn:
 // in a fixed order, one askdesk page served in two or all three places was
 // 12-16% slower on its repeat visit at CPU 4× in the first place than in
@@ -48,8 +48,39 @@ const wire = () => {
   return { all: sum(/./), code: sum(/\.(js|wasm)$/), css: sum(/\.css$/) };
 };
 
-// How long a page rests after its load event before the repeat visit.
-const SETTLE_MS = 500;
+// How long the person is away between the two visits. A pause, not a
+// condition: what it waits out is the browser's own work after the load
+// (caches written, idle tasks), which the page cannot observe. Waiting for
+// the first idle moment only, the repeat visit at CPU 4× still ran into
+// it: 208 / 168 / 153 ms (askdesk / vanilla / React) against 124-145 /
+// 92-104 / 128-154 with this pause. Four times as long moved askdesk's
+// and React's repeat visits by 3 ms at most: 64 / 34 / 64 ms at CPU 1× and
+// 139 / 87 / 152 at 4×, against 66 / 36 / 66 and 140 / 107 / 150 with
+// 500 ms (20 loads each); the vanilla page's 87 at 4× is within its
+// spread over this stop's runs (87-119).
+const AWAY_MS = 500;
+
+// Waits until the page is done loading: its load event, then (with
+// `icon`) its icon fetched, which the browser asks for late in the load,
+// then a main thread idle again, its painting done.
+async function settled(page, { icon }) {
+  await page.waitForLoadState("load");
+  await page.evaluate((icon) => new Promise((resolve, reject) => {
+    const href = icon && document.querySelector('link[rel~="icon"]')?.href;
+    const idle = () => requestIdleCallback(() => resolve());
+    if (!href) return idle();
+    const timer = setTimeout(() => reject(new Error(`the icon ${href} was not fetched within 10 s`)), 10_000);
+    const observer = new PerformanceObserver(() => check());
+    const check = () => {
+      if (performance.getEntriesByName(href).length === 0) return;
+      observer.disconnect();
+      clearTimeout(timer);
+      idle();
+    };
+    observer.observe({ type: "resource" });
+    check();
+  }), icon);
+}
 
 // What the page logs once it is interactive (see `visit`).
 const MARK = "tti.mjs: interactive";
@@ -100,14 +131,13 @@ async function visit(url, rate) {
   const cold = await interactive(page, url);
   // The repeat visit starts from a page done loading, as a person's
   // return does: not while the first is still painting, at CPU 4× most.
-  // The bytes are counted then too, so they hold all the page fetched
-  // (the browser fetches the icon late in the load).
-  await page.waitForLoadState("load");
-  await page.waitForTimeout(SETTLE_MS);
+  // The bytes are counted then too, so they hold all the page fetched.
+  await settled(page, { icon: true });
   const coldBytes = await page.evaluate(wire);
+  await page.waitForTimeout(AWAY_MS);
   const repeat = await interactive(page, url);
-  await page.waitForLoadState("load");
-  await page.waitForTimeout(SETTLE_MS);
+  // The icon comes from the browser's cache now, if it is asked for at all.
+  await settled(page, { icon: false });
   const repeatBytes = await page.evaluate(wire);
   await context.close();
   return { cold, repeat, coldBytes, repeatBytes };
