@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Bytes the browser downloads for each page's island: raw, gzip -9, brotli -q 11,
-# per bundle (ask: the answering page; desk: the live desk).
+# per bundle (ask: the answering page; desk: the live desk). A bundle is one
+# file, pkg/<bundle>.js; its parts, the wasm and wasm-bindgen's minified
+# JavaScript, are shown above it for where the bytes go.
 # Builds the release site first (the same steps as the run command).
 #   bench/size.sh
 set -euo pipefail
@@ -10,13 +12,13 @@ command -v brotli >/dev/null || {
   $sudo apt-get install -y -qq brotli >&2
 }
 scripts/dev.sh build-site >&2
-printf '%-14s %10s %10s %10s\n' file raw gzip-9 brotli
+row() { # row LABEL FILE
+  printf '%-16s %10d %10d %10d\n' "$1" "$(stat -c%s "$2")" "$(gzip -9 -c "$2" | wc -c)" "$(brotli -q 11 -c "$2" | wc -c)"
+}
+printf '%-16s %10s %10s %10s\n' file raw gzip-9 brotli
 for bundle in ask desk; do
-  total=(0 0 0)
-  for f in "target/site/pkg/$bundle.wasm" "target/site/pkg/$bundle.js"; do
-    raw=$(stat -c%s "$f"); gz=$(gzip -9 -c "$f" | wc -c); br=$(brotli -q 11 -c "$f" | wc -c)
-    printf '%-14s %10d %10d %10d\n' "$(basename "$f")" "$raw" "$gz" "$br"
-    total=($((total[0] + raw)) $((total[1] + gz)) $((total[2] + br)))
-  done
-  printf '%-14s %10d %10d %10d\n' "$bundle total" "${total[@]}"
+  work=target/wasm32-unknown-unknown/wasm-release/bundle-$bundle
+  row "  $bundle.wasm" "$work/$bundle.wasm"
+  row "  $bundle.min.js" "$work/$bundle.min.js"
+  row "$bundle.js" "target/site/pkg/$bundle.js"
 done

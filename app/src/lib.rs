@@ -19,7 +19,7 @@ pub mod signin;
 pub mod time;
 
 use leptos::prelude::*;
-use leptos_meta::{provide_meta_context, Link, MetaTags, Script, Title};
+use leptos_meta::{provide_meta_context, Link, MetaTags, Title};
 use leptos_router::{
     components::{Route, Router, Routes},
     path, SsrMode,
@@ -42,10 +42,8 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1"/>
                 <AutoReload options/>
-                // What the page registers: its title, and the script that
-                // starts compiling its wasm (`IslandScripts`), which runs at
-                // once here, ahead of the stylesheet: a classic script after
-                // a stylesheet waits for it.
+                // What the page registers: its title, and the hint that
+                // starts downloading its bundle (`IslandScripts`).
                 <MetaTags/>
                 <link rel="stylesheet" href=stylesheet/>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
@@ -69,12 +67,11 @@ pub(crate) type PageLoad<T> =
 ///
 /// Leptos' `<HydrationScripts islands>` waits for the browser to be idle
 /// before it even imports the bundle, which put a frame or more between
-/// the page being parsed and the form answering. This starts fetching the
-/// wasm from the head (a preload hint) and compiling it as soon as the
-/// head's script runs, ahead of the stylesheet, and wakes
-/// the page as soon as it is parsed: a module script (deferred, so every
-/// island is in the document by then) whose import the browser fetched
-/// ahead from a `modulepreload` hint.
+/// the page being parsed and the form answering. This starts downloading
+/// the bundle from the head (a `modulepreload` hint, which the preload
+/// scanner sees before anything runs) and wakes the page as soon as it is
+/// parsed: a module script, deferred, so every island is in the document
+/// by then.
 #[component]
 pub fn IslandScripts(
     /// The bundle that wakes the island beside: each page loads only its own.
@@ -87,33 +84,21 @@ pub fn IslandScripts(
         if let Some(context) = Owner::current_shared_context() {
             context.set_is_hydrating(false);
         }
-        // The bundle's path carries its hash, and the wasm has no `_bg`
-        // suffix.
-        let pkg = config.bundle(bundle);
-        let (js, wasm) = (format!("{pkg}.js"), format!("{pkg}.wasm"));
-        let (compile, wake) = island_scripts(bundle, &js, &wasm);
+        // The bundle's path carries its hash.
+        let js = config.bundle(bundle).to_owned();
+        let wake = island_script(bundle, &js);
         let nonce = leptos::nonce::use_nonce();
         view! {
-            // In the head: the preload scanner starts the wasm's download
-            // before any script runs, and the compile script's `fetch`
-            // takes that download over (`crossorigin`: the same request
-            // mode as `fetch`'s, or the browser downloads the wasm twice).
-            // Two runs of bench/tti.mjs with the page with and without it
-            // side by side (15 loads each): repeat visit at CPU 1×, 61 and
-            // 65 ms against 79 and 82 ms; the other figures within the noise.
-            <Link rel="preload" href=wasm.clone() as_="fetch" crossorigin="anonymous"/>
-            // In the head, ahead of the stylesheet (see `shell`).
-            <Script nonce=nonce.as_ref().map(ToString::to_string).unwrap_or_default()>{compile}</Script>
-            <link rel="modulepreload" href=js/>
+            <Link rel="modulepreload" href=js/>
             <script type="module" nonce=nonce>{wake}</script>
         }
     })
 }
 
-/// A browser bundle: the wasm and its JavaScript that wake one page. The
-/// ask page's links `askform` alone (no Leptos), the desk's `app` with
-/// feature `desk-island`, so the ask page, which a person may open on a
-/// phone, loads no code of the desk's, and the desk none of the form's.
+/// A browser bundle: the JavaScript, with the wasm in it, that wakes one
+/// page. The ask page's links `askform` alone (no Leptos), the desk's `app`
+/// with feature `desk-island`, so the ask page, which a person may open on
+/// a phone, loads no code of the desk's, and the desk none of the form's.
 ///
 /// A bundle's discriminant is its place in [`Bundle::ALL`], so tables of
 /// bundles are arrays indexed by `bundle as usize`.
@@ -129,8 +114,8 @@ impl Bundle {
     /// Every bundle.
     pub const ALL: [Bundle; 2] = [Bundle::Ask, Bundle::Desk];
 
-    /// Its file name without the extension: `pkg/<name>.js` and
-    /// `pkg/<name>.wasm` in the site `scripts/dev.sh` lays out.
+    /// Its file name without the extension: `pkg/<name>.js` in the site
+    /// `scripts/dev.sh` lays out.
     pub fn name(self) -> &'static str {
         match self {
             Bundle::Ask => "ask",
@@ -139,39 +124,25 @@ impl Bundle {
     }
 }
 
-/// The two scripts for the bundle's `js` and `wasm` paths.
+/// The module script that wakes a page from the bundle at `js`: it
+/// instantiates the bundle's wasm and wakes the ask page's form, or every
+/// island on the desk, as Leptos' island script does.
 ///
-/// The first, a classic script, starts fetching and compiling the wasm
-/// while the page is still being parsed; `leptos_meta` puts it in the head,
-/// where `shell` writes it before the stylesheet, so it runs at once rather
-/// than once the stylesheet is in. The module runs only at the end of the
-/// document. Two pairs of bench/tti.sh runs, back to back: time to
-/// interactive, cold at 4× CPU, 482 and 453 ms without it, 411 and 403 ms
-/// with it (where it waited for the stylesheet). Where `compileStreaming`
-/// is missing the module fetches the wasm itself.
-///
-/// On a repeat visit this wasm path is what the ask page pays over a page
-/// with a plain script, not the waking itself. The glue and the stylesheet
-/// come from the browser's memory cache; a `fetch` is not served from it,
-/// so the wasm comes from the HTTP cache, and its bytes reach the compiler in
-/// main-thread tasks queued behind the parser and the first paint. The
-/// same captured page with parts taken out, loaded in turn (repeat visits,
-/// CPU 1×, medians of 20): in one run the page 55 ms, without `hydrate`
-/// 57, without any script 35 (about the vanilla peer's); in another, in a
-/// slower spell of the machine, the page 86, with only the compile
-/// awaited 91, with only the glue imported 58, without any script 57.
-/// Tried the same way, none faster: `new WebAssembly.Module` on the bytes
-/// (87.4 against 87.3 ms), `arrayBuffer` then `WebAssembly.compile` (99
-/// against 87), no preload (89 against 87), compiling in a worker (131
-/// against 78).
-///
-/// The second, the module, instantiates the bundle and wakes the page: the
-/// ask page's form, or every island on the desk, as Leptos' island script
-/// does.
-fn island_scripts(bundle: Bundle, js: &str, wasm: &str) -> (String, String) {
-    let quoted = |path: &str| serde_json::to_string(path).unwrap_or_default();
-    let (js, wasm) = (quoted(js), quoted(wasm));
-    let compile = format!("window.askdeskWasm = WebAssembly.compileStreaming?.(fetch({wasm}));");
+/// The wasm is in the bundle's JavaScript (`scripts/wasm-module.mjs`), not
+/// a file of its own: on a repeat visit the browser's memory cache serves
+/// a module script at once, while a `fetch` is not served from it, so a
+/// wasm file came from the HTTP cache, and its bytes reached the compiler
+/// in main-thread tasks queued behind the parser and the first paint. The
+/// same captured ask page both ways, loaded in turn (time to interactive,
+/// medians): repeat visit at CPU 1×, 59.3 ms with the wasm fetched and
+/// compiled from the head, 43.0 ms with it in the JavaScript, 35.4 ms
+/// without any script (20 loads each); at 4×, 153 against 120 ms (82
+/// without a script; 12 loads). First visits stayed level: 127 against
+/// 127 ms at 1×, 514 against 483 ms at 4×. Tried before, none faster than
+/// the fetch: `new WebAssembly.Module` on the fetched bytes, `arrayBuffer`
+/// then `WebAssembly.compile`, no preload, compiling in a worker.
+fn island_script(bundle: Bundle, js: &str) -> String {
+    let js = serde_json::to_string(js).unwrap_or_default();
     // Only the desk's page has Leptos islands; the ask page's code wakes
     // its form from `hydrate` itself.
     let islands = match bundle {
@@ -181,12 +152,11 @@ fn island_scripts(bundle: Bundle, js: &str, wasm: &str) -> (String, String) {
         }
         Bundle::Ask => "",
     };
-    let wake = format!(
+    format!(
         "import init, * as bundle from {js};\
-         await init({{ module_or_path: window.askdeskWasm ?? {wasm} }});\
+         await init({{ module_or_path: bundle.wasmModule() }});\
          bundle.hydrate();{islands}"
-    );
-    (compile, wake)
+    )
 }
 
 /// The language a request asks for: the switch's cookie, else
@@ -256,13 +226,13 @@ pub struct PageConfig {
     /// Whether the server pushes asks to browsers (`--web-push`): the desk
     /// offers "Notify this device".
     pub web_push: bool,
-    /// Each bundle's path without `.js` or `.wasm`, in [`Bundle::ALL`]'s
-    /// order; the server names them by their content, as the stylesheet.
+    /// Each bundle's path, in [`Bundle::ALL`]'s order; the server names
+    /// them by their content, as the stylesheet.
     pub bundles: [String; Bundle::ALL.len()],
 }
 
 impl PageConfig {
-    /// Where `bundle` is: its path without `.js` or `.wasm`.
+    /// Where `bundle` is: the path of its JavaScript, which holds its wasm.
     pub fn bundle(&self, bundle: Bundle) -> &str {
         &self.bundles[bundle as usize]
     }
@@ -275,7 +245,7 @@ impl Default for PageConfig {
             stylesheet: format!("/pkg/{}.css", env!("LEPTOS_OUTPUT_NAME")),
             embed_origin: None,
             web_push: false,
-            bundles: Bundle::ALL.map(|bundle| format!("/pkg/{}", bundle.name())),
+            bundles: Bundle::ALL.map(|bundle| format!("/pkg/{}.js", bundle.name())),
         }
     }
 }

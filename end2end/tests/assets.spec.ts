@@ -21,12 +21,13 @@ test("a repeat visit downloads nothing of the bundle or the CSS, and the first o
 
   await ask.open(await api.createAsk());
   const first = await siteTransfers(page);
-  // One CSS, and the ask page's JS and wasm, each named by its content's hash.
+  // One CSS, and the ask page's bundle (its JavaScript, with the wasm in
+  // it), each named by its content's hash.
   const names = [...new Set(first.map((f) => f.name))];
-  expect(names.map((n) => n.split(".").pop()).sort()).toEqual(["css", "js", "wasm"]);
-  for (const name of names) expect(name).toMatch(/^\/pkg\/(askdesk\.[0-9a-f]{16}\.css|ask\.[0-9a-f]{16}\.(js|wasm))$/);
-  // Each downloaded once: the wasm's preload hint and the script that
-  // compiles it make one request of the same mode.
+  expect(names.map((n) => n.split(".").pop()).sort()).toEqual(["css", "js"]);
+  for (const name of names) expect(name).toMatch(/^\/pkg\/(askdesk\.[0-9a-f]{16}\.css|ask\.[0-9a-f]{16}\.js)$/);
+  // Each downloaded once: the bundle's preload hint and the script that
+  // imports it make one request.
   expect(first.map((f) => f.name).sort()).toEqual(names.sort());
   for (const f of first) expect(f.bytes, f.name).toBeGreaterThan(0);
   for (const line of compressed) expect(line).toMatch(/ br$/);
@@ -34,7 +35,7 @@ test("a repeat visit downloads nothing of the bundle or the CSS, and the first o
   // Another ask, as a person answering their next question would open it.
   await ask.open(await api.createAsk());
   const repeat = await siteTransfers(page);
-  expect(new Set(repeat.map((f) => f.name)).size).toBe(3);
+  expect(new Set(repeat.map((f) => f.name)).size).toBe(2);
   for (const f of repeat) expect(f.bytes, `${f.name} came from the cache`).toBe(0);
 });
 
@@ -60,6 +61,6 @@ test("pages without an island load no JavaScript or wasm, and a page with one lo
     await page.goto(path);
     await expect(page.locator("body[data-hydrated]")).toBeAttached();
     const bundles = new Set(code.map((u) => new URL(u).pathname).filter((p) => p.startsWith("/pkg/")));
-    expect([...bundles].map((p) => p.replace(/\.[0-9a-f]{16}\./, ".")).sort(), path).toEqual([`/pkg/${own}.js`, `/pkg/${own}.wasm`]);
+    expect([...bundles].map((p) => p.replace(/\.[0-9a-f]{16}\./, ".")).sort(), path).toEqual([`/pkg/${own}.js`]);
   }
 });

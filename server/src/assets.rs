@@ -1,5 +1,5 @@
-//! The site's static files — the wasm bundles and their JavaScript, the CSS,
-//! and `public/` — served from memory as a browser expects: under
+//! The site's static files — the bundles (JavaScript with their wasm in
+//! them), the CSS, and `public/` — served from memory as a browser expects: under
 //! content-hashed names cached for a year (`immutable`), compressed with
 //! brotli or gzip as the request accepts (`Vary: Accept-Encoding`).
 //!
@@ -48,8 +48,7 @@ struct Asset {
 #[derive(Debug, Clone, Default)]
 pub struct Assets {
     files: HashMap<String, Asset>,
-    /// Each bundle's hashed path without the extension, in
-    /// [`app::Bundle::ALL`]'s order.
+    /// Each bundle's hashed path, in [`app::Bundle::ALL`]'s order.
     bundles: [Option<String>; app::Bundle::ALL.len()],
     stylesheet: Option<String>,
 }
@@ -124,17 +123,12 @@ impl Assets {
             })
         }
         let mut assets = Self::default();
-        // A bundle's JavaScript and wasm share one hash: the page names
-        // them by one path.
         for bundle in app::Bundle::ALL {
             let name = bundle.name();
-            let js = take(&mut raw, &format!("pkg/{name}.js"));
-            let wasm = take(&mut raw, &format!("pkg/{name}.wasm"));
-            if let (Some(js), Some(wasm)) = (js, wasm) {
-                let path = format!("/pkg/{name}.{}", hash(&[&js.identity, &wasm.identity]));
-                assets.add(format!("{path}.js"), js, IMMUTABLE);
-                assets.add(format!("{path}.wasm"), wasm, IMMUTABLE);
-                assets.bundles[bundle as usize] = Some(path);
+            if let Some(js) = take(&mut raw, &format!("pkg/{name}.js")) {
+                let path = format!("/pkg/{name}.{}.js", hash(&[&js.identity]));
+                assets.bundles[bundle as usize] = Some(path.clone());
+                assets.add(path, js, IMMUTABLE);
             }
         }
         if let Some(css) = take(&mut raw, &format!("pkg/{NAME}.css")) {
@@ -160,8 +154,8 @@ impl Assets {
         self.files.insert(path, asset);
     }
 
-    /// The path of `bundle` without the extension (`/pkg/<name>.<hash>`:
-    /// its `.js` and `.wasm`), when the site has it.
+    /// The path of `bundle` (`/pkg/<name>.<hash>.js`), when the site has
+    /// it.
     pub fn bundle(&self, bundle: app::Bundle) -> Option<&str> {
         self.bundles[bundle as usize].as_deref()
     }

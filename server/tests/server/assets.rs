@@ -13,16 +13,14 @@ use server::assets::Assets;
 use std::path::Path;
 
 /// A site as `scripts/dev.sh` lays it out: the two bundles (the ask
-/// page's JavaScript is `js`), its compressed forms, the CSS and a public
-/// file.
+/// page's is `js`; each is JavaScript with the wasm in it), its compressed
+/// forms, the CSS and a public file.
 fn site(root: &Path, js: &str) -> Assets {
-    let files: [(&str, &[u8]); 9] = [
+    let files: [(&str, &[u8]); 7] = [
         ("pkg/ask.js", js.as_bytes()),
         ("pkg/ask.js.br", b"brotli bytes"),
         ("pkg/ask.js.gz", b"gzip bytes"),
-        ("pkg/ask.wasm", b"\0asm\x01\0\0\0"),
         ("pkg/desk.js", b"export default 'desk';"),
-        ("pkg/desk.wasm", b"\0asm\x01\0\0\0"),
         ("pkg/askdesk.css", b"body { color: black }"),
         ("favicon.svg", b"<svg/>"),
         ("favicon.svg.gz", b"gzip svg"),
@@ -60,9 +58,14 @@ async fn the_bundle_is_served_by_its_hash_in_the_best_accepted_encoding() {
     let dir = tempfile::tempdir().expect("tempdir");
     let assets = site(dir.path(), "export default 1;");
     let bundle = assets.bundle(Bundle::Ask).expect("bundle").to_owned();
-    assert!(bundle.starts_with("/pkg/ask.") && bundle.len() == "/pkg/ask.".len() + 16);
+    assert!(
+        bundle.starts_with("/pkg/ask.")
+            && bundle.ends_with(".js")
+            && bundle.len() == "/pkg/ask.".len() + 16 + ".js".len(),
+        "{bundle}"
+    );
     let server = TestServer::with_site(assets).await;
-    let js = format!("{bundle}.js");
+    let js = bundle;
     for (accept, encoding, body) in [
         (Some("gzip, deflate, br"), Some("br"), &b"brotli bytes"[..]),
         (Some("br;q=0, gzip"), Some("gzip"), b"gzip bytes"),
@@ -90,8 +93,6 @@ async fn the_bundle_is_served_by_its_hash_in_the_best_accepted_encoding() {
         );
         assert_eq!(bytes(response).await, body);
     }
-    let wasm = get(&server, &format!("{bundle}.wasm"), None).await;
-    assert_eq!(wasm.headers()[header::CONTENT_TYPE], "application/wasm");
     // Only hashed names: an unhashed one could be kept past a new build.
     for stale in [
         "/pkg/ask.js",
@@ -153,8 +154,12 @@ async fn pages_link_the_hashed_names_of_their_own_bundle_and_stay_out_of_caches(
         let response = get(&server, &path, None).await;
         assert_eq!(response.headers()[header::CACHE_CONTROL], "no-store");
         let html = body_text(response).await;
-        assert!(html.contains(&format!("{own}.js")), "{path}: {html}");
-        assert!(html.contains(&format!("{own}.wasm")), "{path}: {html}");
+        // Fetched early by a hint in the head, imported by the script
+        // that wakes the page.
+        let head = &html[..html.find("</head>").expect("head")];
+        let hint = format!(r#"<link href="{own}" rel="modulepreload">"#);
+        assert!(head.contains(&hint), "{path}: {html}");
+        assert!(html.contains(&format!(r#"from "{own}""#)), "{path}: {html}");
         assert!(!html.contains(other.as_str()), "{path}: {html}");
         assert!(html.contains(&format!(r#"href="{css}""#)), "{html}");
     }
@@ -238,7 +243,7 @@ async fn pages_are_gzipped_for_browsers_that_accept_it_and_site_files_keep_their
     // The same page, but for its nonce.
     assert_eq!(unzipped.len(), html.len());
 
-    let js = get(&server, &format!("{bundle}.js"), Some("gzip, br")).await;
+    let js = get(&server, &bundle, Some("gzip, br")).await;
     assert_eq!(js.headers()[header::CONTENT_ENCODING], "br");
     assert_eq!(
         js.into_body().collect().await.expect("body").to_bytes(),
