@@ -64,3 +64,36 @@ test("pages without an island load no JavaScript or wasm, and a page with one lo
     expect([...bundles].map((p) => p.replace(/\.[0-9a-f]{16}\./, ".")).sort(), path).toEqual([`/pkg/${own}.js`]);
   }
 });
+
+// The bundle carries its wasm as a string of one character per byte
+// (scripts/wasm-module.mjs). Browsers without `Uint8Array.fromBase64`
+// (before 2025) turn it into bytes with a loop; those that refuse to
+// compile a module this size on the main thread (Chrome before 2023
+// refused above 4 KB) compile it asynchronously. Either way the wasm runs:
+// the list of what blocks submitting is written by it alone.
+const olderBrowsers: [string, () => void][] = [
+  ["without Uint8Array.fromBase64", () => {
+    delete (Uint8Array as unknown as { fromBase64?: unknown }).fromBase64;
+  }],
+  ["that refuses a synchronous compile", () => {
+    const w = window as unknown as { refused: number };
+    w.refused = 0;
+    WebAssembly.Module = new Proxy(WebAssembly.Module, {
+      construct() {
+        w.refused++;
+        throw new RangeError("WebAssembly.Compile is disallowed on the main thread");
+      },
+    });
+  }],
+];
+for (const [browser, older] of olderBrowsers) {
+  test(`the ask page wakes in a browser ${browser}`, async ({ page, request }) => {
+    const api = new Api(request);
+    const ask = new AskPage(page);
+    await page.addInitScript(older);
+    await ask.open(await api.createAsk());
+    await expect(ask.blockers).toContainText("Features: unanswered");
+    const refused = await page.evaluate(() => (window as unknown as { refused?: number }).refused);
+    if (browser.includes("synchronous")) expect(refused).toBe(1);
+  });
+}
