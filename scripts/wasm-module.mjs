@@ -1,12 +1,12 @@
 // Writes a bundle's one file: wasm-bindgen's JavaScript with the wasm in it,
-// as a string of one character per byte, and `wasmModule()`, which compiles
+// as a string of one character per byte, and `compileWasm()`, which compiles
 // it. `scripts/dev.sh` runs this once per bundle:
 //   node scripts/wasm-module.mjs GLUE.js BUNDLE.wasm OUT.js
 //
 // Why one file: on a repeat visit the browser's memory cache serves a
 // module script at once, while a `fetch` of the wasm goes to the HTTP cache
 // and its bytes reach the compiler in tasks queued behind the parser and
-// the first paint (see `island_scripts` in app/src/lib.rs for the figures).
+// the first paint (see `island_script` in app/src/lib.rs for the figures).
 //
 // Why Latin-1: each byte is one character, so the file is the wasm plus the
 // escapes below and two bytes of UTF-8 per byte at or above 0x80 (about 4%
@@ -18,8 +18,12 @@
 // The compile is synchronous: `WebAssembly.compile` puts a task between the
 // bytes and the instance, which waits behind the page's other work (about
 // 15 ms on a repeat visit here). Browsers that refuse to compile a module
-// this size on the main thread (Chrome before 2023 refused above 4 KB) get
-// the asynchronous compile, which `init` awaits.
+// this size on the main thread (Chrome once refused above 4 KB, and still
+// does above 8 MB) get the asynchronous compile, which `init` awaits.
+//
+// The names added, `wasmSource` and `compileWasm`, are none of
+// wasm-bindgen's top-level ones (its unminified JavaScript has a
+// `wasmModule`).
 import { readFileSync, writeFileSync } from "node:fs";
 
 const [glue, wasm, out] = process.argv.slice(2);
@@ -37,12 +41,12 @@ const chars = new Array(bytes.length);
 for (let i = 0; i < bytes.length; i++) chars[i] = ESCAPES[bytes[i]] ?? String.fromCharCode(bytes[i]);
 
 const module = `
-const wasmBytes = "${chars.join("")}";
-/** The bundle's wasm, compiled: \`init({ module_or_path: wasmModule() })\`. */
-export function wasmModule() {
+const wasmSource = "${chars.join("")}";
+/** The bundle's wasm, compiled: \`init({ module_or_path: compileWasm() })\`. */
+export function compileWasm() {
   const bytes = Uint8Array.fromBase64
-    ? Uint8Array.fromBase64(btoa(wasmBytes))
-    : Uint8Array.from(wasmBytes, (c) => c.charCodeAt(0));
+    ? Uint8Array.fromBase64(btoa(wasmSource))
+    : Uint8Array.from(wasmSource, (c) => c.charCodeAt(0));
   try {
     return new WebAssembly.Module(bytes);
   } catch (error) {

@@ -154,7 +154,7 @@ fn island_script(bundle: Bundle, js: &str) -> String {
     };
     format!(
         "import init, * as bundle from {js};\
-         await init({{ module_or_path: bundle.wasmModule() }});\
+         await init({{ module_or_path: bundle.compileWasm() }});\
          bundle.hydrate();{islands}"
     )
 }

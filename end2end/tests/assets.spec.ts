@@ -67,9 +67,9 @@ test("pages without an island load no JavaScript or wasm, and a page with one lo
 
 // The bundle carries its wasm as a string of one character per byte
 // (scripts/wasm-module.mjs). Browsers without `Uint8Array.fromBase64`
-// (before 2025) turn it into bytes with a loop; those that refuse to
-// compile a module this size on the main thread (Chrome before 2023
-// refused above 4 KB) compile it asynchronously. Either way the wasm runs:
+// (new in 2024 and 2025) turn it into bytes with a loop; those that refuse
+// to compile a module this size on the main thread (Chrome once refused
+// above 4 KB) compile it asynchronously. Either way the wasm runs:
 // the list of what blocks submitting is written by it alone.
 const olderBrowsers: [string, () => void][] = [
   ["without Uint8Array.fromBase64", () => {
