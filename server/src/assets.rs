@@ -1,7 +1,8 @@
 //! The site's static files — the bundles (JavaScript with their wasm in
-//! them), the CSS, and `public/` — served from memory as a browser expects: under
-//! content-hashed names cached for a year (`immutable`), compressed with
-//! brotli or gzip as the request accepts (`Vary: Accept-Encoding`).
+//! them), the CSS, and `public/` — served from memory as a browser
+//! expects: under content-hashed names cached for a year (`immutable`),
+//! compressed with brotli or gzip as the request accepts (`Vary:
+//! Accept-Encoding`).
 //!
 //! The site is embedded in the binary when it is built in release mode
 //! (`scripts/dev.sh` builds the site first), so one file is an install;
@@ -69,13 +70,9 @@ fn content_type(path: &str) -> &'static str {
     }
 }
 
-/// The first 16 hex digits of the SHA-256 of `parts`.
-fn hash(parts: &[&[u8]]) -> String {
-    let mut hasher = Sha256::new();
-    for part in parts {
-        hasher.update(part);
-    }
-    crate::mac::hex(&hasher.finalize()[..8])
+/// The first 16 hex digits of the SHA-256 of `bytes`.
+fn hash(bytes: &[u8]) -> String {
+    crate::mac::hex(&Sha256::digest(bytes)[..8])
 }
 
 impl Assets {
@@ -126,13 +123,13 @@ impl Assets {
         for bundle in app::Bundle::ALL {
             let name = bundle.name();
             if let Some(js) = take(&mut raw, &format!("pkg/{name}.js")) {
-                let path = format!("/pkg/{name}.{}.js", hash(&[&js.identity]));
+                let path = format!("/pkg/{name}.{}.js", hash(&js.identity));
                 assets.bundles[bundle as usize] = Some(path.clone());
                 assets.add(path, js, IMMUTABLE);
             }
         }
         if let Some(css) = take(&mut raw, &format!("pkg/{NAME}.css")) {
-            let path = format!("/pkg/{NAME}.{}.css", hash(&[&css.identity]));
+            let path = format!("/pkg/{NAME}.{}.css", hash(&css.identity));
             assets.stylesheet = Some(path.clone());
             assets.add(path, css, IMMUTABLE);
         }
