@@ -95,7 +95,7 @@ pub async fn read_ask_page(
 #[server(prefix = "/rpc", endpoint = "ask_answer", input = StrJson, output = StrJson)]
 pub async fn answer_ask(id: String, answers: Answers) -> Result<Ask, ServerError> {
     ssr::desk()?
-        .answer(&id, &answers, &ssr::acting(interaction::Via::Web))
+        .answer(&id, answers, &ssr::acting(interaction::Via::Web))
         .await
         .map_err(ssr::from_desk)
 }

@@ -183,7 +183,7 @@ pub(crate) mod tests {
                 {"id": "notes", "selected": [], "custom": "none"}
             ]})
         );
-        assert!(request.validate_answers(&posted.answers(&request)).is_ok());
+        assert!(request.validate_answers(posted.answers(&request)).is_ok());
     }
 
     #[test]
@@ -195,7 +195,7 @@ pub(crate) mod tests {
             &fields(&[("answer.db", "Oracle"), ("answer.features", "Auth")]),
         );
         let problems = request
-            .validate_answers(&posted.answers(&request))
+            .validate_answers(posted.answers(&request))
             .expect_err("refused");
         assert!(problems.iter().any(|p| p.path == "answers[0].selected[0]"
             && p.code == interaction::ProblemCode::UnknownLabel));

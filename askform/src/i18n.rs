@@ -263,7 +263,7 @@ mod tests {
                 .expect("request");
         let problems = interaction::ValidRequest::new(request)
             .expect("valid")
-            .validate_answers(&interaction::Answers { answers: vec![] })
+            .validate_answers(interaction::Answers { answers: vec![] })
             .expect_err("refused");
         let zh = ZH.server_error(&ServerError::Invalid(problems.clone()));
         assert!(zh.starts_with("输入未被接受：\n- 问题“db”"), "{zh}");

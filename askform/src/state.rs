@@ -283,7 +283,7 @@ mod tests {
         let mut form = answered();
         form.begin_answer().expect("ready");
         let problems: Problems = request()
-            .validate_answers(&Answers { answers: vec![] })
+            .validate_answers(Answers { answers: vec![] })
             .expect_err("refused");
         form.settle(Err(ServerError::Invalid(problems)));
         assert!(form.refused());
@@ -362,7 +362,7 @@ mod tests {
             }],
             reason: "later".to_owned(),
             problems: request()
-                .validate_answers(&Answers { answers: vec![] })
+                .validate_answers(Answers { answers: vec![] })
                 .expect_err("refused")
                 .0,
         };

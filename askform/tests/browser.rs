@@ -311,7 +311,7 @@ fn a_refused_post_shows_its_problems_and_wins_over_a_saved_draft() {
     type_into(&root, "#notes-other", "saved before the post");
 
     let problems = request()
-        .validate_answers(&Answers { answers: vec![] })
+        .validate_answers(Answers { answers: vec![] })
         .expect_err("refused")
         .0;
     let posted = Posted {

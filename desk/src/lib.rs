@@ -337,8 +337,8 @@ impl Desk {
 
     /// Validates the human's answers against the stored request and ends
     /// the ask with them, if it is still pending, recording `by`.
-    pub async fn answer(&self, id: &str, answers: &Answers, by: &Actor) -> Result<Ask, DeskError> {
-        self.answer_with(id, by, |_| answers.clone()).await
+    pub async fn answer(&self, id: &str, answers: Answers, by: &Actor) -> Result<Ask, DeskError> {
+        self.answer_with(id, by, |_| answers).await
     }
 
     /// Like [`Desk::answer`], with answers made from the stored request by
@@ -352,7 +352,7 @@ impl Desk {
     ) -> Result<Ask, DeskError> {
         self.finish(id, by, people::Finishing::Answer, |request| {
             request
-                .validate_answers(&make(request))
+                .validate_answers(make(request))
                 .map(Outcome::Answered)
                 .map_err(DeskError::Invalid)
         })

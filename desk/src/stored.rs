@@ -180,7 +180,7 @@ impl Columns {
                     serde_json::from_str(self.answers.as_deref().unwrap_or("null"))
                         .map_err(|e| corrupt(id, format!("its answers do not decode: {e}")))?;
                 let valid = request
-                    .validate_answers(&Answers { answers: items })
+                    .validate_answers(Answers { answers: items })
                     .map_err(|p| corrupt(id, format!("its answers are invalid: {p}")))?;
                 Outcome::Answered(valid)
             }

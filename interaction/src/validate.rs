@@ -30,6 +30,12 @@ fn chars(s: &str) -> usize {
     s.chars().count()
 }
 
+/// Whether `s` has more than `max` characters; only text with more than
+/// `max` bytes needs counting.
+fn longer_than(s: &str, max: usize) -> bool {
+    s.len() > max && chars(s) > max
+}
+
 fn is_blank(s: &str) -> bool {
     s.trim().is_empty()
 }
@@ -85,12 +91,18 @@ impl ValidRequest {
     /// Checks answers against this request and reports every problem at once.
     ///
     /// Accepted answers come back in canonical form: one item per question
-    /// in request order, labels in option order, custom text trimmed.
-    pub fn validate_answers(&self, answers: &Answers) -> Result<ValidAnswers, Problems> {
+    /// in request order, labels in option order, custom text trimmed. The
+    /// answers are taken, not copied: canonical form is made by moving the
+    /// items into place, so acceptance allocates nothing.
+    pub fn validate_answers(&self, answers: Answers) -> Result<ValidAnswers, Problems> {
+        let questions = &self.0.questions;
         let mut problems = Vec::new();
-        let mut answered: Vec<Option<usize>> = vec![None; self.0.questions.len()];
+        // The answers' index for each question. A valid request has at most
+        // MAX_QUESTIONS questions (`new` and decoding both check).
+        let mut answered = [None::<usize>; MAX_QUESTIONS];
+        let answered = &mut answered[..questions.len()];
         for (i, item) in answers.answers.iter().enumerate() {
-            let Some(q) = self.0.questions.iter().position(|q| q.id == item.id) else {
+            let Some(q) = questions.iter().position(|q| q.id == item.id) else {
                 problems.push(Problem::new(
                     format!("answers[{i}].id"),
                     Code::UnknownQuestion,
@@ -113,11 +125,11 @@ impl ValidRequest {
                 ),
                 None => answered[q] = Some(i),
             }
-            problems.extend(item_problems(&self.0.questions[q], item, Some(i)));
+            problems.extend(item_problems(&questions[q], item, Some(i)));
         }
         for (q, slot) in answered.iter().enumerate() {
             if slot.is_none() {
-                let id = &self.0.questions[q].id;
+                let id = &questions[q].id;
                 problems.push(
                     Problem::new(
                         "answers",
@@ -131,11 +143,22 @@ impl ValidRequest {
         if !problems.is_empty() {
             return Err(Problems(problems));
         }
-        let items = answered
-            .iter()
-            .zip(&self.0.questions)
-            .filter_map(|(slot, q)| slot.map(|i| canonical(q, &answers.answers[i])))
-            .collect();
+        // Without problems every question has exactly one item, so
+        // `answered` is a permutation: item `from(q)` goes to index `q`.
+        let from = |q: usize| answered[q].unwrap_or(q);
+        let mut items = answers.answers;
+        for q in 0..items.len() {
+            // An item that started before `q` was swapped away by an earlier
+            // step, to the index that step filled: follow it there.
+            let mut i = from(q);
+            while i < q {
+                i = from(i);
+            }
+            items.swap(q, i);
+        }
+        for (item, question) in items.iter_mut().zip(questions) {
+            canonicalize(question, item);
+        }
         Ok(ValidAnswers(items))
     }
 }
@@ -151,24 +174,19 @@ impl ValidAnswers {
     }
 
     /// The answers as they travel on the wire.
-    pub fn to_answers(&self) -> Answers {
-        Answers {
-            answers: self.0.clone(),
-        }
+    pub fn into_answers(self) -> Answers {
+        Answers { answers: self.0 }
     }
 }
 
-fn canonical(question: &Question, item: &AnswerItem) -> AnswerItem {
-    let selected = question
-        .options
-        .iter()
-        .filter(|o| item.selected.contains(&o.label))
-        .map(|o| o.label.clone())
-        .collect();
-    AnswerItem {
-        id: item.id.clone(),
-        selected,
-        custom: item.custom.as_deref().map(|c| c.trim().to_owned()),
+/// Puts a valid item in canonical form in place: its labels, each an option
+/// of `question` and none twice, in option order; its custom text trimmed.
+fn canonicalize(question: &Question, item: &mut AnswerItem) {
+    item.selected
+        .sort_unstable_by_key(|label| question.options.iter().position(|o| o.label == *label));
+    if let Some(custom) = &mut item.custom {
+        custom.truncate(custom.trim_end().len());
+        custom.drain(..custom.len() - custom.trim_start().len());
     }
 }
 
@@ -217,7 +235,7 @@ fn request_problems(request: &Request) -> Vec<Problem> {
                 Code::EmptyQuestion,
                 "the question text is blank".to_owned(),
             );
-        } else if chars(&q.question) > MAX_QUESTION_CHARS {
+        } else if longer_than(&q.question, MAX_QUESTION_CHARS) {
             push(
                 ".question",
                 Code::QuestionTooLong,
@@ -228,7 +246,7 @@ fn request_problems(request: &Request) -> Vec<Problem> {
             );
         }
         if let Some(header) = &q.header {
-            if chars(header) > MAX_HEADER_CHARS {
+            if longer_than(header, MAX_HEADER_CHARS) {
                 push(
                     ".header",
                     Code::HeaderTooLong,
@@ -265,7 +283,7 @@ fn request_problems(request: &Request) -> Vec<Problem> {
                     Code::EmptyLabel,
                     "the option label is blank".to_owned(),
                 );
-            } else if chars(&option.label) > MAX_LABEL_CHARS {
+            } else if longer_than(&option.label, MAX_LABEL_CHARS) {
                 push(
                     &suffix,
                     Code::LabelTooLong,
@@ -298,12 +316,14 @@ fn request_problems(request: &Request) -> Vec<Problem> {
                     Code::PreviewTooLong,
                 ),
             ] {
-                let n = text.as_deref().map_or(0, chars);
-                if n > max {
+                if let Some(text) = text.as_deref().filter(|t| longer_than(t, max)) {
                     push(
                         &format!(".options[{j}].{field}"),
                         code,
-                        format!("the {field} has {n} characters; at most {max} are allowed"),
+                        format!(
+                            "the {field} has {} characters; at most {max} are allowed",
+                            chars(text)
+                        ),
                     );
                 }
             }
@@ -374,7 +394,7 @@ pub(crate) fn item_problems(
             Code::EmptyCustom,
             "the custom text is blank; omit it or write something".to_owned(),
         ),
-        Some(custom) if chars(custom) > MAX_CUSTOM_CHARS => push(
+        Some(custom) if longer_than(custom, MAX_CUSTOM_CHARS) => push(
             ".custom",
             Code::CustomTooLong,
             format!(

@@ -340,7 +340,7 @@ async fn answer(
     JsonBody(answers): JsonBody<Answers>,
 ) -> Result<Response, ApiError> {
     let by = crate::access::answering(caller, &headers);
-    let ask = desk(&state).answer(&id, &answers, &by).await?;
+    let ask = desk(&state).answer(&id, answers, &by).await?;
     Ok(axum::Json(ask).into_response())
 }
 

@@ -263,8 +263,8 @@ fn submit(model: &mut Model, session: &mut Session) -> Option<Command> {
     }
     let answers = session.batch.answers();
     match &session.id {
-        None => match session.request.validate_answers(&answers) {
-            Ok(valid) => Some(Command::Exit(Exit::Answered(valid.to_answers()))),
+        None => match session.request.validate_answers(answers) {
+            Ok(valid) => Some(Command::Exit(Exit::Answered(valid.into_answers()))),
             Err(problems) => {
                 session.problems = problems.0;
                 model.notice = Some(model.lang.t().refused_locally.to_owned());

@@ -121,7 +121,7 @@ pub async fn each_role_finishes_asks_as_its_part_and_sign_in_narrows_answering_t
             new.to = vec!["alice".to_owned()];
             let fresh = || async { desk.create(new.clone()).await.expect("created").id };
             let id = fresh().await;
-            let answered = desk.answer(&id, &combined(), &actor).await;
+            let answered = desk.answer(&id, combined(), &actor).await;
             assert_eq!(
                 answered.is_ok(),
                 may_answer,
@@ -255,7 +255,7 @@ pub async fn every_finish_records_who_and_through_what_and_expiry_records_neithe
     let ask = desk.get(&id).await.expect("ask");
     assert_eq!((ask.answered_by, ask.via), (None, None), "pending");
     let answered = desk
-        .answer(&id, &combined(), &alice)
+        .answer(&id, combined(), &alice)
         .await
         .expect("answered");
     assert_eq!(answered.answered_by.as_deref(), Some("alice"));
@@ -383,7 +383,7 @@ pub async fn a_combined_multi_select_answer_is_stored_canonically_with_its_proje
     let (desk, _db) = desk_on(kind).await;
     let id = desk.create(new_ask(None)).await.expect("created").id;
     let ask = desk
-        .answer(&id, &combined(), &by_api())
+        .answer(&id, combined(), &by_api())
         .await
         .expect("answered");
     assert_eq!(ask.status, AskStatus::Answered);
@@ -412,7 +412,7 @@ pub async fn refused_answers_leave_the_ask_pending(kind: Kind) {
         {"id": "db", "selected": ["SQLite"], "custom": "DuckDB"},
         {"id": "features", "selected": ["Auth"]}
     ]));
-    let Err(DeskError::Invalid(problems)) = desk.answer(&id, &both, &by_api()).await else {
+    let Err(DeskError::Invalid(problems)) = desk.answer(&id, both, &by_api()).await else {
         panic!("single-select with label and custom must be refused");
     };
     assert_eq!(problems.0[0].code.as_str(), "exclusive_custom");
@@ -424,14 +424,14 @@ pub async fn a_second_answer_is_refused_and_the_first_stays(kind: Kind) {
     let (desk, _db) = desk_on(kind).await;
     let id = desk.create(new_ask(None)).await.expect("created").id;
     let first = desk
-        .answer(&id, &combined(), &by_api())
+        .answer(&id, combined(), &by_api())
         .await
         .expect("first");
     let other = answers(serde_json::json!([
         {"id": "db", "selected": ["PostgreSQL"]},
         {"id": "features", "selected": ["Logging"]}
     ]));
-    let Err(DeskError::Finished(ask)) = desk.answer(&id, &other, &by_api()).await else {
+    let Err(DeskError::Finished(ask)) = desk.answer(&id, other, &by_api()).await else {
         panic!("second answer must be refused");
     };
     assert_eq!(ask.answers, first.answers);
@@ -454,7 +454,7 @@ pub async fn cancelled_and_expired_asks_are_gone(kind: Kind) {
             .status,
         AskStatus::Cancelled
     );
-    let Err(DeskError::Gone(ask)) = desk.answer(&cancelled, &combined(), &by_api()).await else {
+    let Err(DeskError::Gone(ask)) = desk.answer(&cancelled, combined(), &by_api()).await else {
         panic!("cancelled ask must be gone");
     };
     assert_eq!(ask.status, AskStatus::Cancelled);
@@ -470,7 +470,7 @@ pub async fn cancelled_and_expired_asks_are_gone(kind: Kind) {
         AskStatus::Pending
     );
     now.fetch_add(1, Ordering::SeqCst);
-    let Err(DeskError::Gone(ask)) = desk.answer(&expiring.id, &combined(), &by_api()).await else {
+    let Err(DeskError::Gone(ask)) = desk.answer(&expiring.id, combined(), &by_api()).await else {
         panic!("expired ask must be gone");
     };
     assert_eq!(ask.status, AskStatus::Expired);
@@ -530,7 +530,7 @@ pub async fn a_long_poll_wakes_when_the_ask_is_answered(kind: Kind) {
     });
     // The waiter has subscribed once it has read the pending ask; answering
     // at any point after spawning must still wake it.
-    desk.answer(&id, &combined(), &by_api())
+    desk.answer(&id, combined(), &by_api())
         .await
         .expect("answered");
     let ask = tokio::time::timeout(Duration::from_secs(30), waiter)
@@ -567,7 +567,7 @@ pub async fn concurrent_submissions_yield_exactly_one_success(kind: Kind) {
             let id = id.clone();
             tokio::spawn(async move {
                 if i % 2 == 0 {
-                    desk.answer(&id, &combined(), &by_api()).await
+                    desk.answer(&id, combined(), &by_api()).await
                 } else {
                     desk.decline(
                         &id,
@@ -622,7 +622,7 @@ pub async fn the_same_idempotency_key_gives_the_same_ask_and_other_content_is_re
     assert_eq!(problems.0[0].path, "idempotencyKey");
 
     // Once answered, the key still names that ask, now answered.
-    desk.answer(&first.id, &combined(), &by_api())
+    desk.answer(&first.id, combined(), &by_api())
         .await
         .expect("answered");
     let (after, made) = desk
@@ -677,7 +677,7 @@ pub async fn events_are_numbered_by_the_store_and_replay_the_status_each_had(kin
     let mut live = desk.subscribe();
     let a = desk.create(new_ask(None)).await.expect("a").id;
     let b = desk.create(new_ask(None)).await.expect("b").id;
-    desk.answer(&a, &combined(), &by_api())
+    desk.answer(&a, combined(), &by_api())
         .await
         .expect("answered");
     desk.cancel(&b, &by_api()).await.expect("cancelled");
@@ -711,7 +711,7 @@ pub async fn racing_changes_are_published_once_each_in_number_order(kind: Kind) 
             let desk = desk.clone();
             tokio::spawn(async move {
                 let id = desk.create(new_ask(None)).await.expect("created").id;
-                desk.answer(&id, &combined(), &by_api())
+                desk.answer(&id, combined(), &by_api())
                     .await
                     .expect("answered");
             })
@@ -762,11 +762,11 @@ pub async fn notifications_owed_are_written_with_each_change_and_leased_to_one_w
     assert!(owed
         .iter()
         .all(|d| d.notice == Notice::Created && d.attempts == 0));
-    desk.answer(&id, &combined(), &by_api())
+    desk.answer(&id, combined(), &by_api())
         .await
         .expect("answered");
     // A refused change owes nothing.
-    desk.answer(&id, &combined(), &by_api())
+    desk.answer(&id, combined(), &by_api())
         .await
         .expect_err("answered already");
     let owed = desk.delivery_rows(&id).await.expect("deliveries");
@@ -1046,7 +1046,7 @@ pub async fn reminders_are_written_with_the_ask_come_due_in_turn_and_end_with_it
     assert_eq!(claim(&desk).await, [reminder]);
     // The ask is answered before its third reminder and its escalation:
     // those are owed no more; its end is.
-    desk.answer(&id, &combined(), &by_api())
+    desk.answer(&id, combined(), &by_api())
         .await
         .expect("answered");
     now.store(1_200_000, Ordering::SeqCst);
@@ -1140,7 +1140,7 @@ pub async fn a_thousand_asks_page_through_without_gaps_or_repeats_and_filter_by_
     assert_eq!(ids.len(), 11, "Ask 99 and Ask 990..999");
 
     for id in &made[..5] {
-        desk.answer(id, &combined(), &by_api())
+        desk.answer(id, combined(), &by_api())
             .await
             .expect("answered");
     }

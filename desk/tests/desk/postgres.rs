@@ -85,7 +85,7 @@ async fn an_instance_hears_at_once_what_another_creates_and_finishes() {
         let id = theirs.id.clone();
         async move { a.wait(&id, Duration::from_secs(300)).await }
     });
-    b.answer(&theirs.id, &combined(), &by_api())
+    b.answer(&theirs.id, combined(), &by_api())
         .await
         .expect("answer on b");
     let ask = timeout(Duration::from_secs(30), waiter)

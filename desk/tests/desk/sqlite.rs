@@ -36,7 +36,7 @@ async fn an_answer_survives_reopening_the_database() {
         let desk = desk_at(&path).await;
         let id = desk.create(new_ask(None)).await.expect("created").id;
         let answered = desk
-            .answer(&id, &combined(), &by_api())
+            .answer(&id, combined(), &by_api())
             .await
             .expect("answered");
         (id, answered)
@@ -76,7 +76,7 @@ async fn the_projection_is_made_once_when_the_ask_ends_and_stored() {
     let path = dir.path().join("asks.db");
     let desk = desk_at(&path).await;
     let id = desk.create(new_ask(None)).await.expect("created").id;
-    desk.answer(&id, &combined(), &by_api())
+    desk.answer(&id, combined(), &by_api())
         .await
         .expect("answered");
     // What is read back is the stored projection, not one made anew.
@@ -110,7 +110,7 @@ async fn a_stored_ask_that_no_longer_validates_is_one_clear_error_naming_it() {
     let desk = desk_at(&path).await;
     let pending = desk.create(new_ask(None)).await.expect("created").id;
     let answered = desk.create(new_ask(None)).await.expect("created").id;
-    desk.answer(&answered, &combined(), &by_api())
+    desk.answer(&answered, combined(), &by_api())
         .await
         .expect("answered");
     // A request that breaks the rules, and answers naming an unknown label.
@@ -127,7 +127,7 @@ async fn a_stored_ask_that_no_longer_validates_is_one_clear_error_naming_it() {
         for result in [
             desk.get(id).await,
             desk.cancel(id, &by_api()).await,
-            desk.answer(id, &combined(), &by_api()).await,
+            desk.answer(id, combined(), &by_api()).await,
         ] {
             match result {
                 Err(DeskError::Store(StoreError::Corrupt { id: named, .. })) => {

@@ -20,9 +20,9 @@ fuzz_target!(|data: &[u8]| {
         let batch = BatchDraft::new(&request);
         assert!(batch.is_complete() == batch.blockers().is_empty());
         if let Some(answers) = &answers {
-            if let Ok(valid) = request.validate_answers(answers) {
+            if let Ok(valid) = request.validate_answers(answers.clone()) {
                 // Canonical answers validate again, to themselves.
-                let again = request.validate_answers(&valid.to_answers()).expect("canonical answers stay valid");
+                let again = request.validate_answers(valid.clone().into_answers()).expect("canonical answers stay valid");
                 assert_eq!(again, valid);
                 let out = project(&request, &Outcome::Answered(valid));
                 assert_eq!(out.text.lines().filter(|l| l.starts_with("Question ")).count(), request.questions().len());

@@ -8,7 +8,7 @@ fn with(features: &str) -> interaction::Answers {
     answers(&format!(r#"{{"answers": [{DB}, {features}, {NOTES}]}}"#))
 }
 
-fn refused(json: &interaction::Answers) -> Vec<(String, &'static str)> {
+fn refused(json: interaction::Answers) -> Vec<(String, &'static str)> {
     codes(
         &sample_request()
             .validate_answers(json)
@@ -19,7 +19,7 @@ fn refused(json: &interaction::Answers) -> Vec<(String, &'static str)> {
 #[test]
 fn multi_select_accepts_labels_together_with_custom_text() {
     let valid = sample_request()
-        .validate_answers(&with(
+        .validate_answers(with(
             r#"{"id": "features", "selected": ["Auth", "Logging"], "custom": "Rate limiting"}"#,
         ))
         .expect("combined answer is valid");
@@ -37,10 +37,10 @@ fn multi_select_accepts_labels_together_with_custom_text() {
 fn labels_only_and_custom_only_answers_are_accepted() {
     let ok = sample_request();
     assert!(ok
-        .validate_answers(&with(r#"{"id": "features", "selected": ["Metrics"]}"#))
+        .validate_answers(with(r#"{"id": "features", "selected": ["Metrics"]}"#))
         .is_ok());
     assert!(ok
-        .validate_answers(&with(
+        .validate_answers(with(
             r#"{"id": "features", "selected": [], "custom": "None"}"#
         ))
         .is_ok());
@@ -55,7 +55,7 @@ fn accepted_answers_are_canonical() {
             {"id": "db", "selected": ["SQLite"]}
         ]}"#,
     );
-    let valid = sample_request().validate_answers(&json).expect("valid");
+    let valid = sample_request().validate_answers(json).expect("valid");
     let ids: Vec<&str> = valid.items().iter().map(|i| i.id.as_str()).collect();
     assert_eq!(ids, ["db", "features", "notes"], "request order");
     assert_eq!(
@@ -76,7 +76,7 @@ fn unknown_question_is_refused() {
         r#"{{"answers": [{DB}, {{"id": "features", "selected": ["Auth"]}}, {NOTES}, {{"id": "nope", "selected": []}}]}}"#
     ));
     assert_eq!(
-        refused(&json),
+        refused(json),
         [("answers[3].id".to_owned(), "unknown_question")]
     );
 }
@@ -85,7 +85,7 @@ fn unknown_question_is_refused() {
 fn duplicate_and_missing_answers_are_refused() {
     let json = answers(&format!(r#"{{"answers": [{DB}, {DB}]}}"#));
     let problems = sample_request()
-        .validate_answers(&json)
+        .validate_answers(json)
         .expect_err("refused");
     assert_eq!(
         codes(&problems),
@@ -107,7 +107,7 @@ fn duplicate_and_missing_answers_are_refused() {
 fn unknown_and_duplicate_labels_are_refused() {
     let json = with(r#"{"id": "features", "selected": ["Auth", "Nope", "Auth"]}"#);
     assert_eq!(
-        refused(&json),
+        refused(json),
         [
             ("answers[1].selected[1]".to_owned(), "unknown_label"),
             ("answers[1].selected[2]".to_owned(), "duplicate_label"),
@@ -121,7 +121,7 @@ fn single_select_takes_one_label() {
         r#"{{"answers": [{{"id": "db", "selected": ["SQLite", "PostgreSQL"]}}, {{"id": "features", "selected": ["Auth"]}}, {NOTES}]}}"#
     ));
     assert_eq!(
-        refused(&json),
+        refused(json),
         [("answers[0].selected".to_owned(), "too_many_selected")]
     );
 }
@@ -132,7 +132,7 @@ fn single_select_with_label_and_custom_text_is_refused() {
         r#"{{"answers": [{{"id": "db", "selected": ["SQLite"], "custom": "MySQL"}}, {{"id": "features", "selected": ["Auth"]}}, {NOTES}]}}"#
     ));
     assert_eq!(
-        refused(&json),
+        refused(json),
         [("answers[0].custom".to_owned(), "exclusive_custom")]
     );
 }
@@ -143,7 +143,7 @@ fn optionless_question_refuses_labels() {
         r#"{{"answers": [{DB}, {{"id": "features", "selected": ["Auth"]}}, {{"id": "notes", "selected": ["Auth"], "custom": "x"}}]}}"#
     ));
     assert_eq!(
-        refused(&json),
+        refused(json),
         [
             ("answers[2].selected[0]".to_owned(), "unknown_label"),
             ("answers[2].custom".to_owned(), "exclusive_custom"),
@@ -158,7 +158,7 @@ fn blank_and_overlong_custom_text_is_refused() {
         r#"{{"answers": [{DB}, {{"id": "features", "selected": ["Auth"], "custom": " \n "}}, {{"id": "notes", "selected": [], "custom": "{long}"}}]}}"#
     ));
     assert_eq!(
-        refused(&json),
+        refused(json),
         [
             ("answers[1].custom".to_owned(), "empty_custom"),
             ("answers[2].custom".to_owned(), "custom_too_long"),
@@ -168,20 +168,20 @@ fn blank_and_overlong_custom_text_is_refused() {
     let json = answers(&format!(
         r#"{{"answers": [{DB}, {{"id": "features", "selected": ["Auth"]}}, {{"id": "notes", "selected": [], "custom": "{limit}"}}]}}"#
     ));
-    assert!(sample_request().validate_answers(&json).is_ok());
+    assert!(sample_request().validate_answers(json).is_ok());
 }
 
 #[test]
 fn an_answer_needs_a_label_or_custom_text() {
     let json = with(r#"{"id": "features", "selected": [], "custom": null}"#);
-    assert_eq!(refused(&json), [("answers[1]".to_owned(), "empty_answer")]);
+    assert_eq!(refused(json), [("answers[1]".to_owned(), "empty_answer")]);
 }
 
 #[test]
 fn messages_name_what_is_wrong() {
     let json = with(r#"{"id": "features", "selected": ["Nope"]}"#);
     let problems = sample_request()
-        .validate_answers(&json)
+        .validate_answers(json)
         .expect_err("refused");
     assert_eq!(
         problems.0[0].message,

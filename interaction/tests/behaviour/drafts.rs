@@ -163,7 +163,7 @@ fn batch_draft_names_each_blocked_question() {
     batch.draft_mut(2).expect("notes").set_custom("Thanks");
     assert!(batch.is_complete());
     let valid = request
-        .validate_answers(&batch.answers())
+        .validate_answers(batch.answers())
         .expect("complete batch validates");
     assert_eq!(valid.items()[1], item("features", &["Auth"], None));
 }

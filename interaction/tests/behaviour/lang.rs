@@ -47,7 +47,7 @@ fn reasons_read_in_both_languages_validator_problems_too() {
     let request = ValidRequest::new(request).expect("valid");
     let answers: Answers =
         serde_json::from_str(r#"{"answers": [{"id": "db", "selected": ["C"]}]}"#).expect("answers");
-    let problem = request.validate_answers(&answers).expect_err("refused").0[0].clone();
+    let problem = request.validate_answers(answers).expect_err("refused").0[0].clone();
     let reason = Reason::Invalid(problem);
     assert!(matches!(reason, Reason::Invalid(_)), "{reason:?}");
     assert!(
@@ -124,7 +124,7 @@ fn problems_read_in_chinese_by_code_and_keep_their_english_message() {
     let answers: Answers =
         serde_json::from_str(r#"{"answers": [{"id": "db", "selected": ["Oracle"]}]}"#)
             .expect("answers");
-    let problems = request.validate_answers(&answers).expect_err("refused");
+    let problems = request.validate_answers(answers).expect_err("refused");
     let problem = problems.iter().next().expect("a problem");
     assert_eq!(problem.code, ProblemCode::UnknownLabel);
     assert_eq!(problem.text(Lang::En), problem.message);

@@ -4,7 +4,7 @@ use interaction::{json_quote, project, Outcome};
 fn answered(json: &str) -> interaction::ToolOutput {
     let request = sample_request();
     let valid = request
-        .validate_answers(&answers(json))
+        .validate_answers(answers(json))
         .expect("valid answers");
     project(&request, &Outcome::Answered(valid))
 }
@@ -50,7 +50,7 @@ fn custom_only_and_single_select_override() {
         .draft_by_id_mut("notes")
         .expect("notes")
         .set_custom("Later");
-    let valid = request.validate_answers(&batch.answers()).expect("valid");
+    let valid = request.validate_answers(batch.answers()).expect("valid");
     let out = project(&request, &Outcome::Answered(valid));
     insta::assert_snapshot!(out.text);
 }

@@ -127,9 +127,9 @@ proptest! {
         }
         if batch.is_complete() {
             let answers = batch.answers();
-            let valid = request.validate_answers(&answers);
+            let valid = request.validate_answers(answers.clone());
             prop_assert!(valid.is_ok(), "{:?}", valid);
-            prop_assert_eq!(valid.map(|v| v.to_answers()).ok(), Some(answers), "drafts are canonical");
+            prop_assert_eq!(valid.map(|v| v.into_answers()).ok(), Some(answers), "drafts are canonical");
         } else {
             prop_assert!(!batch.blockers().is_empty());
         }
@@ -154,7 +154,7 @@ proptest! {
             .map(|((q, p), c)| answer_for(q, p, c.clone()))
             .collect();
         let valid = request
-            .validate_answers(&Answers { answers: items.clone() })
+            .validate_answers(Answers { answers: items.clone() })
             .expect("answers are valid by construction");
 
         let mut batch = BatchDraft::new(&request);
@@ -168,6 +168,57 @@ proptest! {
                 d.set_custom(custom.clone());
             }
         }
-        prop_assert_eq!(batch.answers(), valid.to_answers());
+        prop_assert_eq!(batch.answers(), valid.into_answers());
+    }
+
+    #[test]
+    fn canonical_form_does_not_depend_on_the_order_answers_arrive_in(
+        (request, picks, customs, shuffles) in request().prop_flat_map(|r| {
+            let n = r.questions().len();
+            (
+                Just(r),
+                prop::collection::vec(prop::collection::vec(any::<bool>(), 6), n),
+                prop::collection::vec(prop::option::of("  ?[a-z]{1,6}( [a-z]{1,4})? ?"), n),
+                // One shuffle of the items, then one of each item's labels.
+                prop::collection::vec(prop::collection::vec(any::<prop::sample::Index>(), 6), n + 1),
+            )
+        }),
+    ) {
+        let items: Vec<AnswerItem> = request
+            .questions()
+            .iter()
+            .zip(&picks)
+            .zip(&customs)
+            .map(|((q, p), c)| answer_for(q, p, c.clone()))
+            .collect();
+        let mut arrived = items.clone();
+        shuffle(&mut arrived, &shuffles[0]);
+        for (item, seeds) in arrived.iter_mut().zip(&shuffles[1..]) {
+            shuffle(&mut item.selected, seeds);
+        }
+        let in_order = request
+            .validate_answers(Answers { answers: items })
+            .expect("answers are valid by construction");
+        let shuffled = request
+            .validate_answers(Answers { answers: arrived })
+            .expect("the same answers in another order are valid");
+        prop_assert_eq!(&shuffled, &in_order);
+        prop_assert_eq!(shuffled.items().len(), request.questions().len());
+        for (item, question) in shuffled.items().iter().zip(request.questions()) {
+            prop_assert_eq!(&item.id, &question.id, "request order");
+            let rank = |label: &String| question.options.iter().position(|o| o.label == *label);
+            prop_assert!(item.selected.is_sorted_by_key(rank), "option order: {:?}", item.selected);
+            if let Some(custom) = &item.custom {
+                prop_assert_eq!(custom.as_str(), custom.trim(), "trimmed");
+            }
+        }
+    }
+}
+
+/// Fisher-Yates over `items`, its choices taken from `seeds` (at least as
+/// many as items, less one).
+fn shuffle<T>(items: &mut [T], seeds: &[prop::sample::Index]) {
+    for k in (1..items.len()).rev() {
+        items.swap(k, seeds[k].index(k + 1));
     }
 }

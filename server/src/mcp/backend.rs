@@ -58,13 +58,13 @@ impl Backend {
     }
 
     /// Answers the ask; the desk validates the answers.
-    pub async fn answer(&self, id: &str, answers: &Answers) -> Result<Ask, Error> {
+    pub async fn answer(&self, id: &str, answers: Answers) -> Result<Ask, Error> {
         match self {
             Self::Local(desk) => desk
                 .answer(id, answers, &in_client())
                 .await
                 .map_err(from_desk),
-            Self::Remote(client) => client.answer(id, answers).await,
+            Self::Remote(client) => client.answer(id, &answers).await,
         }
     }
 

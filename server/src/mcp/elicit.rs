@@ -264,7 +264,7 @@ impl Elicitation {
                     Ok(answers) => answers,
                     Err(wrong) => return Some(bullets(wrong)),
                 };
-                match self.backend.answer(&self.id, &answers).await {
+                match self.backend.answer(&self.id, answers).await {
                     Ok(_) => None,
                     Err(client::Error::Invalid { problems, .. }) => {
                         Some(bullets(problems.into_iter().map(|p| p.message).collect()))

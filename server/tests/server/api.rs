@@ -162,7 +162,7 @@ async fn a_combined_multi_select_answer_is_accepted_and_read_back_with_its_proje
     let answers: Answers = serde_json::from_value(combined_answers()).expect("answers");
     let expected = project(
         &request,
-        &Outcome::Answered(request.validate_answers(&answers).expect("valid answers")),
+        &Outcome::Answered(request.validate_answers(answers).expect("valid answers")),
     );
     assert_eq!(
         stored["projection"],

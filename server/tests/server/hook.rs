@@ -107,7 +107,7 @@ async fn an_answer_comes_back_in_claude_codes_format_with_askdesks_projection() 
     let answered = desk
         .answer(
             &id,
-            &answers(json!([
+            answers(json!([
                 {"id": "q1", "selected": ["Logging", "Auth"], "custom": "Rate limiting"},
                 {"id": "q2", "selected": [], "custom": "DuckDB"}
             ])),
@@ -147,7 +147,7 @@ async fn an_optionless_question_is_answered_with_its_text() {
     let id = pending(&desk).await;
     desk.answer(
         &id,
-        &answers(json!([{"id": "q1", "selected": [], "custom": "Ship on Friday"}])),
+        answers(json!([{"id": "q1", "selected": [], "custom": "Ship on Friday"}])),
         &crate::common::by_api(),
     )
     .await
@@ -215,7 +215,7 @@ async fn the_same_tool_use_id_twice_reattaches_to_one_ask() {
     // answered, it attaches to it: one ask, one answer, for both.
     desk.answer(
         &id,
-        &answers(json!([{"id": "q1", "selected": ["Auth"]}, {"id": "q2", "selected": ["SQLite"]}])),
+        answers(json!([{"id": "q1", "selected": ["Auth"]}, {"id": "q2", "selected": ["SQLite"]}])),
         &crate::common::by_api(),
     )
     .await
