@@ -148,8 +148,9 @@ impl ValidRequest {
         let from = |q: usize| answered[q].unwrap_or(q);
         let mut items = answers.answers;
         for q in 0..items.len() {
-            // An item that started before `q` was swapped away by an earlier
-            // step, to the index that step filled: follow it there.
+            // Indices below `q` are final. If the item started at one of
+            // them, `i`, the step that filled `i` moved it to where item
+            // `from(i)` was: follow that chain to the first index not final.
             let mut i = from(q);
             while i < q {
                 i = from(i);

@@ -28,7 +28,7 @@ fn question(i: usize) -> impl Strategy<Value = Question> {
 }
 
 fn request() -> impl Strategy<Value = ValidRequest> {
-    (1usize..5)
+    (1usize..9)
         .prop_flat_map(|n| (0..n).map(question).collect::<Vec<_>>())
         .prop_map(|questions| {
             ValidRequest::new(Request { questions }).expect("valid by construction")
@@ -180,7 +180,7 @@ proptest! {
                 prop::collection::vec(prop::collection::vec(any::<bool>(), 6), n),
                 prop::collection::vec(prop::option::of("  ?[a-z]{1,6}( [a-z]{1,4})? ?"), n),
                 // One shuffle of the items, then one of each item's labels.
-                prop::collection::vec(prop::collection::vec(any::<prop::sample::Index>(), 6), n + 1),
+                prop::collection::vec(prop::collection::vec(any::<prop::sample::Index>(), n.max(6)), n + 1),
             )
         }),
     ) {
