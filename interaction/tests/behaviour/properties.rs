@@ -104,6 +104,30 @@ fn answer_for(question: &Question, picks: &[bool], custom: Option<String>) -> An
     }
 }
 
+/// A request and valid answers to it, one item per question in request
+/// order, each built by [`answer_for`] from choices the strategy makes.
+fn valid_answers() -> impl Strategy<Value = (ValidRequest, Vec<AnswerItem>)> {
+    request()
+        .prop_flat_map(|r| {
+            let n = r.questions().len();
+            (
+                Just(r),
+                prop::collection::vec(prop::collection::vec(any::<bool>(), 6), n),
+                prop::collection::vec(prop::option::of("  ?[a-z]{1,6}( [a-z]{1,4})? ?"), n),
+            )
+        })
+        .prop_map(|(request, picks, customs)| {
+            let items = request
+                .questions()
+                .iter()
+                .zip(&picks)
+                .zip(customs)
+                .map(|((q, p), c)| answer_for(q, p, c))
+                .collect();
+            (request, items)
+        })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
@@ -136,23 +160,7 @@ proptest! {
     }
 
     #[test]
-    fn every_valid_answer_can_be_entered_through_drafts(
-        (request, picks, customs) in request().prop_flat_map(|r| {
-            let n = r.questions().len();
-            (
-                Just(r),
-                prop::collection::vec(prop::collection::vec(any::<bool>(), 6), n),
-                prop::collection::vec(prop::option::of("  ?[a-z]{1,6}( [a-z]{1,4})? ?"), n),
-            )
-        }),
-    ) {
-        let items: Vec<AnswerItem> = request
-            .questions()
-            .iter()
-            .zip(&picks)
-            .zip(&customs)
-            .map(|((q, p), c)| answer_for(q, p, c.clone()))
-            .collect();
+    fn every_valid_answer_can_be_entered_through_drafts((request, items) in valid_answers()) {
         let valid = request
             .validate_answers(Answers { answers: items.clone() })
             .expect("answers are valid by construction");
@@ -173,24 +181,15 @@ proptest! {
 
     #[test]
     fn canonical_form_does_not_depend_on_the_order_answers_arrive_in(
-        (request, picks, customs, shuffles) in request().prop_flat_map(|r| {
-            let n = r.questions().len();
+        ((request, items), shuffles) in valid_answers().prop_flat_map(|answers| {
+            let n = answers.1.len();
             (
-                Just(r),
-                prop::collection::vec(prop::collection::vec(any::<bool>(), 6), n),
-                prop::collection::vec(prop::option::of("  ?[a-z]{1,6}( [a-z]{1,4})? ?"), n),
+                Just(answers),
                 // One shuffle of the items, then one of each item's labels.
                 prop::collection::vec(prop::collection::vec(any::<prop::sample::Index>(), n.max(6)), n + 1),
             )
         }),
     ) {
-        let items: Vec<AnswerItem> = request
-            .questions()
-            .iter()
-            .zip(&picks)
-            .zip(&customs)
-            .map(|((q, p), c)| answer_for(q, p, c.clone()))
-            .collect();
         let mut arrived = items.clone();
         shuffle(&mut arrived, &shuffles[0]);
         for (item, seeds) in arrived.iter_mut().zip(&shuffles[1..]) {
