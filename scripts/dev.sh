@@ -28,7 +28,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 TOOLS=${ASKDESK_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/askdesk-tools}
-NAME=askdesk # == [[workspace.metadata.leptos]] name == LEPTOS_OUTPUT_NAME in .cargo/config.toml
+NAME=askdesk # == LEPTOS_OUTPUT_NAME in .cargo/config.toml
 SITE=$ROOT/target/site
 LOGS=$ROOT/target/test-logs
 # wasm-bindgen-cli must equal the wasm-bindgen crate exactly.
