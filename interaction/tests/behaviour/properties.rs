@@ -214,8 +214,8 @@ proptest! {
     }
 }
 
-/// Fisher-Yates over `items`, its choices taken from `seeds` (at least as
-/// many as items, less one).
+/// Fisher-Yates over `items`, its choices taken from `seeds`: at least as
+/// many as there are items (`seeds[0]` is never used).
 fn shuffle<T>(items: &mut [T], seeds: &[prop::sample::Index]) {
     for k in (1..items.len()).rev() {
         items.swap(k, seeds[k].index(k + 1));
