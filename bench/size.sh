@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Bytes the browser downloads for each page's island: raw, gzip -9, brotli -q 11,
 # per bundle (ask: the answering page; desk: the live desk). A bundle is one
-# file, pkg/<bundle>.js; its parts, the wasm and wasm-bindgen's minified
-# JavaScript, are shown above it for where the bytes go.
+# file, pkg/<bundle>.js; its parts, the wasm and the minified script without
+# it (wasm-bindgen's JavaScript and the lines that wake the page), are shown
+# above it for where the bytes go.
 # Builds the release site first (the same steps as the run command).
 #   bench/size.sh
 set -euo pipefail

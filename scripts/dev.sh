@@ -36,7 +36,8 @@ WB_VERSION=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' Cargo.toml)
 # Debian's binaryen (108) emits a broken module from wasm-bindgen's output;
 # the npm package is current and runs on Node.js.
 BINARYEN_VERSION=132.0.0
-# Minifies wasm-bindgen's JavaScript (about 1 KB less brotli per bundle).
+# Minifies wasm-bindgen's JavaScript into each bundle's classic script
+# (scripts/wasm-module.mjs; about 1 KB less brotli per bundle).
 ESBUILD_VERSION=0.28.2
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
@@ -255,11 +256,11 @@ build_server() { # build_server dev|release
 }
 
 # Compiles the browser bundles and lays out target/site: pkg/<bundle>.js
-# for each page with an island (app::Bundle), wasm-bindgen's JavaScript with
-# the wasm in it (scripts/wasm-module.mjs), pkg/askdesk.css, and public/,
-# each with its brotli (-q 11) and gzip (-9) forms beside it. The server
-# names the bundles and CSS by their content when it serves them, and a
-# release build embeds the whole folder.
+# for each page with an island (app::Bundle), a classic script of
+# wasm-bindgen's JavaScript with the wasm in it (scripts/wasm-module.mjs),
+# pkg/askdesk.css, and public/, each with its brotli (-q 11) and gzip (-9)
+# forms beside it. The server names the bundles and CSS by their content
+# when it serves them, and a release build embeds the whole folder.
 BUNDLES=(ask desk) # == app::Bundle::name, and frontend's features
 build_site() {
   log "site (wasm-release)"
@@ -289,8 +290,8 @@ build_site() {
         --zero-filled-memory --low-memory-unused \
         --enable-bulk-memory --enable-nontrapping-float-to-int \
         "$work/${bundle}_bg.wasm" -o "$work/$bundle.wasm"
-      esbuild --minify --log-level=warning "$work/$bundle.js" --outfile="$work/$bundle.min.js"
-      node scripts/wasm-module.mjs "$work/$bundle.min.js" "$work/$bundle.wasm" "$SITE/pkg/$bundle.js"
+      # One classic script: the JavaScript minified by esbuild, the wasm in it.
+      node scripts/wasm-module.mjs "$work/$bundle.js" "$work/$bundle.wasm" "$SITE/pkg/$bundle.js"
       # A site laid out before the wasm moved into the JavaScript.
       rm -f "$SITE/pkg/$bundle".wasm{,.br,.gz}
     fi

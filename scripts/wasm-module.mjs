@@ -1,12 +1,20 @@
-// Writes a bundle's one file: wasm-bindgen's JavaScript with the wasm in it,
-// as a string of one character per byte, and `compileWasm()`, which compiles
-// it. `scripts/dev.sh` runs this once per bundle:
+// Writes a bundle's one file: a classic script holding wasm-bindgen's
+// JavaScript, the wasm as a string of one character per byte, and the few
+// lines that compile the wasm and wake the page. `scripts/dev.sh` runs this
+// once per bundle, with esbuild on its PATH:
 //   node scripts/wasm-module.mjs GLUE.js BUNDLE.wasm OUT.js
 //
 // Why one file: on a repeat visit the browser's memory cache serves a
-// module script at once, while a `fetch` of the wasm goes to the HTTP cache
-// and its bytes reach the compiler in tasks queued behind the parser and
-// the first paint (see `island_script` in app/src/lib.rs for the figures).
+// script at once, while a `fetch` of the wasm goes to the HTTP cache and
+// its bytes reach the compiler in tasks queued behind the parser and the
+// first paint (see `IslandScripts` in app/src/lib.rs for the figures).
+//
+// Why a classic script (`<script defer>` in the head) and not a module: a
+// deferred classic script that has arrived runs in the parser's last task,
+// before the browser may render, as a hand-written page's does. A module
+// script imported by the page ran in a task of its own after the parse,
+// and a frame (its layout, the first of the page, about 40 ms at CPU 1×
+// here, 150 ms at 4×) came first whenever the stylesheet had arrived.
 //
 // Why Latin-1: each byte is one character, so the file is the wasm plus the
 // escapes below and two bytes of UTF-8 per byte at or above 0x80 (about 4%
@@ -20,16 +28,60 @@
 // 15 ms on a repeat visit here). Browsers that refuse to compile a module
 // this size on the main thread (Chrome once refused above 4 KB, and still
 // does above 8 MB) get the asynchronous compile, which `init` awaits.
-//
-// The names added, `wasmSource` and `compileWasm`, are none of
-// wasm-bindgen's top-level ones (its unminified JavaScript has a
-// `wasmModule`).
+import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 
 const [glue, wasm, out] = process.argv.slice(2);
 if (!out) {
   console.error("usage: node scripts/wasm-module.mjs GLUE.js BUNDLE.wasm OUT.js");
   process.exit(2);
+}
+
+// Stands for the wasm's string while esbuild minifies the script around
+// it: esbuild would write the string's bytes above 0x7F as escapes.
+const PLACEHOLDER = '"@wasm@"';
+
+// Wakes the page: the ask page's form from `hydrate`, every Leptos island
+// on the desk from the export its `data-component` names, as Leptos' own
+// island script does. The ask page has no `leptos-island`.
+const entry = `
+import * as bundle from "./${basename(glue)}";
+const wasmSource = ${PLACEHOLDER};
+const bytes = Uint8Array.fromBase64
+  ? Uint8Array.fromBase64(btoa(wasmSource))
+  : Uint8Array.from(wasmSource, (c) => c.charCodeAt(0));
+const wake = () => {
+  bundle.hydrate();
+  for (const island of document.querySelectorAll("leptos-island")) {
+    bundle[island.dataset.component]?.(island);
+  }
+};
+let module;
+try {
+  module = new WebAssembly.Module(bytes);
+} catch (error) {
+  if (!(error instanceof RangeError)) throw error;
+}
+if (module) {
+  bundle.initSync({ module });
+  wake();
+} else {
+  bundle.default({ module_or_path: WebAssembly.compile(bytes) }).then(wake);
+}
+`;
+const entryPath = join(dirname(glue), `${basename(glue, ".js")}.entry.mjs`);
+writeFileSync(entryPath, entry);
+const script = execFileSync(
+  "esbuild",
+  ["--bundle", "--format=iife", "--minify", "--log-level=warning", entryPath],
+  { encoding: "utf8" },
+);
+// The script without the wasm, beside the glue: bench/size.sh shows its bytes.
+writeFileSync(join(dirname(glue), `${basename(glue, ".js")}.min.js`), script);
+const parts = script.split(PLACEHOLDER);
+if (parts.length !== 2) {
+  throw new Error(`esbuild's output holds ${parts.length - 1} copies of ${PLACEHOLDER}, not 1`);
 }
 
 // What a double-quoted string literal cannot hold as itself. Every other
@@ -39,20 +91,4 @@ const ESCAPES = { 0x22: '\\"', 0x5c: "\\\\", 0x0a: "\\n", 0x0d: "\\r" };
 const bytes = readFileSync(wasm);
 const chars = new Array(bytes.length);
 for (let i = 0; i < bytes.length; i++) chars[i] = ESCAPES[bytes[i]] ?? String.fromCharCode(bytes[i]);
-
-const module = `
-const wasmSource = "${chars.join("")}";
-/** The bundle's wasm, compiled: \`init({ module_or_path: compileWasm() })\`. */
-export function compileWasm() {
-  const bytes = Uint8Array.fromBase64
-    ? Uint8Array.fromBase64(btoa(wasmSource))
-    : Uint8Array.from(wasmSource, (c) => c.charCodeAt(0));
-  try {
-    return new WebAssembly.Module(bytes);
-  } catch (error) {
-    if (error instanceof RangeError) return WebAssembly.compile(bytes);
-    throw error;
-  }
-}
-`;
-writeFileSync(out, readFileSync(glue, "utf8").trimEnd() + "\n" + module);
+writeFileSync(out, parts.join(`"${chars.join("")}"`));

@@ -19,7 +19,7 @@ pub mod signin;
 pub mod time;
 
 use leptos::prelude::*;
-use leptos_meta::{provide_meta_context, Link, MetaTags, Title};
+use leptos_meta::{provide_meta_context, MetaTags, Script, Title};
 use leptos_router::{
     components::{Route, Router, Routes},
     path, SsrMode,
@@ -42,8 +42,8 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1"/>
                 <AutoReload options/>
-                // What the page registers: its title, and the hint that
-                // starts downloading its bundle (`IslandScripts`).
+                // What the page registers: its title, and the script that
+                // wakes it (`IslandScripts`).
                 <MetaTags/>
                 <link rel="stylesheet" href=stylesheet/>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
@@ -61,17 +61,38 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
 pub(crate) type PageLoad<T> =
     std::pin::Pin<Box<dyn std::future::Future<Output = Result<T, error::ServerError>> + Send>>;
 
-/// The scripts that wake a page's islands. Rendered beside an island
+/// The script that wakes a page's islands. Rendered beside an island
 /// rather than in every page's head, so a page without one (a finished
 /// ask, sign-in, not found) loads no JavaScript or wasm at all.
 ///
 /// Leptos' `<HydrationScripts islands>` waits for the browser to be idle
 /// before it even imports the bundle, which put a frame or more between
-/// the page being parsed and the form answering. This starts downloading
-/// the bundle from the head (a `modulepreload` hint, which the preload
-/// scanner sees before anything runs) and wakes the page as soon as it is
-/// parsed: a module script, deferred, so every island is in the document
-/// by then.
+/// the page being parsed and the form answering. This is the bundle itself
+/// as a deferred classic script in the head: the preload scanner fetches it
+/// before anything runs, and it wakes the page (`scripts/wasm-module.mjs`)
+/// in the parser's last task, when every island is in the document.
+///
+/// A module script (a `modulepreload` hint and an inline
+/// `import … from bundle`) ran in a task of its own after the parse, and
+/// whenever the stylesheet had arrived by then the page's first layout came
+/// first. The same ask page both ways, loaded in turn behind one proxy
+/// (time to interactive, medians of 20 cold loads): at CPU 4×, 434 against
+/// 543 ms (the hand-written page 348 ms); at CPU 1×, 158 against 176 ms
+/// (111 ms).
+///
+/// The wasm is in the bundle, not a file of its own: on a repeat visit the
+/// browser's memory cache serves a script at once, while a `fetch` is not
+/// served from it, so a wasm file came from the HTTP cache, and its bytes
+/// reached the compiler in main-thread tasks queued behind the parser and
+/// the first paint. The same captured ask page both ways, loaded in turn
+/// (time to interactive, medians): repeat visit at CPU 1×, 59.3 ms with
+/// the wasm fetched and compiled from the head, 43.0 ms with it in the
+/// JavaScript, 35.4 ms without any script (20 loads each); at 4×, 153
+/// against 120 ms (82 without a script; 12 loads). First visits stayed
+/// level: 127 against 127 ms at 1×, 514 against 483 ms at 4×. Tried
+/// before, none faster than the fetch: `new WebAssembly.Module` on the
+/// fetched bytes, `arrayBuffer` then `WebAssembly.compile`, no preload,
+/// compiling in a worker.
 #[component]
 pub fn IslandScripts(
     /// The bundle that wakes the island beside: each page loads only its own.
@@ -84,14 +105,9 @@ pub fn IslandScripts(
         if let Some(context) = Owner::current_shared_context() {
             context.set_is_hydrating(false);
         }
-        // The bundle's path carries its hash.
+        // The bundle's path carries its hash; the nonce is the page's.
         let js = config.bundle(bundle).to_owned();
-        let wake = island_script(bundle, &js);
-        let nonce = leptos::nonce::use_nonce();
-        view! {
-            <Link rel="modulepreload" href=js/>
-            <script type="module" nonce=nonce>{wake}</script>
-        }
+        view! { <Script defer="" src=js/> }
     })
 }
 
@@ -122,41 +138,6 @@ impl Bundle {
             Bundle::Desk => "desk",
         }
     }
-}
-
-/// The module script that wakes a page from the bundle at `js`: it
-/// instantiates the bundle's wasm and wakes the ask page's form, or every
-/// island on the desk, as Leptos' island script does.
-///
-/// The wasm is in the bundle's JavaScript (`scripts/wasm-module.mjs`), not
-/// a file of its own: on a repeat visit the browser's memory cache serves
-/// a module script at once, while a `fetch` is not served from it, so a
-/// wasm file came from the HTTP cache, and its bytes reached the compiler
-/// in main-thread tasks queued behind the parser and the first paint. The
-/// same captured ask page both ways, loaded in turn (time to interactive,
-/// medians): repeat visit at CPU 1×, 59.3 ms with the wasm fetched and
-/// compiled from the head, 43.0 ms with it in the JavaScript, 35.4 ms
-/// without any script (20 loads each); at 4×, 153 against 120 ms (82
-/// without a script; 12 loads). First visits stayed level: 127 against
-/// 127 ms at 1×, 514 against 483 ms at 4×. Tried before, none faster than
-/// the fetch: `new WebAssembly.Module` on the fetched bytes, `arrayBuffer`
-/// then `WebAssembly.compile`, no preload, compiling in a worker.
-fn island_script(bundle: Bundle, js: &str) -> String {
-    let js = serde_json::to_string(js).unwrap_or_default();
-    // Only the desk's page has Leptos islands; the ask page's code wakes
-    // its form from `hydrate` itself.
-    let islands = match bundle {
-        Bundle::Desk => {
-            "for (const island of document.querySelectorAll(\"leptos-island\")) \
-             bundle[island.dataset.component]?.(island);"
-        }
-        Bundle::Ask => "",
-    };
-    format!(
-        "import init, * as bundle from {js};\
-         await init({{ module_or_path: bundle.compileWasm() }});\
-         bundle.hydrate();{islands}"
-    )
 }
 
 /// The language a request asks for: the switch's cookie, else

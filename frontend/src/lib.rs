@@ -6,7 +6,8 @@
 #[cfg(feature = "desk")]
 use app as _;
 
-/// Called by the script `app::IslandScripts` puts in a page.
+/// Called by the bundle's own script (`scripts/wasm-module.mjs`), which
+/// `app::IslandScripts` puts in a page, once the page is parsed.
 //
 // No panic hook: the bundle is built with -Cpanic=immediate-abort
 // (scripts/dev.sh), so a panic traps at once, before any hook could run.
