@@ -158,12 +158,9 @@ async fn pages_link_the_hashed_names_of_their_own_bundle_and_stay_out_of_caches(
         // early and which wakes the page once it is parsed; the page's
         // nonce lets it run.
         let head = &html[..html.find("</head>").expect("head")];
-        let script = head
-            .split("<script ")
-            .skip(1)
+        let tag = script_tags(head)
             .find(|tag| tag.contains(&format!(r#"src="{own}""#)))
             .unwrap_or_else(|| panic!("{path}: no script {own} in the head: {html}"));
-        let tag = &script[..script.find('>').expect("tag")];
         assert!(tag.contains("defer"), "{path}: {tag}");
         assert!(tag.contains("nonce="), "{path}: {tag}");
         assert!(!tag.contains("type="), "{path}: a classic script: {tag}");
@@ -177,16 +174,20 @@ async fn pages_link_the_hashed_names_of_their_own_bundle_and_stay_out_of_caches(
     );
 }
 
+/// The attributes of each `<script>` tag in `html`: the text between
+/// `<script` and the tag's `>`.
+fn script_tags(html: &str) -> impl Iterator<Item = &str> {
+    html.split("<script")
+        .skip(1)
+        .map(|rest| &rest[..rest.find('>').unwrap_or(rest.len())])
+}
+
 /// Whether a page loads code: a module script, a script file, or a link to
 /// a bundle. (Leptos ends every page with two inline lines declaring
 /// empty resource tables; they load nothing.)
 fn loads_code(html: &str) -> bool {
-    let script_file = html
-        .split("<script")
-        .skip(1)
-        .any(|tag| tag[..tag.find('>').unwrap_or(tag.len())].contains(" src="));
     html.contains(r#"type="module""#)
-        || script_file
+        || script_tags(html).any(|tag| tag.contains(" src="))
         || html.contains("/pkg/ask.")
         || html.contains("/pkg/desk.")
 }
