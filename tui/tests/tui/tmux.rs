@@ -152,6 +152,21 @@ fn keyless(name: &str) -> (Tmux, PathBuf, tempfile_dir::Dir) {
     (tmux, out, dir)
 }
 
+/// Types `text` as the Other answer of the question shown (`o`), then goes
+/// back to option mode (Escape), and returns once the program has read
+/// every key. Each step waits for its own screen: keys that reach the
+/// program in one read with Escape are taken as Alt+key (crossterm reads
+/// Escape and then Up, `\x1b\x1b[A`, as Escape, `[` and `A`), and the
+/// option mode's hint is on the screen before `o` is read too.
+fn other_text_then_back_to_options(tmux: &Tmux, text: &str) {
+    tmux.keys(&["o"]);
+    tmux.wait_for("Esc back to options");
+    tmux.type_text(text);
+    tmux.wait_for(&format!("Other: {text}"));
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("↑↓ move");
+}
+
 /// Answers questions 2 to 5 of the five-question file, from question 2.
 fn answer_the_rest(tmux: &Tmux) {
     tmux.keys(&["Tab", "1", "Tab", "2", "Tab", "3", "Tab"]);
@@ -166,11 +181,7 @@ const COMBINED: &str =
 #[ignore = "needs tmux: scripts/dev.sh test tui"]
 fn keyless_custom_text_first_then_labels_submitted_from_option_mode() {
     let (tmux, out, _dir) = keyless("first");
-    tmux.keys(&["o"]);
-    tmux.type_text("Rate limiting");
-    tmux.keys(&["Escape"]);
-    // Back in option mode; keys sent with Escape would read as Alt+key.
-    tmux.wait_for("↑↓ move");
+    other_text_then_back_to_options(&tmux, "Rate limiting");
     tmux.keys(&["Up", "Up", "Up"]);
     tmux.wait_for("› [ ] 1. Auth");
     tmux.keys(&["Space", "Down", "Space"]);
@@ -317,10 +328,7 @@ fn connected_mode_shows_new_asks_live_and_answers_through_the_api() {
     tmux.wait_for("Release plan");
     tmux.keys(&["Enter"]);
     tmux.wait_for("Question 1 of 5");
-    tmux.keys(&["o"]);
-    tmux.type_text("Rate limiting");
-    tmux.keys(&["Escape"]);
-    tmux.wait_for("↑↓ move");
+    other_text_then_back_to_options(&tmux, "Rate limiting");
     tmux.keys(&["1", "2"]);
     tmux.wait_for("[x] 2. Logging");
     answer_the_rest(&tmux);
