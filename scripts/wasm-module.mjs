@@ -9,12 +9,9 @@
 // its bytes reach the compiler in tasks queued behind the parser and the
 // first paint (see `IslandScripts` in app/src/lib.rs for the figures).
 //
-// Why a classic script (`<script defer>` in the head) and not a module: a
-// deferred classic script that has arrived runs in the parser's last task,
-// before the browser may render, as a hand-written page's does. A module
-// script imported by the page ran in a task of its own after the parse,
-// and a frame (its layout, the first of the page, about 40 ms at CPU 1×
-// here, 150 ms at 4×) came first whenever the stylesheet had arrived.
+// Why a classic script (`<script defer>` in the head) and not a module: it
+// runs in the parser's last task, before the page's first layout; the
+// module script ran after it (`IslandScripts` again, with the figures).
 //
 // Why Latin-1: each byte is one character, so the file is the wasm plus the
 // escapes below and two bytes of UTF-8 per byte at or above 0x80 (about 4%
