@@ -39,9 +39,9 @@ if (!out) {
 // it: esbuild would write the string's bytes above 0x7F as escapes.
 const PLACEHOLDER = '"@wasm@"';
 
-// Wakes the page: the ask page's form from `hydrate`, every Leptos island
-// on the desk from the export its `data-component` names, as Leptos' own
-// island script does. The ask page has no `leptos-island`.
+// Wakes the page: `hydrate` sets up Leptos' islands mode, then every
+// Leptos island hydrates from the export its `data-component` names, as
+// Leptos' own island script does.
 const entry = `
 import * as bundle from "./${basename(glue)}";
 const wasmSource = ${PLACEHOLDER};

@@ -1,26 +1,33 @@
 //! The page where a human answers one ask: `/asks/{id}`.
 //!
-//! The page is server HTML. A pending ask's answering form is written by
-//! [`markup`] from one [`state::FormState`] (both from `askform`); in the
-//! browser, `askform`'s `client` (no Leptos) takes it over and rewrites what
-//! changes with the same [`markup`] functions.
+//! The page is server HTML; only a pending ask's [`PendingAsk`] island runs
+//! in the browser. Its state is one [`FormState`] (from `askform`) in a
+//! signal; the form itself is in [`form`], how an ask ended in
+//! [`outcome`].
 
-pub use askform::{markup, state, PendingProps, PROPS_ID, ROOT_ID};
+pub mod form;
+pub mod outcome;
 
 use crate::page_words::SpeakPage;
 use crate::{
+    browser,
     error::ServerError,
     form::Posted,
     i18n::{use_lang, Lang, Speak},
     rpc::AskPageData,
     time::short_time,
 };
-use interaction::{Ask, AskStatus};
-use leptos::{prelude::*, tachys::html::InertElement};
+use askform::state::{FormState, Outgoing};
+use form::{question_name, AskForm};
+use interaction::{Ask, AskStatus, Question, ValidRequest};
+use leptos::{either::Either, prelude::*};
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
-use state::FormState;
+use outcome::{EndedView, Outcome};
 use std::sync::{Arc, Mutex};
+
+/// The element id around a pending ask's form.
+pub const ROOT_ID: &str = "pending-ask";
 
 /// The ask page's data, which the server's handler of `/asks/{id}` reads
 /// before it renders the page and puts in the render's context; the page
@@ -121,12 +128,19 @@ pub fn AskView(
         parts.join(" ")
     };
     let body = if ask.status.is_finished() {
-        let outcome = InertElement::new(markup::outcome(&ask, lang));
-        view! { <FinishedBy ask/> {outcome} }.into_any()
+        view! { <FinishedBy ask=ask.clone()/> <Outcome ask/> }.into_any()
     } else if !may_answer {
         view! { <NotYours ask/> }.into_any()
     } else {
-        view! { <PendingAsk ask posted notify lang/> }.into_any()
+        // Validated when the desk read it.
+        let Ask { id, request, .. } = ask;
+        view! {
+            <div id=ROOT_ID>
+                <PendingAsk id request posted notify lang/>
+            </div>
+            <crate::IslandScripts bundle=crate::Bundle::Ask/>
+        }
+        .into_any()
     };
     view! {
         <Title text=crate::tab_title(&title)/>
@@ -185,7 +199,7 @@ fn NotYours(ask: Ask) -> impl IntoView {
                 .collect_view();
             view! {
                 <li>
-                    <p class="question-name">{markup::question_name(q, i, lang.t())}</p>
+                    <p class="question-name">{question_name(q, i, lang.t())}</p>
                     <p>{q.question.clone()}</p>
                     <ul class="options-read-only">{options}</ul>
                 </li>
@@ -240,12 +254,18 @@ fn Deliveries(deliveries: Vec<interaction::Delivery>) -> impl IntoView {
     })
 }
 
-/// A pending ask: the answering form, a plain HTML form the server checks
-/// when posted, and the `ask` bundle that takes it over in the browser.
-#[component]
+/// A pending ask: the answering form, and how the ask ended once it has
+/// (by this page or elsewhere). The one part of the page that runs in the
+/// browser, from the `ask` bundle (feature `ask-island`); on the server and
+/// without JavaScript it is a plain HTML form the server checks when
+/// posted.
+#[cfg_attr(any(feature = "ssr", feature = "ask-island"), island)]
+#[cfg_attr(not(any(feature = "ssr", feature = "ask-island")), component)]
 fn PendingAsk(
-    /// The pending ask.
-    ask: Ask,
+    /// The pending ask's id.
+    id: String,
+    /// Its questions.
+    request: ValidRequest,
     /// A refused form post whose input and problems to show.
     posted: Option<Posted>,
     /// In an iframe: the host origin to tell when the ask finishes.
@@ -253,24 +273,80 @@ fn PendingAsk(
     /// The page's language.
     lang: Lang,
 ) -> impl IntoView {
-    // Validated when the desk read it.
-    let Ask { id, request, .. } = ask;
-    let form = FormState::new(&id, &request, posted.as_ref());
-    let html = markup::form(&form, request.questions(), lang, false);
-    let props = PendingProps {
-        id,
-        request,
-        posted,
-        notify,
-        lang,
-    };
-    // `<` is escaped, so nothing in the JSON can end the script element.
-    let json = serde_json::to_string(&props)
-        .unwrap_or_default()
-        .replace('<', "\\u003c");
-    view! {
-        <div id=ROOT_ID>{InertElement::new(html)}</div>
-        <script type="application/json" id=PROPS_ID inner_html=json></script>
-        <crate::IslandScripts bundle=crate::Bundle::Ask/>
+    provide_context(lang);
+    crate::mark_hydrated();
+    let form = RwSignal::new(FormState::new(&id, &request, posted.as_ref()));
+    // A refused post shown by the server is newer than any saved draft.
+    let restore_draft = posted.is_none();
+    let questions = request.questions().to_vec();
+    view! { <LiveForm form questions restore_draft notify/> }
+}
+
+/// The answering form at work: it keeps its draft across reloads, follows
+/// the ask's event stream, sends through the server functions, and gives
+/// way to how the ask ended, telling an embedding page.
+#[component]
+pub fn LiveForm(
+    /// The form's state.
+    form: RwSignal<FormState>,
+    /// The ask's questions, in the request's order.
+    questions: Vec<Question>,
+    /// Whether to put back a draft saved before a reload.
+    restore_draft: bool,
+    /// In an iframe: the host origin to tell when the ask finishes.
+    notify: Option<String>,
+) -> impl IntoView {
+    let ended = Memo::new(move |_| form.with(|s| s.ended().is_some()));
+    if let Some(origin) = notify {
+        Effect::new(move |_| {
+            if ended.get() {
+                form.with_untracked(|s| s.ended().map(|e| browser::tell_host(&e.ask, &origin)));
+            }
+        });
     }
+    let saved = Memo::new(move |_| form.with(FormState::saved));
+    let restore = restore_draft.then_some(move |draft: Posted| form.update(|s| s.restore(&draft)));
+    browser::keep_draft(saved, restore);
+    let id = form.with_untracked(|s| s.ask_id().to_owned());
+    follow_events(form, &id);
+    let send = Callback::new(move |outgoing: Outgoing| {
+        let id = form.with_untracked(|s| s.ask_id().to_owned());
+        leptos::task::spawn_local(async move {
+            let result = browser::send(&id, outgoing).await;
+            if let Ok(ask) = &result {
+                browser::forget_draft(&ask.id);
+            }
+            form.update(|s| s.settle(result));
+        });
+    });
+    move || {
+        if ended.get() {
+            let ended = form.with_untracked(|s| s.ended().cloned());
+            Either::Left(ended.map(|ended| view! { <EndedView ended/> }))
+        } else {
+            Either::Right(view! { <AskForm form questions=questions.clone() send/> })
+        }
+    }
+}
+
+/// Follows the ask's event stream while its form is open: the agent may
+/// withdraw the ask, or it may expire, while the human types. When the
+/// stream says the ask ended (or cannot say what was missed), the ask is
+/// read again and the form gives way to how it ended, keeping what was
+/// typed.
+fn follow_events(form: RwSignal<FormState>, id: &str) {
+    let check = move || {
+        let id = form.with_untracked(|s| s.ask_id().to_owned());
+        leptos::task::spawn_local(async move {
+            if let Ok(ask) = browser::load(&id).await {
+                form.update(|s| s.end_elsewhere(ask));
+            }
+        });
+    };
+    let on_event = move |event: interaction::AskEvent| {
+        if event.ask.status.is_finished() {
+            check();
+        }
+    };
+    browser::use_event_source(&format!("/asks/{id}/events"), on_event, move |_| check());
 }

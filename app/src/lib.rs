@@ -112,8 +112,8 @@ pub fn IslandScripts(
 }
 
 /// A browser bundle: the JavaScript, with the wasm in it, that wakes one
-/// page. The ask page's links `askform` alone (no Leptos), the desk's `app`
-/// with feature `desk-island`, so the ask page, which a person may open on
+/// page's island. The ask page's is built with feature `ask-island`, the
+/// desk's with `desk-island`, so the ask page, which a person may open on
 /// a phone, loads no code of the desk's, and the desk none of the form's.
 ///
 /// A bundle's discriminant is its place in [`Bundle::ALL`], so tables of

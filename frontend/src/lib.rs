@@ -1,9 +1,8 @@
 //! The browser half of askdesk: wakes the page the server rendered. Built
 //! once per page with browser code (feature `ask` or `desk`), so each
-//! page's bundle carries only its own.
+//! page's bundle carries only its own island.
 
-// Links `app`, whose `#[island]`s are the wasm exports the desk calls.
-#[cfg(feature = "desk")]
+// Links `app`, whose `#[island]`s are the wasm exports the page calls.
 use app as _;
 
 /// Called by the bundle's own script (`scripts/wasm-module.mjs`), which
@@ -13,11 +12,6 @@ use app as _;
 // (scripts/dev.sh), so a panic traps at once, before any hook could run.
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate() {
-    // The ask page: its form, taken over without Leptos.
-    #[cfg(feature = "ask")]
-    askform::client::start();
-    // The desk: islands mode, the page is server HTML; only `#[island]`s
-    // hydrate.
-    #[cfg(feature = "desk")]
+    // Islands mode: the page is server HTML; only `#[island]`s hydrate.
     leptos::mount::hydrate_islands();
 }

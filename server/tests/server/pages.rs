@@ -75,10 +75,11 @@ async fn agent_text_is_escaped_in_the_page() {
         html.contains("&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;"),
         "{html}"
     );
-    // The browser code's copy of the questions, in a script element,
-    // cannot end it.
+    // The island's copy of the questions, in an attribute, cannot end it.
     assert!(
-        html.contains(r#""question":"Is \u003cb>this\u003c/b> & \"that\" safe?""#),
+        html.contains(
+            "&quot;question&quot;:&quot;Is &lt;b&gt;this&lt;/b&gt; &amp; \\&quot;that\\&quot; safe?&quot;"
+        ),
         "{html}"
     );
     assert_eq!(
