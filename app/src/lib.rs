@@ -18,7 +18,7 @@ pub mod rpc;
 pub mod signin;
 pub mod time;
 
-use leptos::prelude::*;
+use leptos::{either::Either, prelude::*};
 use leptos_meta::{provide_meta_context, MetaTags, Script, Title};
 use leptos_router::{
     components::{Route, Router, Routes},
@@ -35,6 +35,8 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     provide_context(request_lang());
     let lang = i18n::use_lang();
     let stylesheet = use_context::<PageConfig>().unwrap_or_default().stylesheet;
+    // For `IslandScripts`, on a site cargo-leptos built.
+    provide_context(options.clone());
     view! {
         <!DOCTYPE html>
         <html lang=lang.tag()>
@@ -65,50 +67,47 @@ pub(crate) type PageLoad<T> =
 /// rather than in every page's head, so a page without one (a finished
 /// ask, sign-in, not found) loads no JavaScript or wasm at all.
 ///
-/// Leptos' `<HydrationScripts islands>` waits for the browser to be idle
-/// before it even imports the bundle, which put a frame or more between
-/// the page being parsed and the form answering. This is the bundle itself
-/// as a deferred classic script in the head: the preload scanner fetches it
-/// before anything runs, and it wakes the page (`scripts/wasm-module.mjs`)
-/// in the parser's last task, when every island is in the document.
-///
-/// A module script (a `modulepreload` hint and an inline
-/// `import … from bundle`) ran in a task of its own after the parse, and
-/// whenever the stylesheet had arrived by then the page's first layout came
-/// first. The same ask page both ways, loaded in turn behind one proxy
-/// (time to interactive, medians of 20 cold loads): at CPU 4×, 434 against
-/// 543 ms (the hand-written page 348 ms); at CPU 1×, 158 against 176 ms
-/// (111 ms).
-///
-/// The wasm is in the bundle, not a file of its own: on a repeat visit the
-/// browser's memory cache serves a script at once, while a `fetch` is not
-/// served from it, so a wasm file came from the HTTP cache, and its bytes
-/// reached the compiler in main-thread tasks queued behind the parser and
-/// the first paint. The same captured ask page both ways, loaded in turn
-/// (time to interactive, medians): repeat visit at CPU 1×, 59.3 ms with
-/// the wasm fetched and compiled from the head, 43.0 ms with it in the
-/// JavaScript, 35.4 ms without any script (20 loads each); at 4×, 153
-/// against 120 ms (82 without a script; 12 loads). First visits stayed
-/// level: 127 against 127 ms at 1×, 514 against 483 ms at 4×. Tried
-/// before, none faster than the fetch: `new WebAssembly.Module` on the
-/// fetched bytes, `arrayBuffer` then `WebAssembly.compile`, no preload,
-/// compiling in a worker.
+/// The page's own bundle is a deferred classic script in the head, with
+/// its wasm inside: the preload scanner fetches it before anything runs,
+/// and it wakes the page (`scripts/wasm-module.mjs`) in the parser's last
+/// task, when every island is in the document, where Leptos' own
+/// `<HydrationScripts islands>` waits for an idle moment first (bench/tti.sh
+/// measures the difference). A site cargo-leptos built has one module for
+/// every island, which Leptos' own loader wakes.
 #[component]
 pub fn IslandScripts(
     /// The bundle that wakes the island beside: each page loads only its own.
     bundle: Bundle,
 ) -> impl IntoView {
     // Rendered by the server only, which provides the page's settings.
-    use_context::<PageConfig>().map(|config| {
-        // What `<HydrationScripts islands>` tells the render: below here
-        // nothing is hydrated except islands.
-        if let Some(context) = Owner::current_shared_context() {
-            context.set_is_hydrating(false);
+    use_context::<PageConfig>().map(|config| match config.loader {
+        Loader::Bundles => {
+            // What `<HydrationScripts islands>` tells the render: below
+            // here nothing is hydrated except islands.
+            if let Some(context) = Owner::current_shared_context() {
+                context.set_is_hydrating(false);
+            }
+            // The bundle's path carries its hash; the nonce is the page's.
+            let js = config.bundle(bundle).to_owned();
+            Either::Left(view! { <Script defer="" src=js/> })
         }
-        // The bundle's path carries its hash; the nonce is the page's.
-        let js = config.bundle(bundle).to_owned();
-        view! { <Script defer="" src=js/> }
+        Loader::Leptos => Either::Right(
+            use_context::<LeptosOptions>()
+                .map(|options| view! { <HydrationScripts options islands=true/> }),
+        ),
     })
+}
+
+/// How the pages load their islands' code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Loader {
+    /// Each page its own bundle ([`Bundle`]), as `scripts/dev.sh` builds
+    /// the site.
+    #[default]
+    Bundles,
+    /// One module for every island, as cargo-leptos builds the site,
+    /// loaded by Leptos' own `<HydrationScripts islands>`.
+    Leptos,
 }
 
 /// A browser bundle: the JavaScript, with the wasm in it, that wakes one
@@ -168,11 +167,20 @@ fn request_lang() -> i18n::Lang {
 /// The Content-Security-Policy of every page: nothing from elsewhere, and
 /// of inline scripts only those carrying this response's `nonce` (the
 /// hydration script Leptos writes).
+/// While a watch serves the pages (`live_reload`, a port), they may also
+/// reach its live-reload WebSocket on that port.
 #[cfg(feature = "ssr")]
-pub fn content_security_policy(nonce: &str, frame_ancestors: &str) -> String {
+pub fn content_security_policy(
+    nonce: &str,
+    frame_ancestors: &str,
+    live_reload: Option<u16>,
+) -> String {
+    let reload = live_reload
+        .map(|port| format!(" ws://*:{port} wss://*:{port}"))
+        .unwrap_or_default();
     format!(
         "default-src 'none'; script-src 'self' 'nonce-{nonce}' 'wasm-unsafe-eval'; \
-         style-src 'self'; img-src 'self' data:; connect-src 'self'; manifest-src 'self'; \
+         style-src 'self'; img-src 'self' data:; connect-src 'self'{reload}; manifest-src 'self'; \
          worker-src 'self'; form-action 'self'; \
          base-uri 'none'; frame-ancestors {frame_ancestors}"
     )
@@ -187,7 +195,7 @@ fn set_content_security_policy() {
         return;
     };
     let config = use_context::<PageConfig>().unwrap_or_default();
-    let policy = content_security_policy(&nonce, &config.frame_ancestors);
+    let policy = content_security_policy(&nonce, &config.frame_ancestors, config.live_reload);
     if let Ok(value) = http::HeaderValue::from_str(&policy) {
         response.insert_header(http::header::CONTENT_SECURITY_POLICY, value);
     }
@@ -210,6 +218,12 @@ pub struct PageConfig {
     /// Each bundle's path, in [`Bundle::ALL`]'s order; the server names
     /// them by their content, as the stylesheet.
     pub bundles: [String; Bundle::ALL.len()],
+    /// How the pages load their islands' code.
+    pub loader: Loader,
+    /// The port of a watch's live-reload WebSocket, while one serves the
+    /// pages (`LEPTOS_WATCH`, as `scripts/dev.sh watch` and cargo-leptos
+    /// set it): Leptos' `<AutoReload>` connects to it.
+    pub live_reload: Option<u16>,
 }
 
 impl PageConfig {
@@ -227,6 +241,8 @@ impl Default for PageConfig {
             embed_origin: None,
             web_push: false,
             bundles: Bundle::ALL.map(|bundle| format!("/pkg/{}.js", bundle.name())),
+            loader: Loader::Bundles,
+            live_reload: None,
         }
     }
 }

@@ -52,6 +52,10 @@ pub struct Assets {
     /// Each bundle's hashed path, in [`app::Bundle::ALL`]'s order.
     bundles: [Option<String>; app::Bundle::ALL.len()],
     stylesheet: Option<String>,
+    /// The site is cargo-leptos's: one wasm-bindgen module and its wasm
+    /// (`pkg/<name>.js`, `pkg/<name>.wasm`) for every island, served
+    /// under those names.
+    cargo_leptos: bool,
 }
 
 fn content_type(path: &str) -> &'static str {
@@ -128,6 +132,9 @@ impl Assets {
                 assets.add(path, js, IMMUTABLE);
             }
         }
+        assets.cargo_leptos = assets.bundles.iter().all(Option::is_none)
+            && raw.contains_key(&format!("pkg/{NAME}.js"))
+            && raw.contains_key(&format!("pkg/{NAME}.wasm"));
         if let Some(css) = take(&mut raw, &format!("pkg/{NAME}.css")) {
             let path = format!("/pkg/{NAME}.{}.css", hash(&css.identity));
             assets.stylesheet = Some(path.clone());
@@ -155,6 +162,13 @@ impl Assets {
     /// it.
     pub fn bundle(&self, bundle: app::Bundle) -> Option<&str> {
         self.bundles[bundle as usize].as_deref()
+    }
+
+    /// Whether the site is one cargo-leptos built (`cargo leptos watch`):
+    /// its one module, which Leptos' own `<HydrationScripts>` loads, wakes
+    /// every island.
+    pub fn is_cargo_leptos(&self) -> bool {
+        self.cargo_leptos
     }
 
     /// The stylesheet's path, when the site has one.

@@ -8,6 +8,22 @@ use axum::http::Uri;
 use leptos::prelude::LeptosOptions;
 use std::net::SocketAddr;
 
+/// Leptos' live-reload port when `LEPTOS_RELOAD_PORT` names none.
+const DEFAULT_RELOAD_PORT: u32 = 3001;
+
+/// The live-reload port while a watch runs this server: cargo-leptos and
+/// `scripts/dev.sh watch` set `LEPTOS_WATCH` (and `LEPTOS_RELOAD_PORT`),
+/// and Leptos' `<AutoReload>` reads the first itself.
+fn live_reload() -> Option<u32> {
+    std::env::var_os("LEPTOS_WATCH")?;
+    Some(
+        std::env::var("LEPTOS_RELOAD_PORT")
+            .ok()
+            .and_then(|port| port.parse().ok())
+            .unwrap_or(DEFAULT_RELOAD_PORT),
+    )
+}
+
 impl ServeArgs {
     /// The Leptos options these settings describe.
     pub fn leptos_options(&self) -> LeptosOptions {
@@ -15,6 +31,7 @@ impl ServeArgs {
             .output_name(env!("LEPTOS_OUTPUT_NAME"))
             .site_pkg_dir("pkg")
             .site_addr(self.addr)
+            .reload_port(live_reload().unwrap_or(DEFAULT_RELOAD_PORT))
             .build()
     }
 
@@ -48,6 +65,7 @@ impl ServeArgs {
             frame_ancestors: self.frame_ancestors.trim().to_owned(),
             embed_origin: self.embed_origin.clone(),
             web_push: self.web_push.is_some(),
+            live_reload: live_reload().and_then(|port| u16::try_from(port).ok()),
             ..app::PageConfig::default()
         };
         if let Some(stylesheet) = assets.stylesheet() {
@@ -57,6 +75,9 @@ impl ServeArgs {
             if let Some(path) = assets.bundle(bundle) {
                 config.bundles[bundle as usize] = path.to_owned();
             }
+        }
+        if assets.is_cargo_leptos() {
+            config.loader = app::Loader::Leptos;
         }
         Ok(config)
     }

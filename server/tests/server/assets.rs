@@ -174,6 +174,99 @@ async fn pages_link_the_hashed_names_of_their_own_bundle_and_stay_out_of_caches(
     );
 }
 
+/// A site as cargo-leptos lays it out (`cargo leptos watch`, with the
+/// workspace's `[[workspace.metadata.leptos]]`): one wasm-bindgen module
+/// and its wasm for every island, named after the site, and the CSS.
+#[tokio::test]
+async fn a_site_cargo_leptos_built_is_loaded_by_leptos_own_hydration_scripts() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (name, bytes) in [
+        ("pkg/askdesk.js", &b"export default function init() {}"[..]),
+        ("pkg/askdesk.wasm", b"\0asm"),
+        ("pkg/askdesk.css", b"body { color: black }"),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().expect("folder")).expect("mkdir");
+        std::fs::write(path, bytes).expect("write");
+    }
+    let assets = Assets::from_dir(dir.path()).expect("site");
+    assert!(assets.is_cargo_leptos());
+    assert_eq!(assets.bundle(Bundle::Ask), None);
+    let server = TestServer::with_site(assets).await;
+    let id = server.create(release_ask()).await;
+    for path in [format!("/asks/{id}"), "/".to_owned()] {
+        let html = body_text(get(&server, &path, None).await).await;
+        // Leptos' loader: a nonced module script that imports the module,
+        // initialises it with the wasm and wakes each island.
+        let tag = script_tags(&html)
+            .find(|tag| tag.contains(r#"type="module""#))
+            .unwrap_or_else(|| panic!("{path}: no module script: {html}"));
+        assert!(tag.contains("nonce="), "{path}: {tag}");
+        assert!(html.contains("/pkg/askdesk.js"), "{path}: {html}");
+        assert!(html.contains("askdesk.wasm"), "{path}: {html}");
+        assert!(!html.contains("/pkg/ask.js"), "{path}: {html}");
+    }
+    for (file, kind) in [
+        ("/pkg/askdesk.js", "text/javascript; charset=utf-8"),
+        ("/pkg/askdesk.wasm", "application/wasm"),
+    ] {
+        let response = get(&server, file, None).await;
+        assert_eq!(response.status(), StatusCode::OK, "{file}");
+        assert_eq!(response.headers()[header::CONTENT_TYPE], kind, "{file}");
+    }
+    // The site scripts/dev.sh lays out is not cargo-leptos's.
+    let own = tempfile::tempdir().expect("tempdir");
+    assert!(!site(own.path(), "export default 1;").is_cargo_leptos());
+}
+
+/// The workspace's `[[workspace.metadata.leptos]]` names what the
+/// workspace has: its packages, the bundle features, the profile, the
+/// stylesheet and public folder, and the site's name the server expects.
+#[test]
+fn the_cargo_leptos_settings_name_what_the_workspace_has() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let read = |path: &str| -> toml::Table {
+        std::fs::read_to_string(root.join(path))
+            .expect("manifest")
+            .parse()
+            .expect("toml")
+    };
+    let workspace = read("Cargo.toml");
+    let leptos = &workspace["workspace"]["metadata"]["leptos"][0];
+    let text = |key: &str| leptos[key].as_str().unwrap_or_else(|| panic!("{key}"));
+    assert_eq!(text("name"), env!("LEPTOS_OUTPUT_NAME"));
+    let server = read("server/Cargo.toml");
+    assert_eq!(
+        server["package"]["name"].as_str(),
+        Some(text("bin-package"))
+    );
+    assert!(server["bin"]
+        .as_array()
+        .expect("bins")
+        .iter()
+        .any(|bin| bin["name"].as_str() == Some(text("bin-target"))));
+    let frontend = read("frontend/Cargo.toml");
+    assert_eq!(
+        frontend["package"]["name"].as_str(),
+        Some(text("lib-package"))
+    );
+    let features = frontend["features"].as_table().expect("features");
+    for feature in leptos["lib-features"].as_array().expect("lib-features") {
+        let feature = feature.as_str().expect("feature");
+        assert!(features.contains_key(feature), "{feature}");
+    }
+    for bundle in Bundle::ALL {
+        assert!(features.contains_key(bundle.name()), "{}", bundle.name());
+    }
+    assert!(workspace["profile"]
+        .as_table()
+        .expect("profiles")
+        .contains_key(text("lib-profile-release")));
+    assert!(root.join(text("style-file")).is_file());
+    assert!(root.join(text("assets-dir")).is_dir());
+    assert_eq!(text("site-pkg-dir"), "pkg");
+}
+
 /// The attributes of each `<script>` tag in `html`: the text between
 /// `<script` and the tag's `>`.
 fn script_tags(html: &str) -> impl Iterator<Item = &str> {
