@@ -134,9 +134,20 @@ pub fn AskView(
     } else {
         // Validated when the desk read it.
         let Ask { id, request, .. } = ask;
+        let props = AskProps {
+            id,
+            request,
+            posted,
+            notify,
+            lang,
+        };
+        // The island reads its props from here in the browser (Leptos
+        // escapes the attribute), and from the context on the server.
+        let json = serde_json::to_string(&props).unwrap_or_default();
+        provide_context(props);
         view! {
-            <div id=ROOT_ID>
-                <PendingAsk id request posted notify lang/>
+            <div id=ROOT_ID data-props=json>
+                <PendingAsk/>
             </div>
             <crate::IslandScripts bundle=crate::Bundle::Ask/>
         }
@@ -254,14 +265,9 @@ fn Deliveries(deliveries: Vec<interaction::Delivery>) -> impl IntoView {
     })
 }
 
-/// A pending ask: the answering form, and how the ask ended once it has
-/// (by this page or elsewhere). The one part of the page that runs in the
-/// browser, from the `ask` bundle (feature `ask-island`); on the server and
-/// without JavaScript it is a plain HTML form the server checks when
-/// posted.
-#[cfg_attr(any(feature = "ssr", feature = "ask-island"), island)]
-#[cfg_attr(not(any(feature = "ssr", feature = "ask-island")), component)]
-fn PendingAsk(
+/// What the ask island needs besides the form the server rendered.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+struct AskProps {
     /// The pending ask's id.
     id: String,
     /// Its questions.
@@ -272,14 +278,33 @@ fn PendingAsk(
     notify: Option<String>,
     /// The page's language.
     lang: Lang,
-) -> impl IntoView {
-    provide_context(lang);
-    crate::mark_hydrated();
-    let form = RwSignal::new(FormState::new(&id, &request, posted.as_ref()));
-    // A refused post shown by the server is newer than any saved draft.
-    let restore_draft = posted.is_none();
-    let questions = request.questions().to_vec();
-    view! { <LiveForm form questions restore_draft notify/> }
+}
+
+/// A pending ask: the answering form, and how the ask ended once it has
+/// (by this page or elsewhere). The one part of the page that runs in the
+/// browser, from the `ask` bundle (feature `ask-island`), reading its props
+/// with the browser's own JSON parser ([`browser::page_props`]); on the
+/// server and without JavaScript it is a plain HTML form the server checks
+/// when posted.
+#[cfg_attr(any(feature = "ssr", feature = "ask-island"), island)]
+#[cfg_attr(not(any(feature = "ssr", feature = "ask-island")), component)]
+fn PendingAsk() -> impl IntoView {
+    browser::page_props::<AskProps>(ROOT_ID).map(|props| {
+        let AskProps {
+            id,
+            request,
+            posted,
+            notify,
+            lang,
+        } = props;
+        provide_context(lang);
+        crate::mark_hydrated();
+        let form = RwSignal::new(FormState::new(&id, &request, posted.as_ref()));
+        // A refused post shown by the server is newer than any saved draft.
+        let restore_draft = posted.is_none();
+        let questions = request.questions().to_vec();
+        view! { <LiveForm form questions restore_draft notify/> }
+    })
 }
 
 /// The answering form at work: it keeps its draft across reloads, follows

@@ -46,7 +46,7 @@ mod stream {
             let value = event
                 .data()
                 .as_string()
-                .and_then(|data| serde_json::from_str(&data).ok());
+                .and_then(|data| super::json::parse(&data));
             if let Some(value) = value {
                 handle(value);
             }
@@ -152,63 +152,79 @@ pub fn use_now() -> ReadSignal<i64> {
     now
 }
 
+/// An island's props: on the server from the page's context, in the
+/// browser from the `data-props` the server wrote on the element `id`
+/// around the island, read with the browser's own JSON parser (props of
+/// the island itself would bring a JSON parser into the bundle).
+pub fn page_props<T>(id: &str) -> Option<T>
+where
+    T: serde::de::DeserializeOwned + Clone + Send + Sync + 'static,
+{
+    #[cfg(feature = "hydrate")]
+    if let Some(props) = document()
+        .get_element_by_id(id)
+        .and_then(|element| element.get_attribute("data-props"))
+        .and_then(|text| json::parse(&text))
+    {
+        return Some(props);
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = id;
+    use_context::<T>()
+}
+
 /// Sends what the ask page's form lets go to its server function: the
-/// answers to `ask_answer`, a decline to `ask_decline`.
+/// answers to [`crate::rpc::answer_ask`], a decline to
+/// [`crate::rpc::decline_ask`].
 pub async fn send(id: &str, outgoing: Outgoing) -> Result<Ask, ServerError> {
-    #[cfg(feature = "hydrate")]
-    {
-        use askform::rpc::{AnswerArgs, DeclineArgs, ANSWER_ASK, DECLINE_ASK};
-        match outgoing {
-            Outgoing::Answer(answers) => {
-                let args = AnswerArgs {
-                    id,
-                    answers: &answers,
-                };
-                rpc::call(ANSWER_ASK, &args).await
-            }
-            Outgoing::Decline(reason) => {
-                let args = DeclineArgs {
-                    id,
-                    reason: &reason,
-                };
-                rpc::call(DECLINE_ASK, &args).await
-            }
-        }
-    }
-    #[cfg(not(feature = "hydrate"))]
-    {
-        let _ = (id, outgoing);
-        Err(ServerError::Transport("not in a browser".to_owned()))
+    use crate::rpc::{AnswerAsk, DeclineAsk};
+    let id = id.to_owned();
+    match outgoing {
+        Outgoing::Answer(answers) => call(&AnswerAsk { id, answers }).await,
+        Outgoing::Decline(reason) => call(&DeclineAsk { id, reason }).await,
     }
 }
 
-/// Reads the ask `id` again through `ask_load`.
+/// Reads the ask `id` again through [`crate::rpc::load_ask`].
 pub async fn load(id: &str) -> Result<Ask, ServerError> {
+    /// What the page reads of the reply (an [`crate::rpc::AskPageData`]):
+    /// only the ask.
+    #[derive(serde::Deserialize)]
+    struct Loaded {
+        ask: Ask,
+    }
+    let args = crate::rpc::LoadAsk { id: id.to_owned() };
+    call::<Loaded, _>(&args).await.map(|loaded| loaded.ask)
+}
+
+/// Reads the desk's lists again through [`crate::rpc::list_desk`].
+pub async fn list_desk() -> Result<crate::rpc::DeskData, ServerError> {
+    call(&crate::rpc::ListDesk {}).await
+}
+
+/// Calls the server function whose arguments are `args` with the browser's
+/// own `fetch`, as `server_fn`'s browser client does (a JSON `POST` to its
+/// `PATH`; the reply an `O` when its status is below 400, else a
+/// [`ServerError`]), so the islands carry no server-function client. The
+/// path's rules (an ask's link is its capability, sign-in where the desk
+/// needs it) are the function's own.
+async fn call<O, F>(args: &F) -> Result<O, ServerError>
+where
+    O: serde::de::DeserializeOwned,
+    F: leptos::server_fn::ServerFn + serde::Serialize,
+{
     #[cfg(feature = "hydrate")]
     {
-        use askform::rpc::{LoadArgs, LOAD_ASK};
-        /// What the page reads of `ask_load`'s reply (an
-        /// [`crate::rpc::AskPageData`]): only the ask.
-        #[derive(serde::Deserialize)]
-        struct Loaded {
-            ask: Ask,
-        }
-        rpc::call::<Loaded>(LOAD_ASK, &LoadArgs { id })
-            .await
-            .map(|loaded| loaded.ask)
+        rpc::post_json(F::PATH, args).await
     }
     #[cfg(not(feature = "hydrate"))]
     {
-        let _ = id;
+        let _ = args;
         Err(ServerError::Transport("not in a browser".to_owned()))
     }
 }
 
-/// The ask page's server functions, called with the browser's own `fetch`
-/// at their paths ([`askform::rpc`], held to the functions' `PATH`s by a
-/// test): the island carries no server-function client, and the paths'
-/// rules (the link is the capability, sign-in where the desk needs it)
-/// stay those of the functions.
+/// `fetch` for [`call`].
 #[cfg(feature = "hydrate")]
 mod rpc {
     use crate::error::ServerError;
@@ -219,22 +235,20 @@ mod rpc {
     use serde::{de::DeserializeOwned, Serialize};
     use wasm_bindgen_futures::JsFuture;
 
-    /// A JSON `POST` of `input` to `path`, as `server_fn`'s browser client
-    /// makes it: the reply an `O` when its status is below 400, else a
-    /// [`ServerError`].
-    pub async fn call<O: DeserializeOwned>(
+    /// A JSON `POST` of `input` to `path`: the reply an `O` when its
+    /// status is below 400, else a [`ServerError`].
+    pub async fn post_json<O: DeserializeOwned>(
         path: &str,
         input: &impl Serialize,
     ) -> Result<O, ServerError> {
-        let body = serde_json::to_string(input)
-            .map_err(|e| ServerError::Transport(format!("the call did not encode: {e}")))?;
+        let body = super::json::stringify(input)
+            .ok_or_else(|| ServerError::Transport("the call did not encode".to_owned()))?;
         let (ok, text) = post(path, &body).await?;
-        let reply =
-            |e: serde_json::Error| ServerError::Transport(format!("the reply did not decode: {e}"));
+        let reply = || ServerError::Transport("the reply did not decode".to_owned());
         if ok {
-            serde_json::from_str(&text).map_err(reply)
+            super::json::parse(&text).ok_or_else(reply)
         } else {
-            Err(serde_json::from_str(&text).map_err(reply)?)
+            Err(super::json::parse::<ServerError>(&text).ok_or_else(reply)?)
         }
     }
 
@@ -299,7 +313,7 @@ pub fn keep_draft(draft: Memo<Posted>, restore: Option<impl Fn(Posted) + 'static
         let id = draft.with_untracked(|d| d.ask_id.clone());
         let key = draft_key(&id);
         let save = move |draft: &Posted| {
-            if let (Some(storage), Ok(json)) = (session_storage(), serde_json::to_string(draft)) {
+            if let (Some(storage), Some(json)) = (session_storage(), json::stringify(draft)) {
                 // A full or disabled storage only costs the reload-safety.
                 let _ = storage.set_item(&key, &json);
             }
@@ -312,9 +326,7 @@ pub fn keep_draft(draft: Memo<Posted>, restore: Option<impl Fn(Posted) + 'static
             if first {
                 let saved = restore.as_ref().and_then(|_| {
                     let json = session_storage()?.get_item(&draft_key(&id)).ok()??;
-                    serde_json::from_str::<Posted>(&json)
-                        .ok()
-                        .filter(|p| p.ask_id == id)
+                    json::parse::<Posted>(&json).filter(|p| p.ask_id == id)
                 });
                 if let (Some(restore), Some(saved)) = (&restore, saved) {
                     restore(saved);
@@ -379,17 +391,41 @@ pub fn tell_host(ask: &Ask, origin: &str) {
             status: ask.status,
             answers: ask.answers.as_deref().unwrap_or_default(),
         };
-        let Ok(json) = serde_json::to_string(&message) else {
-            return;
-        };
-        let Ok(parsed) = leptos::web_sys::js_sys::JSON::parse(&json) else {
+        let Some(message) = json::value(&message) else {
             return;
         };
         if let Ok(Some(parent)) = window().parent() {
             // A host at another origin gets nothing: the browser checks `origin`.
-            let _ = parent.post_message(&parsed, origin);
+            let _ = parent.post_message(&message, origin);
         }
     }
     #[cfg(not(feature = "hydrate"))]
     let _ = (ask, origin);
+}
+
+/// JSON in the browser: the browser's own `JSON.parse` and `JSON.stringify`
+/// with serde-wasm-bindgen between JavaScript values and Rust types, so the
+/// islands carry no JSON parser of their own.
+#[cfg(feature = "hydrate")]
+pub(crate) mod json {
+    use leptos::{wasm_bindgen::JsValue, web_sys::js_sys::JSON};
+    use serde::{de::DeserializeOwned, Serialize};
+
+    /// `value` as a JavaScript value, objects as plain objects (as
+    /// `JSON.parse` makes them).
+    pub fn value(value: &impl Serialize) -> Option<JsValue> {
+        value
+            .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+            .ok()
+    }
+
+    /// `value` as JSON text.
+    pub fn stringify(value: &impl Serialize) -> Option<String> {
+        JSON::stringify(&self::value(value)?).ok()?.as_string()
+    }
+
+    /// The `T` that the JSON `text` holds, if it holds one.
+    pub fn parse<T: DeserializeOwned>(text: &str) -> Option<T> {
+        serde_wasm_bindgen::from_value(JSON::parse(text).ok()?).ok()
+    }
 }

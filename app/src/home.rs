@@ -40,8 +40,14 @@ pub fn HomePage() -> impl IntoView {
             {Suspend::new(async move {
                 match data.await {
                     Ok(DeskData { pending, history, version, public_url, me }) => {
+                        let props = DeskProps { pending, history, version, public_url, me, lang };
+                        // The island reads its props from here in the
+                        // browser (Leptos escapes the attribute), and from
+                        // the context on the server.
+                        let json = serde_json::to_string(&props).unwrap_or_default();
+                        provide_context(props);
                         view! {
-                            <LiveDesk pending history version public_url me lang/>
+                            <div id=DESK_ID data-props=json><LiveDesk/></div>
                             <crate::IslandScripts bundle=crate::Bundle::Desk/>
                             <p class="older"><a href="/history">{words.search_all}</a></p>
                         }
@@ -78,12 +84,12 @@ fn PushSubscribe() -> impl IntoView {
     })
 }
 
-/// The live desk: both lists, updated from `GET /api/v1/events` without a
-/// reload, with browser notifications on request. In the browser it runs
-/// from the `desk` bundle (feature `desk-island`).
-#[cfg_attr(any(feature = "ssr", feature = "desk-island"), island)]
-#[cfg_attr(not(any(feature = "ssr", feature = "desk-island")), component)]
-fn LiveDesk(
+/// The element id around the live desk, which carries its props.
+const DESK_ID: &str = "live-desk";
+
+/// What the desk's island starts from.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+struct DeskProps {
     /// The pending asks when the page was made.
     pending: Vec<AskSummary>,
     /// The finished asks when the page was made.
@@ -96,7 +102,27 @@ fn LiveDesk(
     me: Option<String>,
     /// The page's language.
     lang: Lang,
-) -> impl IntoView {
+}
+
+/// The live desk: both lists, updated from `GET /api/v1/events` without a
+/// reload, with browser notifications on request. In the browser it runs
+/// from the `desk` bundle (feature `desk-island`), reading its props with
+/// the browser's own JSON parser ([`crate::browser::page_props`]).
+#[cfg_attr(any(feature = "ssr", feature = "desk-island"), island)]
+#[cfg_attr(not(any(feature = "ssr", feature = "desk-island")), component)]
+fn LiveDesk() -> impl IntoView {
+    browser::page_props::<DeskProps>(DESK_ID).map(live_desk)
+}
+
+fn live_desk(props: DeskProps) -> impl IntoView {
+    let DeskProps {
+        pending,
+        history,
+        version,
+        public_url,
+        me,
+        lang,
+    } = props;
     provide_context(lang);
     let t = lang.t();
     crate::mark_hydrated();
@@ -123,7 +149,7 @@ fn LiveDesk(
     // Fell behind, or the server restarted: read the lists afresh.
     let on_reset = move |_| {
         leptos::task::spawn_local(async move {
-            if let Ok(data) = list_desk().await {
+            if let Ok(data) = browser::list_desk().await {
                 lists.set(Lists {
                     pending: data.pending,
                     history: data.history,

@@ -9,14 +9,17 @@ use crate::{error::ServerError, form::Posted};
 use interaction::{Answers, Ask, AskSummary};
 use leptos::{
     prelude::*,
-    server_fn::{codec::Post, ServerFn},
+    server_fn::{
+        codec::{JsonEncoding, Post},
+        ServerFn,
+    },
 };
 use serde::{Deserialize, Serialize};
 
-pub use askform::rpc::StrJsonEncoding;
-
-/// Arguments and replies as JSON in a `POST` body, read from a string.
-pub type StrJson = Post<StrJsonEncoding>;
+/// Arguments and replies as JSON in a `POST` body, which the islands
+/// send and read with the browser's own `fetch` and JSON
+/// ([`crate::browser`]).
+pub type Json = Post<JsonEncoding>;
 
 /// How many finished asks the front page's history shows, and how many
 /// asks a page of `/history` shows.
@@ -64,7 +67,7 @@ pub fn link_capability_paths() -> [&'static str; 3] {
 }
 
 /// The ask with this id and what its page shows, as the caller sees it.
-#[server(prefix = "/rpc", endpoint = "ask_load", input = StrJson, output = StrJson)]
+#[server(prefix = "/rpc", endpoint = "ask_load", input = Json, output = Json)]
 pub async fn load_ask(id: String) -> Result<AskPageData, ServerError> {
     read_ask_page(&ssr::desk()?, &ssr::caller(), &id)
         .await
@@ -92,7 +95,7 @@ pub async fn read_ask_page(
 }
 
 /// Answers the ask; the desk validates the answers against the stored request.
-#[server(prefix = "/rpc", endpoint = "ask_answer", input = StrJson, output = StrJson)]
+#[server(prefix = "/rpc", endpoint = "ask_answer", input = Json, output = Json)]
 pub async fn answer_ask(id: String, answers: Answers) -> Result<Ask, ServerError> {
     ssr::desk()?
         .answer(&id, answers, &ssr::acting(interaction::Via::Web))
@@ -101,7 +104,7 @@ pub async fn answer_ask(id: String, answers: Answers) -> Result<Ask, ServerError
 }
 
 /// Declines the ask, with an optional reason for the agent.
-#[server(prefix = "/rpc", endpoint = "ask_decline", input = StrJson, output = StrJson)]
+#[server(prefix = "/rpc", endpoint = "ask_decline", input = Json, output = Json)]
 pub async fn decline_ask(id: String, reason: String) -> Result<Ask, ServerError> {
     let decline = interaction::Decline {
         reason: Some(reason),
@@ -113,7 +116,7 @@ pub async fn decline_ask(id: String, reason: String) -> Result<Ask, ServerError>
 }
 
 /// The pending asks and the recent history.
-#[server(prefix = "/rpc", endpoint = "list_asks", input = StrJson, output = StrJson)]
+#[server(prefix = "/rpc", endpoint = "list_asks", input = Json, output = Json)]
 pub async fn list_desk() -> Result<DeskData, ServerError> {
     use interaction::AskStatus;
     let desk = ssr::desk()?;
@@ -153,7 +156,7 @@ pub struct HistoryData {
 /// A page of every ask, newest first, with the status, agent and text the
 /// search form names (empty: any) and after `cursor` (empty: from the
 /// newest).
-#[server(prefix = "/rpc", endpoint = "history", input = StrJson, output = StrJson)]
+#[server(prefix = "/rpc", endpoint = "history", input = Json, output = Json)]
 pub async fn search_history(
     status: String,
     agent: String,
@@ -224,54 +227,5 @@ pub mod ssr {
                 ServerError::Internal
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use askform::rpc::{AnswerArgs, DeclineArgs, LoadArgs, ANSWER_ASK, DECLINE_ASK, LOAD_ASK};
-    use serde_json::to_value;
-
-    /// The ask page's browser code calls these three without `server_fn`:
-    /// at the paths and with the arguments it has of its own.
-    #[test]
-    fn the_ask_page_calls_its_server_functions_as_they_are() {
-        assert_eq!(<LoadAsk as ServerFn>::PATH, LOAD_ASK);
-        assert_eq!(<AnswerAsk as ServerFn>::PATH, ANSWER_ASK);
-        assert_eq!(<DeclineAsk as ServerFn>::PATH, DECLINE_ASK);
-        let id = "0123456789abcdef0123456789abcdef";
-        let answers: Answers = serde_json::from_str(
-            r#"{"answers": [{"id": "db", "selected": ["SQLite"], "custom": "and more"}]}"#,
-        )
-        .expect("answers");
-        assert_eq!(
-            to_value(LoadAsk { id: id.to_owned() }).expect("json"),
-            to_value(LoadArgs { id }).expect("json")
-        );
-        assert_eq!(
-            to_value(AnswerAsk {
-                id: id.to_owned(),
-                answers: answers.clone()
-            })
-            .expect("json"),
-            to_value(AnswerArgs {
-                id,
-                answers: &answers
-            })
-            .expect("json")
-        );
-        assert_eq!(
-            to_value(DeclineAsk {
-                id: id.to_owned(),
-                reason: "later".to_owned()
-            })
-            .expect("json"),
-            to_value(DeclineArgs {
-                id,
-                reason: "later"
-            })
-            .expect("json")
-        );
     }
 }

@@ -42,7 +42,7 @@ impl std::error::Error for ServerError {}
 
 #[cfg(feature = "server-fn")]
 impl server_fn::error::FromServerFnError for ServerError {
-    type Encoder = crate::rpc::StrJsonEncoding;
+    type Encoder = server_fn::codec::JsonEncoding;
 
     fn from_server_fn_error(value: server_fn::error::ServerFnErrorErr) -> Self {
         Self::Transport(value.to_string())
