@@ -320,7 +320,7 @@ build_site() { # build_site [watch]
   local listing stamp=$SITE-listing
   listing=$(cd "$SITE" && find . -type f | sort | sha256sum)
   if [ "$(cat "$stamp" 2>/dev/null)" != "$listing" ]; then
-    touch server/src/assets.rs
+    touch server/src/http/assets.rs
     echo "$listing" >"$stamp"
   fi
 }

@@ -1,30 +1,23 @@
 use clap::Parser;
-use server::{
-    config::{Cli, Command, Hook, ServeArgs},
-    mcp,
+use server::cli::{
+    config::{Cli, Command, Hook, McpArgs, ServeArgs},
+    detached, hook, people,
     run::{self, StartError},
+    stdio,
 };
 use std::{process::ExitCode, time::Instant};
 use tokio_util::sync::CancellationToken;
 use tracing_subscriber::EnvFilter;
 
-/// jemalloc. Rendering pages allocates and frees many small strings, and
-/// glibc's malloc was a quarter of that path. Among the fast allocators
-/// jemalloc keeps its free-block bookkeeping outside the blocks (a bitmap
-/// per slab), so memory allocated and never written is never resident:
-/// hyper gives every connection an 8 KiB response-header buffer when it
-/// opens and writes it only when the response goes out. mimalloc threads
-/// its free list through the blocks, which made a page of each resident:
-/// 10,000 waiting agents took 174 MiB with it, 138 MiB with jemalloc, and
-/// pages rendered 6,952/s against 7,373/s (bench/waiters.sh, bench/ssr.sh).
+/// jemalloc: it keeps its free lists outside the blocks, so memory hyper
+/// reserves for each waiting connection and never writes stays unresident
+/// (bench/waiters.sh compares allocators).
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
-/// Where the kernel backs memory with transparent huge pages by default
-/// (`always`, as many distributions ship), every 2 MiB of the allocator's
-/// arenas touched becomes resident (with mimalloc, 10,000 waiting agents
-/// cost 421 MiB instead of 279). Off for this process, before the
-/// runtime's threads start; memory touched before `main` keeps what it has.
+/// Transparent huge pages off for this process, before the runtime's
+/// threads start: with them, every touched 2 MiB of the allocator's arenas
+/// becomes resident.
 fn no_transparent_huge_pages() {
     #[cfg(target_os = "linux")]
     if let Err(e) = rustix::thread::disable_transparent_huge_pages(true) {
@@ -52,8 +45,8 @@ async fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Serve(args)) => logged(serve(args)).await,
-        Some(Command::Mcp(args)) => logged(mcp::stdio::run(args)).await,
-        Some(Command::People(command)) => server::people::run(command, cli.serve.database)
+        Some(Command::Mcp(args)) => logged(stdio::run(args)).await,
+        Some(Command::People(command)) => people::run(command, cli.serve.database)
             .await
             .map_err(|e| e.to_string()),
         None => logged(serve(cli.serve)).await,
@@ -68,7 +61,7 @@ async fn run() -> ExitCode {
             in_terminal(move || tui::terminal::answer(args, started)).await
         }
         Some(Command::Hook(Hook::ClaudeCode(args))) => Ok(claude_code_hook(args).await),
-        Some(Command::Stop(args)) => match server::detached::stop(&args) {
+        Some(Command::Stop(args)) => match detached::stop(&args) {
             Ok(done) => {
                 println!("{done}");
                 Ok(ExitCode::SUCCESS)
@@ -114,14 +107,14 @@ async fn in_terminal(
 
 /// `askdesk hook claude-code`: always exits 0, printing the decision if
 /// there is one (a hook that fails lets Claude Code ask as usual).
-async fn claude_code_hook(args: server::config::McpArgs) -> ExitCode {
+async fn claude_code_hook(args: McpArgs) -> ExitCode {
     use std::io::Read;
     let mut stdin = String::new();
     if let Err(e) = std::io::stdin().read_to_string(&mut stdin) {
         eprintln!("askdesk hook: cannot read stdin: {e}");
         return ExitCode::SUCCESS;
     }
-    if let Some(output) = server::hook::claude_code(args, &stdin).await {
+    if let Some(output) = hook::claude_code(args, &stdin).await {
         println!("{output}");
     }
     ExitCode::SUCCESS

@@ -8,8 +8,11 @@
 
 mod channels;
 mod messages;
+pub mod webpush;
 
-pub use channels::{Channel, Channels, NTFY_ACTIONS, SLACK_ACTIONS, WEB_PUSH};
+pub use channels::{
+    Channel, ChannelError, ChannelSettings, Channels, NTFY_ACTIONS, SLACK_ACTIONS, WEB_PUSH,
+};
 pub(crate) use messages::{ask_title, ended_text};
 
 use channels::Kind;
@@ -208,7 +211,9 @@ async fn send(
             answered(reply.status())
         }
         Kind::WebPush => match &channels.push {
-            Some(push) => crate::push::send(push, desk, http, claimed.notice, ask).await,
+            Some(push) => webpush::send(push, desk, http, claimed.notice, ask)
+                .await
+                .map_err(|e| e.to_string()),
             None => Err("Web Push has no key yet".to_owned()),
         },
         Kind::Slack { url } => {

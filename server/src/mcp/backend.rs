@@ -29,7 +29,7 @@ fn in_client() -> Actor {
 /// The desk's refusal as the HTTP API reports it: the API's own status
 /// and body, read back as a remote server's reply would be.
 fn from_desk(error: DeskError) -> Error {
-    let (status, body) = crate::api::desk_error_body(error);
+    let (status, body) = crate::http::reply::desk_error_body(error);
     Error::from_reply(status, Some(body))
 }
 

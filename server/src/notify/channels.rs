@@ -2,7 +2,6 @@
 //! its secret, one askdesk cannot use), naming it as the outbox keeps it,
 //! and what delivering to all of them needs.
 
-use crate::config::{ConfigError, ServeArgs};
 use sha2::{Digest, Sha256};
 use std::{sync::Arc, time::Duration};
 
@@ -42,7 +41,7 @@ pub const NTFY_ACTIONS: usize = 3;
 
 impl Channel {
     /// Reads one `--notify` value.
-    pub fn parse(value: &str) -> Result<Self, ConfigError> {
+    pub fn parse(value: &str) -> Result<Self, ChannelError> {
         let (prefix, url) = value.split_once('+').unwrap_or(("", value));
         let known =
             "webhook+https://…, ntfy+https://host/topic or slack+https://hooks.slack.com/… \
@@ -60,7 +59,7 @@ impl Channel {
                     url: url.to_owned(),
                 },
             }),
-            "webhook" => Err(ConfigError::new(format!(
+            "webhook" => Err(ChannelError(format!(
                 "--notify {}: a webhook needs an http:// or https:// URL with a host after \
                  webhook+",
                 redacted(value)
@@ -71,14 +70,14 @@ impl Channel {
                     url: url.to_owned(),
                 },
             }),
-            "slack" => Err(ConfigError::new(format!(
+            "slack" => Err(ChannelError(format!(
                 "--notify {}: Slack needs its incoming-webhook URL after slack+ \
                  (https://hooks.slack.com/services/…)",
                 redacted(value)
             ))),
             "ntfy" => ntfy(url).map_or_else(
                 || {
-                    Err(ConfigError::new(format!(
+                    Err(ChannelError(format!(
                         "--notify {}: ntfy needs http:// or https://, the server's host and one \
                          topic, e.g. ntfy+https://ntfy.sh/my-desk",
                         redacted(value)
@@ -91,7 +90,7 @@ impl Channel {
                     })
                 },
             ),
-            _ => Err(ConfigError::new(format!(
+            _ => Err(ChannelError(format!(
                 "--notify {}: not a channel askdesk knows; give {known}",
                 redacted(value)
             ))),
@@ -115,7 +114,7 @@ pub struct Channels {
     /// The channel of browsers' push subscriptions, with `--web-push`.
     web_push: Option<Channel>,
     /// The server's Web Push identity, once the desk has its key.
-    pub(super) push: Option<Arc<crate::push::WebPush>>,
+    pub(super) push: Option<Arc<crate::notify::webpush::WebPush>>,
 }
 
 /// The name of the Web Push channel.
@@ -138,7 +137,7 @@ impl Channels {
     }
 
     /// The same channels pushing to browsers as `push`.
-    pub fn with_push(mut self, push: Option<Arc<crate::push::WebPush>>) -> Self {
+    pub fn with_push(mut self, push: Option<Arc<crate::notify::webpush::WebPush>>) -> Self {
         self.push = push;
         self
     }
@@ -164,49 +163,77 @@ impl Channels {
     }
 }
 
-impl ServeArgs {
-    /// The channels `--notify` names, refusing a value askdesk cannot use
+/// A server's notification settings, as its command line gives them.
+pub struct ChannelSettings<'a> {
+    /// Each `--notify` value.
+    pub notify: &'a [String],
+    /// `--notify-secret`: the key webhooks are signed with.
+    pub notify_secret: Option<&'a str>,
+    /// `--web-push`: the contact push services may reach the server's
+    /// owner at.
+    pub web_push: Option<&'a str>,
+    /// `--slack-signing-secret`.
+    pub slack_signing_secret: Option<&'a str>,
+    /// `--remind-after`.
+    pub remind_after: Option<Duration>,
+    /// `--remind-max`.
+    pub remind_max: u32,
+    /// `--escalate-after`.
+    pub escalate_after: Option<Duration>,
+    /// `--escalate`.
+    pub escalate: Option<&'a str>,
+    /// `--notify-give-up`, in seconds.
+    pub notify_give_up: u64,
+}
+
+/// A notification setting that cannot work, with what to do instead.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct ChannelError(String);
+
+impl Channels {
+    /// The channels `settings` name, refusing a value askdesk cannot use
     /// (naming it, without its path or query) or a webhook without
     /// `--notify-secret`.
-    pub fn channels(&self) -> Result<Channels, ConfigError> {
-        let channels = self
+    pub fn from_settings(settings: &ChannelSettings<'_>) -> Result<Self, ChannelError> {
+        let channels = settings
             .notify
             .iter()
             .filter(|v| !v.trim().is_empty())
             .map(|v| Channel::parse(v.trim()))
             .collect::<Result<Vec<_>, _>>()?;
-        let escalate = match (&self.escalate, self.escalate_after) {
+        let escalate = match (settings.escalate, settings.escalate_after) {
             (Some(value), Some(after)) => Some((
                 Channel::parse(value.trim()).map_err(|e| {
-                    ConfigError::new(e.to_string().replacen("--notify", "--escalate", 1))
+                    ChannelError(e.to_string().replacen("--notify", "--escalate", 1))
                 })?,
                 after,
             )),
             (None, None) => None,
             (Some(_), None) => {
-                return Err(ConfigError::new(
+                return Err(ChannelError(
                     "--escalate needs --escalate-after: how long an ask waits before the \
                      second channel is told (e.g. 4h)"
                         .to_owned(),
                 ))
             }
             (None, Some(_)) => {
-                return Err(ConfigError::new(
+                return Err(ChannelError(
                     "--escalate-after needs --escalate: the channel to tell (written as for \
                      --notify)"
                         .to_owned(),
                 ))
             }
         };
-        if self.remind_after.is_some() && channels.is_empty() {
-            return Err(ConfigError::new(
+        if settings.remind_after.is_some() && channels.is_empty() {
+            return Err(ChannelError(
                 "--remind-after needs a --notify channel to remind".to_owned(),
             ));
         }
         let mut web_push = None;
-        if let Some(contact) = &self.web_push {
+        if let Some(contact) = settings.web_push {
             if !(contact.starts_with("mailto:") || contact.starts_with("https://")) {
-                return Err(ConfigError::new(format!(
+                return Err(ChannelError(format!(
                     "--web-push {contact:?}: give a contact push services can reach you at, \
                      mailto:you@example.com or an https:// URL"
                 )));
@@ -216,13 +243,13 @@ impl ServeArgs {
                 kind: Kind::WebPush,
             });
         }
-        let secret = self.notify_secret.as_deref().filter(|s| !s.is_empty());
+        let secret = settings.notify_secret.filter(|s| !s.is_empty());
         let webhooks = channels
             .iter()
             .chain(escalate.as_ref().map(|(channel, _)| channel))
             .any(|c| matches!(c.kind, Kind::Webhook { .. }));
         if webhooks && secret.is_none() {
-            return Err(ConfigError::new(
+            return Err(ChannelError(
                 "--notify webhook+…: webhooks are signed, so they need --notify-secret \
                  (or ASKDESK_NOTIFY_SECRET), the key receivers check X-Askdesk-Signature with"
                     .to_owned(),
@@ -231,14 +258,12 @@ impl ServeArgs {
         Ok(Channels {
             channels,
             secret: secret.map(Arc::from),
-            give_up_ms: i64::try_from(self.notify_give_up.saturating_mul(1000)).unwrap_or(i64::MAX),
-            slack_buttons: self
-                .slack_signing_secret
-                .as_deref()
-                .is_some_and(|s| !s.is_empty()),
-            remind: self
+            give_up_ms: i64::try_from(settings.notify_give_up.saturating_mul(1000))
+                .unwrap_or(i64::MAX),
+            slack_buttons: settings.slack_signing_secret.is_some_and(|s| !s.is_empty()),
+            remind: settings
                 .remind_after
-                .map(|every| (every, self.remind_max))
+                .map(|every| (every, settings.remind_max))
                 .filter(|(_, max)| *max > 0),
             escalate,
             web_push,

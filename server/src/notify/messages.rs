@@ -1,6 +1,6 @@
 //! What a notification says: the ask as text, its title, and the message
 //! each channel takes (Slack's Block Kit, ntfy's JSON publishing). Web
-//! Push's (`crate::push`) uses the same title and text.
+//! Push's ([`webpush`](super::webpush)) uses the same title and text.
 
 use super::{NTFY_ACTIONS, SLACK_ACTIONS};
 use desk::Desk;

@@ -9,7 +9,7 @@ use axum::{
     http::{header, Method, Request, StatusCode},
 };
 use http_body_util::BodyExt;
-use server::assets::Assets;
+use server::http::assets::Assets;
 use std::path::Path;
 
 /// A site as `scripts/dev.sh` lays it out: the two bundles (the ask

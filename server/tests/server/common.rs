@@ -10,7 +10,7 @@ use axum::{
 use desk::{Desk, SqliteStore, Store};
 use http_body_util::BodyExt;
 use serde_json::Value;
-use server::{app, assets::Assets, config::ServeArgs, AppState};
+use server::{app, cli::config::ServeArgs, http::assets::Assets, AppState};
 use std::sync::Arc;
 use tower::ServiceExt;
 
@@ -103,7 +103,7 @@ impl TestServer {
             slack_signing_secret: None,
             push: match &args.web_push {
                 Some(contact) => Some(Arc::new(
-                    server::push::WebPush::open(&desk, contact)
+                    server::notify::webpush::WebPush::open(&desk, contact)
                         .await
                         .expect("web push"),
                 )),
@@ -111,7 +111,7 @@ impl TestServer {
             },
             create_limit: args
                 .create_limit
-                .map(|n| Arc::new(server::access::CreateLimit::new(n))),
+                .map(|n| Arc::new(server::http::limit::CreateLimit::new(n))),
         }));
         Self { router, desk }
     }

@@ -10,7 +10,7 @@ use interaction::{
 use serde_json::{json, Value};
 
 fn document() -> Value {
-    serde_json::from_str(server::api::OPENAPI).expect("openapi.json is JSON")
+    serde_json::from_str(server::routes::api::OPENAPI).expect("openapi.json is JSON")
 }
 
 fn schema<'a>(doc: &'a Value, name: &str) -> &'a Value {
@@ -58,7 +58,7 @@ fn every_length_and_count_limit_is_the_validators() {
             "AskList",
             "asks",
             "maxItems",
-            server::api::PAGE_LIMIT as usize,
+            server::routes::listing::PAGE_LIMIT as usize,
         ),
     ];
     for (name, field, keyword, limit) in limits {
@@ -94,11 +94,11 @@ fn the_page_limit_is_the_apis() {
         .expect("the limit parameter");
     assert_eq!(
         limit["schema"]["maximum"],
-        number(server::api::PAGE_LIMIT as usize)
+        number(server::routes::listing::PAGE_LIMIT as usize)
     );
     assert_eq!(
         limit["schema"]["default"],
-        number(server::api::PAGE_LIMIT as usize)
+        number(server::routes::listing::PAGE_LIMIT as usize)
     );
     // Every cursor the pattern admits is one the API reads (18 digits fit
     // an i64; the fuzzer once sent 21).
@@ -120,7 +120,7 @@ fn the_page_limit_is_the_apis() {
 fn the_wait_limits_are_the_desks() {
     let doc = document();
     let max = desk::MAX_WAIT.as_secs().to_string();
-    let text = server::api::OPENAPI;
+    let text = server::routes::api::OPENAPI;
     assert!(
         text.contains(&format!("capped at {max}")),
         "the document names the longest wait, {max} s"

@@ -3,7 +3,7 @@
 
 use crate::common::{args, combined_answers, release_ask, TestServer};
 use axum::http::{Method, StatusCode};
-use server::{config::Database, run::open_store};
+use server::cli::{config::Database, run::open_store};
 
 /// A fresh schema in the test PostgreSQL (`scripts/dev.sh` starts one).
 pub async fn postgres_url() -> String {
@@ -58,7 +58,7 @@ fn a_postgres_password_never_shows_in_what_is_printed() {
 async fn the_api_works_the_same_on_postgres() {
     let mut settings = args(None);
     settings.database = Some(postgres_url().await);
-    let server::run::Opened {
+    let server::cli::run::Opened {
         store, database, ..
     } = open_store(&settings).await.expect("store");
     assert!(matches!(database, Database::Postgres(_)));
@@ -90,10 +90,10 @@ async fn a_second_server_on_one_sqlite_file_refuses_naming_the_first() {
     settings.addr = "127.0.0.1:0".parse().expect("addr");
     settings.database = Some(dir.path().join("asks.db").display().to_string());
     let stop_first = tokio_util::sync::CancellationToken::new();
-    let first = server::run::start(&settings, stop_first.clone())
+    let first = server::cli::run::start(&settings, stop_first.clone())
         .await
         .expect("the first server starts");
-    let refused = server::run::start(&settings, tokio_util::sync::CancellationToken::new())
+    let refused = server::cli::run::start(&settings, tokio_util::sync::CancellationToken::new())
         .await
         .err()
         .expect("the second is refused")
@@ -107,7 +107,7 @@ async fn a_second_server_on_one_sqlite_file_refuses_naming_the_first() {
     stop_first.cancel();
     first.task.await.expect("stopped cleanly");
     let stop_second = tokio_util::sync::CancellationToken::new();
-    let second = server::run::start(&settings, stop_second.clone())
+    let second = server::cli::run::start(&settings, stop_second.clone())
         .await
         .expect("the file is free again");
     stop_second.cancel();

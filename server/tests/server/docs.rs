@@ -3,7 +3,7 @@
 //! nothing that does not exist.
 
 use clap::CommandFactory;
-use server::config::Cli;
+use server::cli::config::Cli;
 use std::collections::BTreeMap;
 
 /// The rows of the README's configuration table: flag → (env, default).

@@ -13,7 +13,7 @@ use crate::{
 };
 use client::{Client, Error, Event};
 use interaction::{Answers, AskStatus, NewAsk};
-use server::run::{start, Started};
+use server::cli::run::{start, Started};
 use sqlx::postgres::PgConnectOptions;
 use std::{net::SocketAddr, str::FromStr, time::Duration};
 use tokio::{

@@ -7,8 +7,8 @@ use axum::{body::Bytes, extract::State, http::HeaderMap, http::StatusCode, routi
 use client::Client;
 use interaction::{Answers, NewAsk};
 use server::{
+    cli::run::{start, Started},
     notify::signature,
-    run::{start, Started},
 };
 use std::{
     collections::{HashMap, HashSet},
@@ -673,7 +673,7 @@ async fn slack_press(
         .header("x-slack-request-timestamp", &timestamp)
         .header(
             "x-slack-signature",
-            server::slack::sign(secret, &timestamp, body.as_bytes()),
+            server::routes::slack::sign(secret, &timestamp, body.as_bytes()),
         )
         .body(body)
         .send()

@@ -13,7 +13,7 @@ use axum::{
 use desk::{SqliteStore, Store};
 use interaction::Role;
 use serde_json::{json, Value};
-use server::assets::Assets;
+use server::http::assets::Assets;
 use std::sync::Arc;
 
 /// A desk with the shared token (admin) and three people.
@@ -25,7 +25,7 @@ struct Team {
 }
 
 impl Team {
-    async fn new(configure: impl FnOnce(&mut server::config::ServeArgs)) -> Self {
+    async fn new(configure: impl FnOnce(&mut server::cli::config::ServeArgs)) -> Self {
         let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().await.expect("store"));
         let mut settings = args(Some(TOKEN));
         configure(&mut settings);
@@ -966,7 +966,7 @@ async fn the_terminal_uis_client_answers_as_the_terminal() {
     let mut settings = args(Some(TOKEN));
     settings.addr = "127.0.0.1:0".parse().expect("addr");
     let shutdown = tokio_util::sync::CancellationToken::new();
-    let started = server::run::start(&settings, shutdown.clone())
+    let started = server::cli::run::start(&settings, shutdown.clone())
         .await
         .expect("server");
     let (_, token) = started

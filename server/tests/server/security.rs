@@ -388,11 +388,15 @@ async fn every_route_is_on_the_public_list_or_needs_the_token() {
             !open(&path),
             "{method} {path} answered {status} without the token"
         );
-        assert_eq!(server::is_public(&path), open(&path), "{path}");
+        assert_eq!(
+            server::http::public::is_public(&path),
+            open(&path),
+            "{path}"
+        );
     }
     // The desk's own server function is not the ask page's capability.
-    assert!(!server::is_public("/rpc/list_asks"));
-    assert!(server::is_public("/rpc/ask_answer"));
+    assert!(!server::http::public::is_public("/rpc/list_asks"));
+    assert!(server::http::public::is_public("/rpc/ask_answer"));
 }
 
 #[tokio::test]
@@ -405,7 +409,7 @@ async fn accepted_connections_send_without_waiting_for_acks() {
     let (accepted, _client) = tokio::join!(listener.accept(), client);
     let (tcp, _) = accepted.expect("accept");
     assert!(!tcp.nodelay().expect("option"), "the default waits (Nagle)");
-    server::serving::accepted(&tcp);
+    server::http::serving::accepted(&tcp);
     assert!(tcp.nodelay().expect("option"));
 }
 

@@ -3,7 +3,7 @@
 
 use crate::common::{args, combined_answers, release_ask};
 use axum::http::StatusCode;
-use server::run::{start, Started};
+use server::cli::run::{start, Started};
 use tokio::{
     io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader},
     net::TcpStream,

@@ -2,12 +2,14 @@
 //!
 //! It uses the askdesk server at `--url` (`ASKDESK_URL`); if nothing
 //! answers there and the address is on this machine, it starts one there
-//! ([`crate::detached`]), which keeps serving after this client leaves, so
+//! ([`super::detached`]), which keeps serving after this client leaves, so
 //! a first-time user needs nothing else. Only protocol messages go to
 //! stdout; logs go to stderr.
 
-use super::{AskDesk, Backend};
-use crate::{config::McpArgs, detached, run};
+use crate::{
+    cli::{config::McpArgs, detached, run},
+    mcp::{AskDesk, Backend},
+};
 use rmcp::ServiceExt;
 
 /// The desk at `args.url`, started there first when nothing answers and

@@ -1,5 +1,5 @@
 //! Agents ask through MCP, over streamable HTTP at `/mcp` and over stdio
-//! (`askdesk mcp`, in [`stdio`]). Three tools (in [`tools`]): `ask_user`
+//! (`askdesk mcp`). Three tools (in [`tools`]): `ask_user`
 //! decodes the agent's input leniently (the `interaction` crate's
 //! `LenientAsk`), creates an ask through the same desk code path as
 //! `POST /api/v1/asks`, tells the human where to answer, and waits until the
@@ -11,7 +11,6 @@ mod backend;
 pub mod elicit;
 mod schema;
 mod sessions;
-pub mod stdio;
 mod tools;
 
 pub use backend::Backend;
@@ -43,7 +42,7 @@ pub struct AskDesk {
     default_timeout: Option<u64>,
     elicit: bool,
     /// How many asks each agent may create a minute (`--create-limit`).
-    create_limit: Option<Arc<crate::access::CreateLimit>>,
+    create_limit: Option<Arc<crate::http::limit::CreateLimit>>,
 }
 
 impl AskDesk {
@@ -59,7 +58,7 @@ impl AskDesk {
     }
 
     /// Counts each agent's creations against `limit`.
-    pub fn limiting(mut self, limit: Option<Arc<crate::access::CreateLimit>>) -> Self {
+    pub fn limiting(mut self, limit: Option<Arc<crate::http::limit::CreateLimit>>) -> Self {
         self.create_limit = limit;
         self
     }
@@ -158,7 +157,7 @@ impl ServerHandler for AskDesk {
 }
 
 /// The streamable HTTP transport for `/mcp`, over the server's own desk.
-/// `security::guard` has checked Host, Origin and the token before a
+/// `http::guard` has checked Host, Origin and the token before a
 /// request gets here.
 pub fn http_service(state: &AppState) -> StreamableHttpService<AskDesk, LocalSessionManager> {
     let handler = AskDesk::new(

@@ -9,8 +9,8 @@
 //! starting client holds so that two clients racing start one server.
 
 use crate::{
-    config::{self, ServeArgs, StopArgs},
-    run::StartError,
+    cli::config::{self, ServeArgs, StopArgs},
+    cli::run::StartError,
 };
 use axum::http::Uri;
 use std::{

@@ -11,12 +11,12 @@
 //!
 //! So while an agent waits, the server holds its connection, the wait (a
 //! watch and a timer) and its request, not the guard's, the compression's
-//! and the handler's futures (bench/waiters.sh, 10,000 long-polls: 175 MiB,
-//! 189 with the wait inside the handler). And the caller is checked again
+//! and the handler's futures (bench/waiters.sh measures the difference).
+//! And the caller is checked again
 //! when the wait ends: an agent removed while it waited is refused, not
 //! handed the answer.
 
-use crate::api::ApiError;
+use super::reply::ApiError;
 use axum::{
     extract::Request,
     http::StatusCode,

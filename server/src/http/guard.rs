@@ -1,156 +1,40 @@
-//! What every request passes through: the `Host` check (DNS rebinding), the
-//! `Origin` check (CSRF), the token, and the security headers on every
-//! response.
+//! What every request passes through: the `Host` check (DNS rebinding),
+//! the `Origin` check (CSRF), who sends it, and the security headers on
+//! every response.
 
-use crate::{
-    access::{identify, Gate, Identified},
-    limit::Failures,
+use super::{
+    identity::{identify, Identified, PeopleCheck},
+    public::{is_public, is_site_file},
+    reply::{error, redirect, too_many, unauthorized, ApiError},
+    security::{host_name, ClientAddr, Security},
 };
 use axum::{
     extract::{ConnectInfo, Request, State},
     http::{
         header::{
-            AUTHORIZATION, CACHE_CONTROL, CONTENT_SECURITY_POLICY, HOST, LOCATION, ORIGIN,
-            REFERRER_POLICY, RETRY_AFTER, WWW_AUTHENTICATE, X_CONTENT_TYPE_OPTIONS,
+            AUTHORIZATION, CACHE_CONTROL, CONTENT_SECURITY_POLICY, HOST, ORIGIN, REFERRER_POLICY,
+            X_CONTENT_TYPE_OPTIONS,
         },
-        HeaderMap, HeaderValue, Method, StatusCode, Uri,
+        HeaderMap, HeaderValue, Method, StatusCode,
     },
     middleware::Next,
     response::{IntoResponse, Response},
 };
-use desk::Caller;
-use interaction::ErrorBody;
-use sha2::{Digest, Sha256};
-use std::{
-    net::{IpAddr, SocketAddr},
-    sync::Arc,
-    time::Instant,
-};
+use desk::{Caller, Desk};
+use std::{net::SocketAddr, sync::Arc};
 
 /// The policy of responses that are not pages: nothing may run or load.
 const NON_PAGE_CSP: &str = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
 
-/// The security settings of a running server.
+/// The state the guard needs beyond [`Security`].
 #[derive(Clone)]
-pub struct Security {
-    token_digest: Option<[u8; 32]>,
-    /// A digest of the shared token that names its sessions: they end
-    /// when the token changes.
-    admin_tag: Option<String>,
-    public_url: String,
-    hosts: Vec<String>,
-    secure_cookie: bool,
-    failures: Arc<Failures>,
-}
-
-/// The address a request came from, when the server knows it (the TCP
-/// peer; behind a reverse proxy, the proxy's).
-#[derive(Debug, Clone, Copy)]
-pub struct ClientAddr(pub Option<IpAddr>);
-
-fn digest(parts: &[&[u8]]) -> [u8; 32] {
-    let mut hasher = Sha256::new();
-    for part in parts {
-        hasher.update(part);
-    }
-    hasher.finalize().into()
-}
-
-use crate::mac::hex;
-
-/// The host name of a `Host` header or authority, lowercased, without port.
-fn host_name(authority: &str) -> String {
-    let authority = authority.trim().to_ascii_lowercase();
-    if let Some(rest) = authority.strip_prefix('[') {
-        // An IPv6 literal: `[::1]:3000`.
-        return rest.split(']').next().unwrap_or_default().to_owned();
-    }
-    authority
-        .rsplit_once(':')
-        .filter(|(_, port)| port.bytes().all(|b| b.is_ascii_digit()))
-        .map_or(authority.clone(), |(host, _)| host.to_owned())
-}
-
-impl Security {
-    /// Settings for a server reached at `public_url`, answering to the
-    /// loopback names, the public URL's host and `hosts`.
-    pub fn new(token: Option<String>, public_url: String, hosts: Vec<String>) -> Self {
-        let authority = public_url
-            .parse::<Uri>()
-            .ok()
-            .and_then(|u| u.authority().map(|a| a.as_str().to_owned()))
-            .unwrap_or_default();
-        let public_host = host_name(&authority);
-        let mut hosts: Vec<String> = hosts.iter().map(|h| host_name(h)).collect();
-        hosts.extend(["localhost", "127.0.0.1", "::1"].map(str::to_owned));
-        hosts.push(public_host);
-        Self {
-            token_digest: token.as_ref().map(|t| digest(&[t.as_bytes()])),
-            admin_tag: token
-                .as_ref()
-                .map(|t| hex(&digest(&[b"askdesk session v2\0", t.as_bytes()]))),
-            secure_cookie: public_url.starts_with("https://"),
-            public_url,
-            hosts,
-            failures: Arc::default(),
-        }
-    }
-
-    /// Whether a token protects the API and the desk's pages.
-    pub fn has_token(&self) -> bool {
-        self.token_digest.is_some()
-    }
-
-    /// The URL asks' links start with.
-    pub fn public_url(&self) -> &str {
-        &self.public_url
-    }
-
-    fn host_allowed(&self, host: &str) -> bool {
-        let name = host_name(host);
-        self.hosts.contains(&name)
-    }
-
-    /// Whether `origin` is this server: the origin the browser used (the
-    /// checked `Host`) or the public URL's.
-    fn same_origin(&self, origin: &str, host: &str) -> bool {
-        let origin = origin.trim_end_matches('/').to_ascii_lowercase();
-        let host = host.to_ascii_lowercase();
-        origin == self.public_url.to_ascii_lowercase()
-            || origin == format!("http://{host}")
-            || origin == format!("https://{host}")
-    }
-
-    /// Whether `token` is the server's shared token (compared by digest,
-    /// so the comparison's timing does not tell how much was right).
-    pub fn is_shared_token(&self, token: &str) -> bool {
-        self.token_digest
-            .is_some_and(|expected| digest(&[token.trim().as_bytes()]) == expected)
-    }
-
-    /// What names the shared token's sessions, when there is a token.
-    pub fn admin_tag(&self) -> Option<String> {
-        self.admin_tag.clone()
-    }
-
-    /// Whether cookies are sent only over HTTPS (the public URL is).
-    pub fn secure_cookie(&self) -> bool {
-        self.secure_cookie
-    }
-
-    /// Counts a failed attempt at a token from `addr`.
-    pub fn failed(&self, addr: IpAddr) {
-        self.failures.fail(addr, Instant::now());
-    }
-}
-
-fn error(status: StatusCode, message: String) -> Response {
-    let body = ErrorBody {
-        message,
-        problems: Vec::new(),
-        ask: None,
-    };
-    (status, axum::Json(body)).into_response()
+pub struct Gate {
+    /// Host, origin and token settings.
+    pub security: Arc<Security>,
+    /// The people and sessions.
+    pub desk: Desk,
+    /// Whether a desk without a shared token has people.
+    pub people: Arc<PeopleCheck>,
 }
 
 /// The middleware in front of every route.
@@ -207,7 +91,7 @@ async fn admit(gate: &Gate, request: &mut Request) -> Result<(), Response> {
                 "this server does not answer to the host {:?}; reach it at {} or start it with \
                  --allowed-host {} (or --public-url)",
                 host_name(&host),
-                security.public_url,
+                security.public_url(),
                 host_name(&host)
             ),
         ));
@@ -224,7 +108,7 @@ async fn admit(gate: &Gate, request: &mut Request) -> Result<(), Response> {
                 format!(
                     "cross-origin request refused: {refusal} may not change asks on {}; \
                      requests without an Origin header (agents, scripts) are not affected",
-                    security.public_url
+                    security.public_url()
                 ),
             ));
         }
@@ -235,7 +119,7 @@ async fn admit(gate: &Gate, request: &mut Request) -> Result<(), Response> {
     let tries_token = headers.contains_key(AUTHORIZATION)
         || (path == "/signin" && *request.method() == Method::POST);
     if let (true, Some(addr)) = (tries_token, addr) {
-        if let Some(wait) = security.failures.refused(addr, Instant::now()) {
+        if let Some(wait) = security.refused(addr) {
             return Err(too_many(
                 "too many wrong tokens or failed sign-ins from this address",
                 wait,
@@ -244,7 +128,7 @@ async fn admit(gate: &Gate, request: &mut Request) -> Result<(), Response> {
     }
     // The site's files are everyone's: no need to ask the database who
     // fetches them.
-    if crate::is_site_file(&path) {
+    if is_site_file(&path) {
         return Ok(());
     }
     let api = ["/api/", "/rpc/", "/mcp"]
@@ -261,9 +145,9 @@ async fn admit(gate: &Gate, request: &mut Request) -> Result<(), Response> {
                 "this token is not one of this desk's (or it was removed)",
             ));
         }
-        Err(e) => return Err(crate::api::ApiError::from(e).into_response()),
+        Err(e) => return Err(ApiError::from(e).into_response()),
     };
-    if caller == Caller::Link && !crate::is_public(&path) {
+    if caller == Caller::Link && !is_public(&path) {
         if api {
             return Err(unauthorized(
                 "this server needs a token: send `Authorization: Bearer <token>`",
@@ -286,34 +170,11 @@ async fn admit(gate: &Gate, request: &mut Request) -> Result<(), Response> {
     // MCP is the agents' door: its tools ask, wait and cancel.
     if path.starts_with("/mcp") {
         if let Err(refusal) = caller.may_create() {
-            return Err(crate::api::ApiError::from(refusal).into_response());
+            return Err(ApiError::from(refusal).into_response());
         }
     }
     request.extensions_mut().insert(caller);
     Ok(())
-}
-
-/// `401` for the API, naming what to send.
-fn unauthorized(message: &str) -> Response {
-    let mut response = error(StatusCode::UNAUTHORIZED, message.to_owned());
-    response
-        .headers_mut()
-        .insert(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-    response
-}
-
-/// `429` with `Retry-After`: `what` happened too often; try again after
-/// `wait`.
-pub(crate) fn too_many(what: &str, wait: std::time::Duration) -> Response {
-    let seconds = wait.as_secs().max(1);
-    let mut response = error(
-        StatusCode::TOO_MANY_REQUESTS,
-        format!("{what}; try again in {seconds} s"),
-    );
-    response
-        .headers_mut()
-        .insert(RETRY_AFTER, HeaderValue::from(seconds));
-    response
 }
 
 /// Why a state-changing request comes from another site, if it does.
@@ -354,26 +215,4 @@ fn with_headers(mut response: Response) -> Response {
         headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
     }
     response
-}
-
-/// `303 See Other` to `to`.
-pub(crate) fn redirect(to: &str) -> Response {
-    let mut response = StatusCode::SEE_OTHER.into_response();
-    if let Ok(value) = HeaderValue::from_str(to) {
-        response.headers_mut().insert(LOCATION, value);
-    }
-    response
-}
-
-#[cfg(test)]
-mod tests {
-    use super::host_name;
-
-    #[test]
-    fn host_names_lose_their_port_and_case() {
-        assert_eq!(host_name("LocalHost:3000"), "localhost");
-        assert_eq!(host_name("127.0.0.1"), "127.0.0.1");
-        assert_eq!(host_name("[::1]:8080"), "::1");
-        assert_eq!(host_name("desk.example.com"), "desk.example.com");
-    }
 }

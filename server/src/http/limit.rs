@@ -4,6 +4,8 @@
 //! `Retry-After` until the window ends, whatever it sends), and asks
 //! created per agent (`--create-limit`). Counted per instance.
 
+use axum::response::Response;
+use desk::Caller;
 use std::{
     collections::HashMap,
     hash::Hash,
@@ -83,6 +85,42 @@ impl Failures {
     pub fn fail(&self, addr: IpAddr, now: Instant) {
         self.0.count(addr, now);
     }
+}
+
+/// Asks created per minute per caller, when `--create-limit` is set:
+/// counted per agent (a person's name, or the shared token's holder), on
+/// this instance.
+#[derive(Debug)]
+pub struct CreateLimit {
+    windows: Windows<String>,
+}
+
+impl CreateLimit {
+    /// At most `per_minute` asks a minute from each caller.
+    pub fn new(per_minute: u32) -> Self {
+        Self {
+            windows: Windows::new(per_minute, Duration::from_secs(60)),
+        }
+    }
+
+    /// Counts one creation by `caller`, or says how long it must wait.
+    pub fn take(&self, caller: &Caller) -> Result<(), Duration> {
+        let key = caller.name().unwrap_or("").to_owned();
+        let now = Instant::now();
+        if let Some(wait) = self.windows.refused(&key, now) {
+            return Err(wait);
+        }
+        self.windows.count(key, now);
+        Ok(())
+    }
+}
+
+/// The refusal of a creation over the limit: `429` with `Retry-After`.
+pub fn too_many_asks(wait: Duration) -> Response {
+    super::reply::too_many(
+        "this agent has created too many asks this minute (--create-limit)",
+        wait,
+    )
 }
 
 #[cfg(test)]

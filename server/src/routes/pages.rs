@@ -4,7 +4,7 @@
 //! the page (post/redirect/get), or renders the page again with what was
 //! typed and the problems next to their questions.
 
-use crate::{security::redirect, AppState};
+use crate::{http::reply::redirect, AppState};
 use app::{
     ask::AskPageLoad,
     error::ServerError,
@@ -29,13 +29,9 @@ pub async fn get_page(
     request_parts: axum::http::request::Parts,
 ) -> Response {
     let data = read_ask_page(&state.desk, &caller, &id).await;
-    // Let the request the read woke go first. Releasing the database
-    // connection woke the next request waiting for it, and tokio runs that
-    // one on this worker only when this task pauses; rendering straight on
-    // (0.1-0.2 ms) kept the database idle meanwhile. Measured with wrk, 32
-    // clients, against the page that read inside its render: with one
-    // connection (`--database :memory:`), 0.70x the pages per second without
-    // this yield, 1.48x with it; with a database file, 1.15x.
+    // Let the request the read woke go first: releasing the database
+    // connection woke the next one waiting for it, which would otherwise
+    // wait for this whole render with the database idle (bench/ssr.sh).
     tokio::task::yield_now().await;
     let load = AskPageLoad::new(data.map_err(from_desk));
     render(&state, request_parts, Some(load), StatusCode::OK).await
@@ -179,7 +175,7 @@ pub async fn switch_language(
     Path(code): Path<String>,
     axum::extract::Query(query): axum::extract::Query<LangQuery>,
 ) -> Response {
-    let back = crate::access::local_path(query.back.as_deref());
+    let back = super::sign_in::local_path(query.back.as_deref());
     let mut response = redirect(back);
     if let Some(lang) = app::i18n::Lang::parse(&code) {
         let cookie = format!(

@@ -2,8 +2,8 @@
 //! of their own, on the server's database, beside a running server.
 
 use crate::{
-    config::{DatabaseArgs, PeopleCommand},
-    run::{open_database, StartError},
+    cli::config::{DatabaseArgs, PeopleCommand},
+    cli::run::{open_database, StartError},
 };
 use desk::{Desk, DeskError, PoolSettings};
 use std::process::ExitCode;

@@ -6,12 +6,6 @@
 //! ask of at most two options also carries its action tokens, so the
 //! notification's buttons answer it.
 
-use crate::{api::ApiError, AppState};
-use axum::{
-    extract::State,
-    http::StatusCode,
-    response::{IntoResponse, Response},
-};
 use base64::{engine::general_purpose::URL_SAFE_NO_PAD, Engine};
 use desk::{Desk, DeskError, Notice, PushSubscription};
 use ring::{
@@ -19,8 +13,6 @@ use ring::{
     rand::{SecureRandom, SystemRandom},
     signature::{EcdsaKeyPair, KeyPair, ECDSA_P256_SHA256_FIXED_SIGNING},
 };
-use serde::Deserialize;
-use std::sync::Arc;
 
 /// The name of the VAPID key among the server's keys.
 const KEY_NAME: &str = "vapid";
@@ -30,6 +22,55 @@ pub const PUSH_ACTIONS: usize = 2;
 const RECORD_SIZE: u32 = 4096;
 /// How long a push service keeps a message for a browser that is away.
 const TTL_SECONDS: u32 = 86_400;
+
+/// Why Web Push could not be set up, or a push not be sent; in words
+/// without secrets, as a delivery's outcome records them.
+#[derive(Debug, thiserror::Error)]
+pub enum PushError {
+    /// No key could be made for a first start.
+    #[error("no randomness for a VAPID key")]
+    NoKeyMade,
+    /// The database did not keep the key.
+    #[error("cannot keep the VAPID key: {0}")]
+    KeyNotKept(DeskError),
+    /// The key in the database is not what it should be.
+    #[error("the stored VAPID key is not {0}")]
+    StoredKey(&'static str),
+    /// A subscription's endpoint cannot be pushed to.
+    #[error("the endpoint {0}")]
+    Endpoint(&'static str),
+    /// A browser's key cannot be encrypted to.
+    #[error("the browser's key is not a P-256 point")]
+    BrowserKey,
+    /// Signing or encrypting failed.
+    #[error("{0}")]
+    Crypto(&'static str),
+    /// The subscriptions could not be read.
+    #[error("reading the subscriptions failed: {0}")]
+    Subscriptions(DeskError),
+    /// The push service was not reached.
+    #[error("not delivered: {0}")]
+    NotDelivered(reqwest::Error),
+    /// The push service refused.
+    #[error("the push service answered {0}")]
+    Answered(u16),
+    /// Some of the browsers' push services failed.
+    #[error("{} of {of} push services failed: {}", failures.len(), join(failures))]
+    Services {
+        /// How many subscriptions there were.
+        of: usize,
+        /// Why each failed one failed.
+        failures: Vec<PushError>,
+    },
+}
+
+fn join(failures: &[PushError]) -> String {
+    failures
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
 
 /// The server's Web Push identity.
 pub struct WebPush {
@@ -52,17 +93,17 @@ pub fn unb64(text: &str) -> Option<Vec<u8>> {
 
 impl WebPush {
     /// The server's VAPID key from the database, made there on first start.
-    pub async fn open(desk: &Desk, subject: &str) -> Result<Self, String> {
+    pub async fn open(desk: &Desk, subject: &str) -> Result<Self, PushError> {
         let rng = SystemRandom::new();
         let fresh = EcdsaKeyPair::generate_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, &rng)
-            .map_err(|_| "no randomness for a VAPID key".to_owned())?;
+            .map_err(|_| PushError::NoKeyMade)?;
         let stored = desk
             .server_key(KEY_NAME, &b64(fresh.as_ref()))
             .await
-            .map_err(|e| format!("cannot keep the VAPID key: {e}"))?;
-        let pkcs8 = unb64(&stored).ok_or("the stored VAPID key is not base64url")?;
+            .map_err(PushError::KeyNotKept)?;
+        let pkcs8 = unb64(&stored).ok_or(PushError::StoredKey("base64url"))?;
         let key = EcdsaKeyPair::from_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, &pkcs8, &rng)
-            .map_err(|_| "the stored VAPID key is not a P-256 key".to_owned())?;
+            .map_err(|_| PushError::StoredKey("a P-256 key"))?;
         Ok(Self {
             public: b64(key.public_key().as_ref()),
             key,
@@ -78,12 +119,12 @@ impl WebPush {
 
     /// The `Authorization: vapid t=…, k=…` of a push to `endpoint` (RFC
     /// 8292): a JWT for the endpoint's origin, valid 12 hours from `now`.
-    pub fn authorization(&self, endpoint: &str, now: u64) -> Result<String, String> {
+    pub fn authorization(&self, endpoint: &str, now: u64) -> Result<String, PushError> {
         let uri = endpoint
             .parse::<axum::http::Uri>()
-            .map_err(|_| "the endpoint is not a URL".to_owned())?;
+            .map_err(|_| PushError::Endpoint("is not a URL"))?;
         let (Some(scheme), Some(authority)) = (uri.scheme_str(), uri.authority()) else {
-            return Err("the endpoint has no origin".to_owned());
+            return Err(PushError::Endpoint("has no origin"));
         };
         let header = b64(br#"{"typ":"JWT","alg":"ES256"}"#);
         let claims = b64(serde_json::json!({
@@ -97,7 +138,7 @@ impl WebPush {
         let signature = self
             .key
             .sign(&self.rng, signed.as_bytes())
-            .map_err(|_| "signing the VAPID token failed".to_owned())?;
+            .map_err(|_| PushError::Crypto("signing the VAPID token failed"))?;
         Ok(format!(
             "vapid t={signed}.{}, k={}",
             b64(signature.as_ref()),
@@ -107,19 +148,24 @@ impl WebPush {
 
     /// `plaintext` encrypted to a browser's keys (RFC 8291), with a new
     /// ephemeral key and salt.
-    pub fn encrypt(&self, p256dh: &[u8], auth: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, String> {
+    pub fn encrypt(
+        &self,
+        p256dh: &[u8],
+        auth: &[u8],
+        plaintext: &[u8],
+    ) -> Result<Vec<u8>, PushError> {
         let private = agreement::EphemeralPrivateKey::generate(&agreement::ECDH_P256, &self.rng)
-            .map_err(|_| "no randomness".to_owned())?;
+            .map_err(|_| PushError::Crypto("no randomness"))?;
         let public = private
             .compute_public_key()
-            .map_err(|_| "no public key".to_owned())?;
+            .map_err(|_| PushError::Crypto("no public key"))?;
         let mut salt = [0u8; 16];
         self.rng
             .fill(&mut salt)
-            .map_err(|_| "no randomness".to_owned())?;
+            .map_err(|_| PushError::Crypto("no randomness"))?;
         let peer = agreement::UnparsedPublicKey::new(&agreement::ECDH_P256, p256dh);
         let secret = agreement::agree_ephemeral(private, &peer, |secret| secret.to_vec())
-            .map_err(|_| "the browser's key is not a P-256 point".to_owned())?;
+            .map_err(|_| PushError::BrowserKey)?;
         seal(&secret, p256dh, public.as_ref(), auth, &salt, plaintext)
     }
 }
@@ -135,7 +181,7 @@ pub fn seal(
     auth: &[u8],
     salt: &[u8; 16],
     plaintext: &[u8],
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, PushError> {
     use crate::mac::digest as hmac;
     let prk_key = hmac(auth, &[ecdh_secret]);
     let ikm = hmac(&prk_key, &[b"WebPush: info\0", ua_public, as_public, &[1]]);
@@ -144,15 +190,15 @@ pub fn seal(
     let nonce = hmac(&prk, &[b"Content-Encoding: nonce\0", &[1]]);
     let key = aead::UnboundKey::new(&aead::AES_128_GCM, &cek[..16])
         .map(aead::LessSafeKey::new)
-        .map_err(|_| "no AES key".to_owned())?;
-    let nonce =
-        aead::Nonce::try_assume_unique_for_key(&nonce[..12]).map_err(|_| "no nonce".to_owned())?;
+        .map_err(|_| PushError::Crypto("no AES key"))?;
+    let nonce = aead::Nonce::try_assume_unique_for_key(&nonce[..12])
+        .map_err(|_| PushError::Crypto("no nonce"))?;
     let mut record = plaintext.to_vec();
     // The last (and only) record's delimiter.
     record.push(2);
     key.seal_in_place_append_tag(nonce, aead::Aad::empty(), &mut record)
-        .map_err(|_| "encryption failed".to_owned())?;
-    let id_len = u8::try_from(as_public.len()).map_err(|_| "key too long".to_owned())?;
+        .map_err(|_| PushError::Crypto("encryption failed"))?;
+    let id_len = u8::try_from(as_public.len()).map_err(|_| PushError::Crypto("key too long"))?;
     let mut body = Vec::with_capacity(21 + as_public.len() + record.len());
     body.extend_from_slice(salt);
     body.extend_from_slice(&RECORD_SIZE.to_be_bytes());
@@ -199,11 +245,11 @@ pub async fn send(
     http: &reqwest::Client,
     notice: Notice,
     ask: &interaction::Ask,
-) -> Result<(), String> {
+) -> Result<(), PushError> {
     let subscriptions = desk
         .push_subscriptions()
         .await
-        .map_err(|e| format!("reading the subscriptions failed: {e}"))?;
+        .map_err(PushError::Subscriptions)?;
     let message = payload(desk, notice, ask).to_string();
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -224,18 +270,19 @@ pub async fn send(
     if failures.is_empty() {
         Ok(())
     } else {
-        Err(format!(
-            "{} of {} push services failed: {}",
-            failures.len(),
-            subscriptions.len(),
-            failures.join("; ")
-        ))
+        Err(PushError::Services {
+            of: subscriptions.len(),
+            failures,
+        })
     }
 }
 
+/// Why one browser was not pushed to.
 enum PushFailure {
+    /// Its subscription is gone (or unreadable): drop it.
     Gone,
-    Failed(String),
+    /// This push failed; the next delivery tries again.
+    Failed(PushError),
 }
 use PushFailure::{Failed, Gone};
 
@@ -270,119 +317,11 @@ async fn push_one(
         .body(body)
         .send()
         .await
-        .map_err(|e| Failed(format!("not delivered: {}", e.without_url())))?;
+        .map_err(|e| Failed(PushError::NotDelivered(e.without_url())))?;
     match reply.status().as_u16() {
         200..=299 => Ok(()),
         404 | 410 => Err(Gone),
-        status => Err(Failed(format!("the push service answered {status}"))),
-    }
-}
-
-/// `GET /api/v1/push/key`: the VAPID public key a browser subscribes with.
-pub async fn key(State(state): State<AppState>) -> Result<Response, ApiError> {
-    let push = enabled(&state)?;
-    Ok(axum::Json(serde_json::json!({"publicKey": push.public_key()})).into_response())
-}
-
-fn enabled(state: &AppState) -> Result<&Arc<WebPush>, ApiError> {
-    state.push.as_ref().ok_or_else(|| {
-        ApiError::Body(
-            StatusCode::NOT_FOUND,
-            "Web Push is off on this server: start askdesk with --web-push mailto:you@example.com"
-                .to_owned(),
-        )
-    })
-}
-
-/// A subscription as `PushSubscription.toJSON()` gives it.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Subscription {
-    endpoint: String,
-    keys: Keys,
-    #[serde(default)]
-    #[allow(dead_code)]
-    expiration_time: Option<serde_json::Value>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Keys {
-    p256dh: String,
-    auth: String,
-}
-
-/// The subscription, or a refusal naming the field and the rule.
-fn valid(subscription: Subscription) -> Result<PushSubscription, ApiError> {
-    let refuse = |text: &str| ApiError::Body(StatusCode::UNPROCESSABLE_ENTITY, text.to_owned());
-    let endpoint = subscription.endpoint;
-    let uri = endpoint.parse::<axum::http::Uri>().ok();
-    let host = uri.as_ref().and_then(axum::http::Uri::host).unwrap_or("");
-    let loopback = matches!(host, "127.0.0.1" | "localhost" | "[::1]");
-    let scheme_ok = match uri.as_ref().and_then(axum::http::Uri::scheme_str) {
-        Some("https") => !host.is_empty(),
-        Some("http") => loopback,
-        _ => false,
-    };
-    if endpoint.len() > 2048 || !scheme_ok {
-        return Err(refuse(
-            "endpoint: must be the push service's https:// URL (http:// only on loopback), at \
-             most 2048 characters",
-        ));
-    }
-    let p256dh = unb64(&subscription.keys.p256dh).unwrap_or_default();
-    if p256dh.len() != 65 || p256dh[0] != 4 {
-        return Err(refuse(
-            "keys.p256dh: must be the browser's P-256 public key, 65 bytes in base64url",
-        ));
-    }
-    if unb64(&subscription.keys.auth).is_none_or(|a| a.len() != 16) {
-        return Err(refuse(
-            "keys.auth: must be the browser's authentication secret, 16 bytes in base64url",
-        ));
-    }
-    Ok(PushSubscription {
-        endpoint,
-        p256dh: subscription.keys.p256dh,
-        auth: subscription.keys.auth,
-    })
-}
-
-/// `POST /api/v1/push/subscriptions`: this browser is told of asks from now on.
-pub async fn subscribe(
-    State(state): State<AppState>,
-    axum::Extension(caller): axum::Extension<desk::Caller>,
-    crate::api::JsonBody(subscription): crate::api::JsonBody<Subscription>,
-) -> Result<Response, ApiError> {
-    enabled(&state)?;
-    caller.may_use_desk()?;
-    let subscription = valid(subscription)?;
-    state.desk.subscribe_push(&subscription).await?;
-    Ok((
-        StatusCode::CREATED,
-        axum::Json(serde_json::json!({"endpoint": subscription.endpoint})),
-    )
-        .into_response())
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Unsubscribe {
-    endpoint: String,
-}
-
-/// `DELETE /api/v1/push/subscriptions`: this browser is told no more.
-pub async fn unsubscribe(
-    State(state): State<AppState>,
-    axum::Extension(caller): axum::Extension<desk::Caller>,
-    crate::api::JsonBody(unsubscribe): crate::api::JsonBody<Unsubscribe>,
-) -> Result<Response, ApiError> {
-    enabled(&state)?;
-    caller.may_use_desk()?;
-    if state.desk.unsubscribe_push(&unsubscribe.endpoint).await? {
-        Ok(StatusCode::NO_CONTENT.into_response())
-    } else {
-        Err(ApiError::Desk(DeskError::NotFound))
+        status => Err(Failed(PushError::Answered(status))),
     }
 }
 

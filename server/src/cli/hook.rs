@@ -7,7 +7,7 @@
 //! the ask ended unanswered. It always exits 0: a hook that fails, or finds
 //! no desk, prints nothing and Claude Code asks in its terminal as usual.
 
-use crate::{config::McpArgs, mcp};
+use crate::cli::config::McpArgs;
 use interaction::{claude_code_answer, Ask, AskStatus, LenientAsk, LenientQuestion};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -91,7 +91,7 @@ pub async fn claude_code(args: McpArgs, stdin: &str) -> Option<String> {
         to: Vec::new(),
     }
     .into_new_ask();
-    let backend = match mcp::stdio::find_desk(&args).await {
+    let backend = match super::stdio::find_desk(&args).await {
         Ok(backend) => backend,
         Err(e) => {
             eprintln!("askdesk hook: {e}; Claude Code asks as usual");

@@ -12,7 +12,7 @@
 //! and should re-read `GET /api/v1/asks`.
 
 use crate::{
-    api::{ApiError, QueryParams},
+    http::reply::{ApiError, QueryParams},
     AppState,
 };
 use axum::{

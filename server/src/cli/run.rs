@@ -4,7 +4,7 @@
 
 use crate::{
     app,
-    config::{Database, ServeArgs},
+    cli::config::{Database, ServeArgs},
     AppState, Shared,
 };
 use desk::{Desk, PoolSettings, PostgresStore, SqliteStore, Store};
@@ -232,7 +232,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
             .map(Arc::from),
         push: match &args.web_push {
             Some(contact) => Some(Arc::new(
-                crate::push::WebPush::open(&desk, contact)
+                crate::notify::webpush::WebPush::open(&desk, contact)
                     .await
                     .map_err(|e| format!("--web-push: {e}"))?,
             )),
@@ -240,7 +240,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         },
         create_limit: args
             .create_limit
-            .map(|n| Arc::new(crate::access::CreateLimit::new(n))),
+            .map(|n| Arc::new(crate::http::limit::CreateLimit::new(n))),
     });
     match &database {
         Database::Memory => tracing::warn!("asks are kept in memory and lost when askdesk stops"),
@@ -295,7 +295,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         }
     });
     let task = tokio::spawn(async move {
-        crate::serving::serve(listener, app(state), shutdown).await;
+        crate::http::serving::serve(listener, app(state), shutdown).await;
         // The file is free for another server once this one has stopped.
         drop(claim);
     });

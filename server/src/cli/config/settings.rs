@@ -3,7 +3,10 @@
 //! starts another process with the same settings (a detached desk).
 
 use super::{database_at, ConfigError, Database, ServeArgs, MIN_TOKEN_CHARS};
-use crate::{assets::Assets, security::Security};
+use crate::{
+    http::{assets::Assets, security::Security},
+    notify::{ChannelSettings, Channels},
+};
 use axum::http::Uri;
 use leptos::prelude::LeptosOptions;
 use std::net::SocketAddr;
@@ -25,6 +28,24 @@ fn live_reload() -> Option<u32> {
 }
 
 impl ServeArgs {
+    /// The channels `--notify` names, refusing a value askdesk cannot use
+    /// (naming it, without its path or query) or a webhook without
+    /// `--notify-secret`.
+    pub fn channels(&self) -> Result<Channels, ConfigError> {
+        Channels::from_settings(&ChannelSettings {
+            notify: &self.notify,
+            notify_secret: self.notify_secret.as_deref(),
+            web_push: self.web_push.as_deref(),
+            slack_signing_secret: self.slack_signing_secret.as_deref(),
+            remind_after: self.remind_after,
+            remind_max: self.remind_max,
+            escalate_after: self.escalate_after,
+            escalate: self.escalate.as_deref(),
+            notify_give_up: self.notify_give_up,
+        })
+        .map_err(|e| ConfigError::new(e.to_string()))
+    }
+
     /// The Leptos options these settings describe.
     pub fn leptos_options(&self) -> LeptosOptions {
         LeptosOptions::builder()

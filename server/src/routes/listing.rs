@@ -2,8 +2,8 @@
 //! long-poll for a change, and the `format=jsonl` export.
 
 use crate::{
-    api::{ApiError, QueryParams},
-    waiting::{wait_seconds, Wait, Waited},
+    http::reply::{ApiError, QueryParams},
+    http::waiting::{wait_seconds, Wait, Waited},
     AppState,
 };
 use axum::{
@@ -107,7 +107,7 @@ pub(crate) async fn list(
         }
     }
     // The first pass of a long-poll: the wait itself is served outside the
-    // stack (waiting.rs), then this request comes again, `Waited`. The
+    // stack (`http::waiting`), then this request comes again, `Waited`. The
     // wait re-reads the version once it listens, so a change between this
     // read and then is not missed.
     if let (Some(after), Some(wait), None) = (after, wait, waited) {

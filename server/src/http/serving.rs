@@ -14,10 +14,9 @@ use tokio::{net::TcpListener, sync::watch};
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
 
-/// Prepares an accepted connection. Without `TCP_NODELAY`, a response
-/// written in pieces on a kept-alive connection waits for the client's
-/// delayed ACK (Nagle's algorithm): about 40 ms for every asset after the
-/// first.
+/// Prepares an accepted connection: `TCP_NODELAY`, so a response written
+/// in pieces on a kept-alive connection does not wait for the client's
+/// delayed ACK (Nagle's algorithm).
 pub fn accepted(tcp: &tokio::net::TcpStream) {
     if let Err(e) = tcp.set_nodelay(true) {
         tracing::debug!("TCP_NODELAY not set on a connection: {e}");
@@ -73,13 +72,10 @@ fn finished(served: hyper::Result<()>) {
 
 /// Gives a request that waits its own copy of its URI and header values.
 ///
-/// hyper parses them as slices of the connection's read buffer. While any
-/// of them lives, hyper cannot reuse that buffer when it reads on (it reads
-/// during a request to notice the client leaving) and allocates another
-/// 8 KiB. For a request answered at once nothing is lost; a long-poll or an
-/// event stream keeps its request for minutes, so every waiting agent held
-/// two read buffers (bench/waiters.sh, 10,000 long-polls: 284 MiB without
-/// this copy, 240 with it). The copy is a few small allocations.
+/// hyper parses them as slices of the connection's read buffer, which it
+/// cannot reuse while any of them lives, so a request kept for minutes
+/// would hold a second read buffer for its whole wait; the copy is a few
+/// small allocations (bench/waiters.sh measures what it saves).
 fn own_head<B>(request: Request<B>) -> Request<B> {
     if !waits(&request) {
         return request;
@@ -100,7 +96,7 @@ fn own_head<B>(request: Request<B>) -> Request<B> {
 /// Whether a request is one that waits: a long-poll (`wait=` in its query)
 /// or an event stream.
 fn waits<B>(request: &Request<B>) -> bool {
-    crate::waiting::is_long_poll(request)
+    super::waiting::is_long_poll(request)
         || request
             .headers()
             .get_all(hyper::header::ACCEPT)

@@ -1,0 +1,14 @@
+//! The HTTP vocabulary the routes and MCP share: the replies and errors,
+//! the security settings and the guard every request passes, who a request
+//! is, rate limits, long-poll waiting, the connection loop and the site's
+//! files. Nothing here knows a route.
+
+pub mod assets;
+pub mod guard;
+pub mod identity;
+pub mod limit;
+pub mod public;
+pub mod reply;
+pub mod security;
+pub mod serving;
+pub mod waiting;

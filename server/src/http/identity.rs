@@ -1,0 +1,137 @@
+//! Who is asking: the caller a request's credentials name (the shared
+//! token, a person's token, a signed-in browser's session, or only an
+//! ask's link), and the surface a request says it comes from.
+//!
+//! Every check of a person's token or session reads the database, so
+//! `askdesk people remove` takes effect on the next request, on every
+//! instance.
+
+use super::security::Security;
+use axum::http::{
+    header::{AUTHORIZATION, COOKIE},
+    HeaderMap,
+};
+use desk::{Caller, Desk, DeskError, Grant};
+use interaction::Via;
+use std::{
+    sync::{Mutex, PoisonError},
+    time::{Duration, Instant},
+};
+
+/// The cookie that remembers a signed-in browser.
+pub const SESSION_COOKIE: &str = "askdesk_session";
+
+/// The header a client of the API names its surface with: `tui` (the
+/// terminal UI) or `mcp-client` (an MCP client reporting the answer its
+/// person gave in its own form). Anything else is `api`.
+pub use client::VIA_HEADER;
+
+/// How long "does the desk have people?" is remembered when the server has
+/// no shared token: the first person added protects the desk within this.
+const PEOPLE_CHECK_EVERY: Duration = Duration::from_secs(1);
+
+/// What the guard knows of a request's credentials.
+#[derive(Debug, Clone)]
+pub enum Identified {
+    /// Whose they are.
+    Caller(Caller),
+    /// A bearer token was sent and is no token of this desk.
+    WrongToken,
+}
+
+/// Whether a desk without a shared token has people (and so needs a
+/// token), asked of the database at most once a [`PEOPLE_CHECK_EVERY`].
+#[derive(Debug, Default)]
+pub struct PeopleCheck {
+    last: Mutex<Option<(Instant, bool)>>,
+}
+
+impl PeopleCheck {
+    async fn has_people(&self, desk: &Desk) -> Result<bool, DeskError> {
+        let now = Instant::now();
+        if let Some((at, has)) = *self.last.lock().unwrap_or_else(PoisonError::into_inner) {
+            if now.saturating_duration_since(at) < PEOPLE_CHECK_EVERY {
+                return Ok(has);
+            }
+        }
+        let has = desk.has_people().await?;
+        *self.last.lock().unwrap_or_else(PoisonError::into_inner) = Some((now, has));
+        Ok(has)
+    }
+}
+
+/// The credentials' caller. A desk that has neither a shared token nor
+/// people is open: everyone is [`Caller::Unnamed`], as before people
+/// existed. On a protected desk a request without credentials is
+/// [`Caller::Link`]: it reaches only what an ask's link opens.
+pub async fn identify(
+    security: &Security,
+    desk: &Desk,
+    people: &PeopleCheck,
+    headers: &HeaderMap,
+) -> Result<Identified, DeskError> {
+    let bearer = headers
+        .get(AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim);
+    if let Some(token) = bearer {
+        if security.is_shared_token(token) {
+            return Ok(Identified::Caller(Caller::Unnamed));
+        }
+        if let Some(person) = desk.person_by_token(token).await? {
+            return Ok(Identified::Caller(Caller::Person(person)));
+        }
+    } else {
+        for cookie in session_cookies(headers) {
+            match desk.session(cookie).await? {
+                Some(Grant::Person(person)) => {
+                    return Ok(Identified::Caller(Caller::Person(person)))
+                }
+                Some(Grant::Admin { tag }) if security.admin_tag().is_some_and(|t| t == tag) => {
+                    return Ok(Identified::Caller(Caller::Unnamed))
+                }
+                _ => {}
+            }
+        }
+    }
+    let protected = security.has_token() || people.has_people(desk).await?;
+    Ok(match (protected, bearer) {
+        (false, _) => Identified::Caller(Caller::Unnamed),
+        (true, Some(_)) => Identified::WrongToken,
+        (true, None) => Identified::Caller(Caller::Link),
+    })
+}
+
+/// The values of the session cookies a request carries.
+pub fn session_cookies(headers: &HeaderMap) -> impl Iterator<Item = &str> {
+    headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .filter(|(name, _)| *name == SESSION_COOKIE)
+        .map(|(_, value)| value)
+        // One look in the database each, so not many.
+        .take(3)
+}
+
+/// The surface an API request says it comes from (`X-Askdesk-Via`).
+pub fn api_via(headers: &HeaderMap) -> Via {
+    match headers.get(VIA_HEADER).and_then(|v| v.to_str().ok()) {
+        Some("tui") => Via::Tui,
+        Some("mcp-client") => Via::McpClient,
+        _ => Via::Api,
+    }
+}
+
+/// Who acts when `caller` answers through an API request: an MCP client
+/// reporting its person's answer acts as the ask's link would (it is not
+/// the agent answering, and it cannot be where signing in is required).
+pub fn answering(caller: Caller, headers: &HeaderMap) -> desk::Actor {
+    match api_via(headers) {
+        Via::McpClient => desk::Actor::new(Caller::Link, Via::McpClient),
+        via => desk::Actor::new(caller, via),
+    }
+}

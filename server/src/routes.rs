@@ -1,0 +1,93 @@
+//! What each path does: the asks API, the event streams, the pages, signing
+//! in, Web Push subscriptions and Slack's buttons, assembled into one
+//! router behind the guard. A new route goes in the file of its kind here.
+
+pub mod api;
+pub mod events;
+pub mod listing;
+pub mod pages;
+pub mod push;
+pub mod sign_in;
+pub mod slack;
+
+use crate::{
+    http::{guard, waiting::WaitOutsideLayer},
+    mcp, AppState,
+};
+use axum::{
+    routing::{get, post},
+    Router,
+};
+use leptos::prelude::provide_context;
+use leptos_axum::{generate_route_list, LeptosRoutes};
+use std::sync::Arc;
+
+/// The app's pages, listed once per process. Listing renders the app in a
+/// special mode; done while another router of the same process renders a
+/// page (tests build one router each, in parallel), it now and then left
+/// that page never finishing. The list never changes, so one is enough.
+fn route_list() -> Vec<leptos_axum::AxumRouteListing> {
+    static ROUTES: std::sync::OnceLock<Vec<leptos_axum::AxumRouteListing>> =
+        std::sync::OnceLock::new();
+    ROUTES.get_or_init(|| generate_route_list(app::App)).clone()
+}
+
+/// The ask page's path, as axum writes it.
+const ASK_PAGE: &str = "/asks/{id}";
+
+/// The whole HTTP application: pages, API, server functions, static files,
+/// behind the security checks.
+pub fn app(state: AppState) -> Router {
+    // The ask page has a handler of its own, which reads the ask before
+    // rendering the page (`pages::get_page`).
+    let routes: Vec<_> = route_list()
+        .into_iter()
+        .filter(|route| route.path() != ASK_PAGE)
+        .collect();
+    let desk = state.desk.clone();
+    let page = state.page.clone();
+    let context = move || {
+        provide_context(desk.clone());
+        provide_context(page.clone());
+    };
+    Router::new()
+        .merge(api::routes())
+        .merge(events::routes())
+        .nest_service("/mcp", mcp::http_service(&state))
+        .route(ASK_PAGE, get(pages::get_page).post(pages::post_form))
+        .route("/signin", post(sign_in::sign_in))
+        .route("/signout", post(sign_in::sign_out))
+        .route("/integrations/slack/actions", post(slack::actions))
+        .route("/lang/{code}", get(pages::switch_language))
+        .leptos_routes_with_context(&state, routes, context, {
+            let options = state.leptos_options.clone();
+            move || app::shell(options.clone())
+        })
+        .fallback(pages::static_or_not_found)
+        // Pages and JSON, gzip when the client accepts it, for phones'
+        // links. Not the site's files,
+        // which carry their build-time encoding already, nor event streams.
+        .layer(tower_http::compression::CompressionLayer::new())
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(guard::Gate {
+                security: state.security.clone(),
+                desk: state.desk.clone(),
+                people: Arc::default(),
+            }),
+            guard::guard,
+        ))
+        // Outermost: a long-poll waits with none of the layers' futures.
+        .layer(WaitOutsideLayer)
+        .with_state(state)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ask_page_handler_takes_the_path_the_app_routes_the_ask_page_at() {
+        let paths: Vec<_> = route_list().iter().map(|r| r.path().to_owned()).collect();
+        assert!(paths.iter().any(|p| p == ASK_PAGE), "{paths:?}");
+    }
+}

@@ -1,0 +1,123 @@
+//! Web Push subscriptions over the API: the server's VAPID key, and a
+//! browser subscribing or unsubscribing (the pushes themselves are sent by
+//! [`crate::notify::webpush`]).
+
+use crate::{
+    http::reply::{ApiError, JsonBody},
+    notify::webpush::{unb64, WebPush},
+    AppState,
+};
+use axum::{
+    extract::State,
+    http::StatusCode,
+    response::{IntoResponse, Response},
+};
+use desk::{DeskError, PushSubscription};
+use serde::Deserialize;
+use std::sync::Arc;
+
+/// `GET /api/v1/push/key`: the VAPID public key a browser subscribes with.
+pub async fn key(State(state): State<AppState>) -> Result<Response, ApiError> {
+    let push = enabled(&state)?;
+    Ok(axum::Json(serde_json::json!({"publicKey": push.public_key()})).into_response())
+}
+
+fn enabled(state: &AppState) -> Result<&Arc<WebPush>, ApiError> {
+    state.push.as_ref().ok_or_else(|| {
+        ApiError::Body(
+            StatusCode::NOT_FOUND,
+            "Web Push is off on this server: start askdesk with --web-push mailto:you@example.com"
+                .to_owned(),
+        )
+    })
+}
+
+/// A subscription as `PushSubscription.toJSON()` gives it (its
+/// `expirationTime` is not read).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Subscription {
+    endpoint: String,
+    keys: Keys,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Keys {
+    p256dh: String,
+    auth: String,
+}
+
+/// The subscription, or a refusal naming the field and the rule.
+fn valid(subscription: Subscription) -> Result<PushSubscription, ApiError> {
+    let refuse = |text: &str| ApiError::Body(StatusCode::UNPROCESSABLE_ENTITY, text.to_owned());
+    let endpoint = subscription.endpoint;
+    let uri = endpoint.parse::<axum::http::Uri>().ok();
+    let host = uri.as_ref().and_then(axum::http::Uri::host).unwrap_or("");
+    let loopback = matches!(host, "127.0.0.1" | "localhost" | "[::1]");
+    let scheme_ok = match uri.as_ref().and_then(axum::http::Uri::scheme_str) {
+        Some("https") => !host.is_empty(),
+        Some("http") => loopback,
+        _ => false,
+    };
+    if endpoint.len() > 2048 || !scheme_ok {
+        return Err(refuse(
+            "endpoint: must be the push service's https:// URL (http:// only on loopback), at \
+             most 2048 characters",
+        ));
+    }
+    let p256dh = unb64(&subscription.keys.p256dh).unwrap_or_default();
+    if p256dh.len() != 65 || p256dh[0] != 4 {
+        return Err(refuse(
+            "keys.p256dh: must be the browser's P-256 public key, 65 bytes in base64url",
+        ));
+    }
+    if unb64(&subscription.keys.auth).is_none_or(|a| a.len() != 16) {
+        return Err(refuse(
+            "keys.auth: must be the browser's authentication secret, 16 bytes in base64url",
+        ));
+    }
+    Ok(PushSubscription {
+        endpoint,
+        p256dh: subscription.keys.p256dh,
+        auth: subscription.keys.auth,
+    })
+}
+
+/// `POST /api/v1/push/subscriptions`: this browser is told of asks from now on.
+pub async fn subscribe(
+    State(state): State<AppState>,
+    axum::Extension(caller): axum::Extension<desk::Caller>,
+    JsonBody(subscription): JsonBody<Subscription>,
+) -> Result<Response, ApiError> {
+    enabled(&state)?;
+    caller.may_use_desk()?;
+    let subscription = valid(subscription)?;
+    state.desk.subscribe_push(&subscription).await?;
+    Ok((
+        StatusCode::CREATED,
+        axum::Json(serde_json::json!({"endpoint": subscription.endpoint})),
+    )
+        .into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Unsubscribe {
+    endpoint: String,
+}
+
+/// `DELETE /api/v1/push/subscriptions`: this browser is told no more.
+pub async fn unsubscribe(
+    State(state): State<AppState>,
+    axum::Extension(caller): axum::Extension<desk::Caller>,
+    JsonBody(unsubscribe): JsonBody<Unsubscribe>,
+) -> Result<Response, ApiError> {
+    enabled(&state)?;
+    caller.may_use_desk()?;
+    if state.desk.unsubscribe_push(&unsubscribe.endpoint).await? {
+        Ok(StatusCode::NO_CONTENT.into_response())
+    } else {
+        Err(ApiError::Desk(DeskError::NotFound))
+    }
+}
