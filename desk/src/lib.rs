@@ -28,7 +28,7 @@ mod time;
 mod watching;
 
 pub use action::actionable;
-pub use error::DeskError;
+pub use error::{DeskError, StoreError};
 pub use events::{Event, KEEP_EVENTS, MAX_WAIT};
 pub use id::AskId;
 pub use outbox::{
@@ -36,9 +36,9 @@ pub use outbox::{
 };
 pub use people::{digest, Actor, Caller, Grant, People, Person, SESSION_MS, TOKEN_PREFIX};
 pub use postgres::{Change, Changes, PoolSettings, PostgresStore};
-pub use record::{End, Finisher, Record};
+pub use record::{End, Entry, Finisher, Record};
 pub use sqlite::SqliteStore;
-pub use store::{Cursor, Entry, EventBounds, Keyed, ListFilter, Store, StoreError};
+pub use store::{Cursor, EventBounds, Keyed, ListFilter, Store};
 pub use time::rfc3339;
 pub use watching::{EndWait, Watch};
 

@@ -1,7 +1,7 @@
 //! Schemas, compiled in per database so the binary needs no files beside
 //! it, and the check that refuses a database a newer askdesk has changed.
 
-use crate::store::StoreError;
+use crate::error::StoreError;
 use sqlx::{
     error::BoxDynError,
     migrate::{Migration, MigrationSource, MigrationType},

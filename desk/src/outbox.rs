@@ -3,7 +3,7 @@
 //! or finishes its ask, so none is lost to a crash; a worker claims the
 //! rows that are due, delivers them at least once, and records how it went.
 
-use crate::{id::AskId, store::StoreError};
+use crate::{error::StoreError, id::AskId};
 use std::fmt;
 
 /// What a notification tells.
@@ -169,8 +169,7 @@ pub enum Attempt {
 }
 
 pub(crate) fn parse_notice(id: &str, name: &str) -> Result<Notice, StoreError> {
-    Notice::parse(name)
-        .ok_or_else(|| crate::stored::corrupt(id, format!("unknown notice {name:?}")))
+    Notice::parse(name).ok_or_else(|| crate::error::corrupt(id, format!("unknown notice {name:?}")))
 }
 
 pub(crate) fn count(n: i64) -> u32 {

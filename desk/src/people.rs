@@ -3,7 +3,7 @@
 //! every check reads the database, so a person removed on one instance is
 //! refused by every instance on their next request.
 
-use crate::{record::Finisher, store::StoreError, Desk, DeskError};
+use crate::{error::StoreError, record::Finisher, Desk, DeskError};
 use async_trait::async_trait;
 use interaction::{person_name_problem, Problem, ProblemCode, Problems, Role, Via};
 use sha2::{Digest, Sha256};

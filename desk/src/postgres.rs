@@ -2,7 +2,7 @@
 //! The same rows, statements ([`crate::sql`]) and decoding
 //! ([`crate::stored`]) as SQLite.
 
-use crate::{migrate, store::StoreError, AskId};
+use crate::{error::StoreError, id::AskId, migrate};
 use sqlx::{
     migrate::Migrator,
     postgres::{PgConnectOptions, PgListener, PgPoolOptions},

@@ -17,7 +17,7 @@ macro_rules! sql_store {
                 id: &$crate::id::AskId,
                 owed: &[$crate::outbox::Owed],
                 at: i64,
-            ) -> Result<(), $crate::store::StoreError> {
+            ) -> Result<(), $crate::error::StoreError> {
                 for owed in owed {
                     sqlx::query(
                         "INSERT INTO deliveries (id, ask_id, channel, event, created_at, due_at) \
@@ -43,7 +43,7 @@ macro_rules! sql_store {
                 id: &$crate::id::AskId,
                 status: interaction::AskStatus,
                 at: i64,
-            ) -> Result<(), $crate::store::StoreError> {
+            ) -> Result<(), $crate::error::StoreError> {
                 let seq: i64 = sqlx::query_scalar(
                     "UPDATE event_log SET seq = seq + 1 WHERE id = 1 RETURNING seq",
                 )
@@ -67,7 +67,7 @@ macro_rules! sql_store {
                 record: &$crate::record::Record,
                 key: Option<&$crate::store::Keyed>,
                 owed: &[$crate::outbox::Owed],
-            ) -> Result<bool, $crate::store::StoreError> {
+            ) -> Result<bool, $crate::error::StoreError> {
                 use $crate::stored::json;
                 let mut tx = self.pool.begin().await?;
                 let inserted = sqlx::query(
@@ -112,7 +112,7 @@ macro_rules! sql_store {
             async fn by_key(
                 &self,
                 key: &str,
-            ) -> Result<Option<($crate::id::AskId, String)>, $crate::store::StoreError> {
+            ) -> Result<Option<($crate::id::AskId, String)>, $crate::error::StoreError> {
                 use sqlx::Row;
                 let row = sqlx::query(
                     "SELECT id, fingerprint FROM asks WHERE idempotency_key = $1",
@@ -131,7 +131,7 @@ macro_rules! sql_store {
             async fn get(
                 &self,
                 id: &$crate::id::AskId,
-            ) -> Result<Option<$crate::record::Record>, $crate::store::StoreError> {
+            ) -> Result<Option<$crate::record::Record>, $crate::error::StoreError> {
                 use $crate::stored::{record, RECORD_COLUMNS};
                 let row = sqlx::query(&format!("SELECT {RECORD_COLUMNS} FROM asks WHERE id = $1"))
                     .bind(id.as_str())
@@ -144,7 +144,7 @@ macro_rules! sql_store {
                 &self,
                 filter: &$crate::store::ListFilter,
                 limit: u32,
-            ) -> Result<Vec<($crate::store::Cursor, $crate::store::Entry)>, $crate::store::StoreError>
+            ) -> Result<Vec<($crate::store::Cursor, $crate::record::Entry)>, $crate::error::StoreError>
             {
                 use sqlx::Row;
                 use $crate::stored::{entry, ENTRY_COLUMNS};
@@ -183,7 +183,7 @@ macro_rules! sql_store {
                 id: &$crate::id::AskId,
                 end: &$crate::record::End,
                 owed: &[$crate::outbox::Owed],
-            ) -> Result<bool, $crate::store::StoreError> {
+            ) -> Result<bool, $crate::error::StoreError> {
                 use $crate::stored::json;
                 let outcome = end.outcome();
                 let answers = outcome
@@ -229,7 +229,7 @@ macro_rules! sql_store {
             async fn due(
                 &self,
                 now: i64,
-            ) -> Result<Vec<$crate::id::AskId>, $crate::store::StoreError> {
+            ) -> Result<Vec<$crate::id::AskId>, $crate::error::StoreError> {
                 use sqlx::Row;
                 let rows =
                     sqlx::query("SELECT id FROM asks WHERE status = 'pending' AND expires_at <= $1")
@@ -245,7 +245,7 @@ macro_rules! sql_store {
                 &self,
                 after: u64,
                 limit: u32,
-            ) -> Result<Vec<(u64, $crate::store::Entry)>, $crate::store::StoreError> {
+            ) -> Result<Vec<(u64, $crate::record::Entry)>, $crate::error::StoreError> {
                 use sqlx::Row;
                 let rows = sqlx::query(
                     "SELECT e.seq, a.id, e.status, a.title, a.agent, a.created_at, \
@@ -267,7 +267,7 @@ macro_rules! sql_store {
 
             async fn event_bounds(
                 &self,
-            ) -> Result<$crate::store::EventBounds, $crate::store::StoreError> {
+            ) -> Result<$crate::store::EventBounds, $crate::error::StoreError> {
                 let (pruned, last): (i64, i64) =
                     sqlx::query_as("SELECT pruned, seq FROM event_log WHERE id = 1")
                         .fetch_one(&self.pool)
@@ -278,7 +278,7 @@ macro_rules! sql_store {
                 })
             }
 
-            async fn prune_events(&self, keep: u64) -> Result<(), $crate::store::StoreError> {
+            async fn prune_events(&self, keep: u64) -> Result<(), $crate::error::StoreError> {
                 let bounds = self.event_bounds().await?;
                 let through = bounds.last.saturating_sub(keep);
                 // Nothing to forget: no write at all.

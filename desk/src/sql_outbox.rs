@@ -15,7 +15,7 @@ macro_rules! sql_outbox {
                 now: i64,
                 lease_until: i64,
                 limit: u32,
-            ) -> Result<Vec<$crate::outbox::Claimed>, $crate::store::StoreError> {
+            ) -> Result<Vec<$crate::outbox::Claimed>, $crate::error::StoreError> {
                 use sqlx::Row;
                 let rows = sqlx::query(concat!(
                     "UPDATE deliveries SET due_at = $1, attempts = attempts + 1, last_at = $2 \
@@ -53,7 +53,7 @@ macro_rules! sql_outbox {
                 id: &str,
                 at: i64,
                 attempt: &$crate::outbox::Attempt,
-            ) -> Result<(), $crate::store::StoreError> {
+            ) -> Result<(), $crate::error::StoreError> {
                 use $crate::outbox::Attempt;
                 let query = match attempt {
                     Attempt::Delivered => sqlx::query(
@@ -79,7 +79,7 @@ macro_rules! sql_outbox {
                 &self,
                 name: &str,
                 fresh: &str,
-            ) -> Result<String, $crate::store::StoreError> {
+            ) -> Result<String, $crate::error::StoreError> {
                 sqlx::query(
                     "INSERT INTO server_keys (name, value) VALUES ($1, $2) \
                      ON CONFLICT (name) DO NOTHING",
@@ -101,7 +101,7 @@ macro_rules! sql_outbox {
                 token: &str,
                 ask: &$crate::id::AskId,
                 at: i64,
-            ) -> Result<bool, $crate::store::StoreError> {
+            ) -> Result<bool, $crate::error::StoreError> {
                 let done = sqlx::query(
                     "INSERT INTO action_uses (token, ask_id, at) VALUES ($1, $2, $3) \
                      ON CONFLICT (token) DO NOTHING",
@@ -114,7 +114,7 @@ macro_rules! sql_outbox {
                 Ok(done.rows_affected() == 1)
             }
 
-            async fn unuse_action(&self, token: &str) -> Result<(), $crate::store::StoreError> {
+            async fn unuse_action(&self, token: &str) -> Result<(), $crate::error::StoreError> {
                 sqlx::query("DELETE FROM action_uses WHERE token = $1")
                     .bind(token)
                     .execute(&self.pool)
@@ -126,7 +126,7 @@ macro_rules! sql_outbox {
                 &self,
                 subscription: &$crate::outbox::PushSubscription,
                 at: i64,
-            ) -> Result<(), $crate::store::StoreError> {
+            ) -> Result<(), $crate::error::StoreError> {
                 sqlx::query(
                     "INSERT INTO push_subscriptions (endpoint, p256dh, auth, created_at) \
                      VALUES ($1, $2, $3, $4) ON CONFLICT (endpoint) \
@@ -144,7 +144,7 @@ macro_rules! sql_outbox {
             async fn remove_push_subscription(
                 &self,
                 endpoint: &str,
-            ) -> Result<bool, $crate::store::StoreError> {
+            ) -> Result<bool, $crate::error::StoreError> {
                 let done = sqlx::query("DELETE FROM push_subscriptions WHERE endpoint = $1")
                     .bind(endpoint)
                     .execute(&self.pool)
@@ -154,7 +154,7 @@ macro_rules! sql_outbox {
 
             async fn push_subscriptions(
                 &self,
-            ) -> Result<Vec<$crate::outbox::PushSubscription>, $crate::store::StoreError> {
+            ) -> Result<Vec<$crate::outbox::PushSubscription>, $crate::error::StoreError> {
                 let rows: Vec<(String, String, String)> = sqlx::query_as(
                     "SELECT endpoint, p256dh, auth FROM push_subscriptions \
                      ORDER BY created_at, endpoint",
@@ -176,7 +176,7 @@ macro_rules! sql_outbox {
             async fn deliveries(
                 &self,
                 ask: &$crate::id::AskId,
-            ) -> Result<Vec<$crate::outbox::DeliveryRow>, $crate::store::StoreError> {
+            ) -> Result<Vec<$crate::outbox::DeliveryRow>, $crate::error::StoreError> {
                 use sqlx::Row;
                 let rows = sqlx::query(
                     "SELECT id, channel, event, created_at, attempts, last_at, last_error, \

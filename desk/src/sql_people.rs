@@ -2,7 +2,7 @@
 //! every database, as [`crate::sql`] is for asks: the same statements,
 //! expanded once per pool type by [`sql_people!`].
 
-use crate::{people::Person, store::StoreError};
+use crate::{error::StoreError, people::Person};
 use interaction::Role;
 
 /// Implements [`People`](crate::People) for an SQL store (a struct with a `pool` field of
@@ -15,7 +15,7 @@ macro_rules! sql_people {
                 &self,
                 person: &$crate::people::Person,
                 token_digest: &str,
-            ) -> Result<bool, $crate::store::StoreError> {
+            ) -> Result<bool, $crate::error::StoreError> {
                 let added = sqlx::query(
                     "INSERT INTO people (name, role, token_digest, created_at) \
                      VALUES ($1, $2, $3, $4)",
@@ -35,14 +35,14 @@ macro_rules! sql_people {
 
             async fn people(
                 &self,
-            ) -> Result<Vec<$crate::people::Person>, $crate::store::StoreError> {
+            ) -> Result<Vec<$crate::people::Person>, $crate::error::StoreError> {
                 let rows = sqlx::query("SELECT name, role, created_at FROM people ORDER BY name")
                     .fetch_all(&self.pool)
                     .await?;
                 rows.iter().map($crate::sql_people::person_of).collect()
             }
 
-            async fn remove_person(&self, name: &str) -> Result<bool, $crate::store::StoreError> {
+            async fn remove_person(&self, name: &str) -> Result<bool, $crate::error::StoreError> {
                 let mut tx = self.pool.begin().await?;
                 sqlx::query("DELETE FROM sessions WHERE person = $1")
                     .bind(name)
@@ -59,7 +59,7 @@ macro_rules! sql_people {
             async fn person_by_token(
                 &self,
                 token_digest: &str,
-            ) -> Result<Option<$crate::people::Person>, $crate::store::StoreError> {
+            ) -> Result<Option<$crate::people::Person>, $crate::error::StoreError> {
                 let row = sqlx::query(
                     "SELECT name, role, created_at FROM people WHERE token_digest = $1",
                 )
@@ -75,7 +75,7 @@ macro_rules! sql_people {
                 grant: &$crate::people::Grant,
                 at: i64,
                 expires_at: i64,
-            ) -> Result<(), $crate::store::StoreError> {
+            ) -> Result<(), $crate::error::StoreError> {
                 let (person, tag) = match grant {
                     $crate::people::Grant::Person(p) => (Some(p.name.as_str()), None),
                     $crate::people::Grant::Admin { tag } => (None, Some(tag.as_str())),
@@ -105,7 +105,7 @@ macro_rules! sql_people {
                 &self,
                 digest: &str,
                 now: i64,
-            ) -> Result<Option<$crate::people::Grant>, $crate::store::StoreError> {
+            ) -> Result<Option<$crate::people::Grant>, $crate::error::StoreError> {
                 use sqlx::Row;
                 let row = sqlx::query(
                     "SELECT p.name, p.role, p.created_at, s.person, s.admin_tag \
@@ -132,7 +132,7 @@ macro_rules! sql_people {
                 })
             }
 
-            async fn remove_session(&self, digest: &str) -> Result<(), $crate::store::StoreError> {
+            async fn remove_session(&self, digest: &str) -> Result<(), $crate::error::StoreError> {
                 sqlx::query("DELETE FROM sessions WHERE digest = $1")
                     .bind(digest)
                     .execute(&self.pool)

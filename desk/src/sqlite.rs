@@ -1,7 +1,7 @@
 //! The embedded default: asks in one SQLite file, in WAL mode, with every
 //! commit synced to disk before the caller hears of it.
 
-use crate::{migrate, store::StoreError};
+use crate::{error::StoreError, migrate};
 use sqlx::{
     migrate::Migrator,
     sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
