@@ -168,14 +168,6 @@ pub enum Attempt {
     },
 }
 
-pub(crate) fn parse_notice(id: &str, name: &str) -> Result<Notice, StoreError> {
-    Notice::parse(name).ok_or_else(|| crate::error::corrupt(id, format!("unknown notice {name:?}")))
-}
-
-pub(crate) fn count(n: i64) -> u32 {
-    u32::try_from(n.max(0)).unwrap_or(u32::MAX)
-}
-
 /// A browser's Web Push subscription, as `PushSubscription.toJSON()` gives
 /// it: where its push service takes messages, and its keys (base64url).
 #[derive(Debug, Clone, PartialEq, Eq)]

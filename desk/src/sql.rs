@@ -160,7 +160,7 @@ macro_rules! sql_store {
                 ))
                 .bind(filter.status.map(interaction::AskStatus::as_str))
                 .bind(filter.agent.as_deref())
-                .bind(filter.text.as_deref().map($crate::store::contains_pattern))
+                .bind(filter.text.as_deref().map($crate::sql::contains_pattern))
                 .bind(filter.after.map(|c| c.created_at))
                 .bind(filter.after.map(|c| c.position))
                 .bind(i64::from(limit))
@@ -303,3 +303,17 @@ macro_rules! sql_store {
 }
 
 pub(crate) use sql_store;
+
+/// `text` as a `LIKE` pattern that matches it anywhere, in lower case,
+/// with `%`, `_` and `\` matching only themselves (`ESCAPE '\'`).
+pub(crate) fn contains_pattern(text: &str) -> String {
+    let mut pattern = String::from("%");
+    for c in text.to_lowercase().chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            pattern.push('\\');
+        }
+        pattern.push(c);
+    }
+    pattern.push('%');
+    pattern
+}

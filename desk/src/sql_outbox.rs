@@ -2,6 +2,11 @@
 //! for every database, as [`crate::sql`] is for asks: the same statements,
 //! expanded once per pool type by [`sql_outbox!`].
 
+use crate::{
+    error::{corrupt, StoreError},
+    outbox::Notice,
+};
+
 /// Implements [`Outbox`](crate::outbox::Outbox) for an SQL store (a struct
 /// with a `pool` field of database `$db`) whose workers claim deliveries
 /// with the row lock `$skip_locked` (PostgreSQL's `FOR UPDATE SKIP LOCKED`;
@@ -36,12 +41,12 @@ macro_rules! sql_outbox {
                         Ok($crate::outbox::Claimed {
                             ask_id: $crate::stored::parse_id(&row.try_get::<String, _>("ask_id")?)?,
                             channel: row.try_get("channel")?,
-                            notice: $crate::outbox::parse_notice(
+                            notice: $crate::sql_outbox::parse_notice(
                                 &id,
                                 &row.try_get::<String, _>("event")?,
                             )?,
                             created_at: row.try_get("created_at")?,
-                            attempts: $crate::outbox::count(row.try_get("attempts")?),
+                            attempts: $crate::sql_outbox::count(row.try_get("attempts")?),
                             id,
                         })
                     })
@@ -191,12 +196,12 @@ macro_rules! sql_outbox {
                         let id: String = row.try_get("id")?;
                         Ok($crate::outbox::DeliveryRow {
                             channel: row.try_get("channel")?,
-                            notice: $crate::outbox::parse_notice(
+                            notice: $crate::sql_outbox::parse_notice(
                                 &id,
                                 &row.try_get::<String, _>("event")?,
                             )?,
                             created_at: row.try_get("created_at")?,
-                            attempts: $crate::outbox::count(row.try_get("attempts")?),
+                            attempts: $crate::sql_outbox::count(row.try_get("attempts")?),
                             last_at: row.try_get("last_at")?,
                             last_error: row.try_get("last_error")?,
                             delivered_at: row.try_get("delivered_at")?,
@@ -211,3 +216,13 @@ macro_rules! sql_outbox {
 }
 
 pub(crate) use sql_outbox;
+
+/// The notice a delivery row of `id` names as `name`.
+pub(crate) fn parse_notice(id: &str, name: &str) -> Result<Notice, StoreError> {
+    Notice::parse(name).ok_or_else(|| corrupt(id, format!("unknown notice {name:?}")))
+}
+
+/// A stored count of attempts as a `u32`, clamped to its range.
+pub(crate) fn count(n: i64) -> u32 {
+    u32::try_from(n.max(0)).unwrap_or(u32::MAX)
+}

@@ -2,7 +2,10 @@
 //! every database, as [`crate::sql`] is for asks: the same statements,
 //! expanded once per pool type by [`sql_people!`].
 
-use crate::{error::StoreError, people::Person};
+use crate::{
+    error::{corrupt, StoreError},
+    people::Person,
+};
 use interaction::Role;
 
 /// Implements [`People`](crate::People) for an SQL store (a struct with a `pool` field of
@@ -156,10 +159,8 @@ where
     let name: String = row.try_get("name")?;
     let role: String = row.try_get("role")?;
     Ok(Person {
-        role: Role::parse(&role).ok_or_else(|| StoreError::Corrupt {
-            id: format!("person {name}"),
-            detail: format!("unknown role {role:?}"),
-        })?,
+        role: Role::parse(&role)
+            .ok_or_else(|| corrupt(&format!("person {name}"), format!("unknown role {role:?}")))?,
         created_at: row.try_get("created_at")?,
         name,
     })

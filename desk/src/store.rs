@@ -50,20 +50,6 @@ impl Cursor {
     }
 }
 
-/// `text` as a `LIKE` pattern that matches it anywhere, in lower case,
-/// with `%`, `_` and `\` matching only themselves (`ESCAPE '\'`).
-pub(crate) fn contains_pattern(text: &str) -> String {
-    let mut pattern = String::from("%");
-    for c in text.to_lowercase().chars() {
-        if matches!(c, '%' | '_' | '\\') {
-            pattern.push('\\');
-        }
-        pattern.push(c);
-    }
-    pattern.push('%');
-    pattern
-}
-
 /// An idempotency key and the digest of the content of the ask made with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Keyed {
