@@ -18,12 +18,14 @@ mod outbox;
 mod people;
 mod postgres;
 mod record;
-mod sql;
-mod sql_outbox;
-mod sql_people;
+mod sql {
+    pub(crate) mod asks;
+    pub(crate) mod outbox;
+    pub(crate) mod people;
+    pub(crate) mod rows;
+}
 mod sqlite;
 mod store;
-mod stored;
 mod time;
 mod watching;
 

@@ -1,6 +1,6 @@
 //! Asks in PostgreSQL, for several askdesk instances acting as one desk.
-//! The same rows, statements ([`crate::sql`]) and decoding
-//! ([`crate::stored`]) as SQLite.
+//! The same rows, statements ([`crate::sql::asks`]) and decoding
+//! ([`crate::sql::rows`]) as SQLite.
 
 use crate::{error::StoreError, id::AskId, migrate};
 use sqlx::{
@@ -173,6 +173,6 @@ impl PostgresStore {
     }
 }
 
-crate::sql::sql_store!(PostgresStore, sqlx::Postgres, "seq");
-crate::sql_people::sql_people!(PostgresStore, sqlx::Postgres);
-crate::sql_outbox::sql_outbox!(PostgresStore, sqlx::Postgres, "FOR UPDATE SKIP LOCKED");
+crate::sql::asks::sql_store!(PostgresStore, sqlx::Postgres, "seq");
+crate::sql::people::sql_people!(PostgresStore, sqlx::Postgres);
+crate::sql::outbox::sql_outbox!(PostgresStore, sqlx::Postgres, "FOR UPDATE SKIP LOCKED");

@@ -65,6 +65,6 @@ impl SqliteStore {
     }
 }
 
-crate::sql::sql_store!(SqliteStore, sqlx::Sqlite, "rowid");
-crate::sql_people::sql_people!(SqliteStore, sqlx::Sqlite);
-crate::sql_outbox::sql_outbox!(SqliteStore, sqlx::Sqlite, "");
+crate::sql::asks::sql_store!(SqliteStore, sqlx::Sqlite, "rowid");
+crate::sql::people::sql_people!(SqliteStore, sqlx::Sqlite);
+crate::sql::outbox::sql_outbox!(SqliteStore, sqlx::Sqlite, "");

@@ -6,7 +6,7 @@
 /// Implements `Store` for `$store` (a struct with a `pool` field of
 /// database `$db`) whose asks are ordered among equals by the column
 /// `$order` (SQLite's `rowid`, PostgreSQL's `seq`). Its people and its
-/// outbox are [`crate::sql_people`]'s and [`crate::sql_outbox`]'s.
+/// outbox are [`super::people`]'s and [`super::outbox`]'s.
 macro_rules! sql_store {
     ($store:ty, $db:ty, $order:literal) => {
         impl $store {
@@ -68,7 +68,7 @@ macro_rules! sql_store {
                 key: Option<&$crate::store::Keyed>,
                 owed: &[$crate::outbox::Owed],
             ) -> Result<bool, $crate::error::StoreError> {
-                use $crate::stored::json;
+                use $crate::sql::rows::json;
                 let mut tx = self.pool.begin().await?;
                 let inserted = sqlx::query(
                     "INSERT INTO asks (id, status, title, agent, request, question_count, \
@@ -85,7 +85,7 @@ macro_rules! sql_store {
                 .bind(key.map(|k| k.key.as_str()))
                 .bind(key.map(|k| k.fingerprint.as_str()))
                 .bind(record.search_text())
-                .bind($crate::stored::stored_recipients(&record.to))
+                .bind($crate::sql::rows::stored_recipients(&record.to))
                 .execute(&mut *tx)
                 .await;
                 match inserted {
@@ -121,7 +121,7 @@ macro_rules! sql_store {
                 .fetch_optional(&self.pool)
                 .await?;
                 row.map(|row| {
-                    let id = $crate::stored::parse_id(&row.try_get::<String, _>("id")?)?;
+                    let id = $crate::sql::rows::parse_id(&row.try_get::<String, _>("id")?)?;
                     let fingerprint: Option<String> = row.try_get("fingerprint")?;
                     Ok((id, fingerprint.unwrap_or_default()))
                 })
@@ -132,7 +132,7 @@ macro_rules! sql_store {
                 &self,
                 id: &$crate::id::AskId,
             ) -> Result<Option<$crate::record::Record>, $crate::error::StoreError> {
-                use $crate::stored::{record, RECORD_COLUMNS};
+                use $crate::sql::rows::{record, RECORD_COLUMNS};
                 let row = sqlx::query(&format!("SELECT {RECORD_COLUMNS} FROM asks WHERE id = $1"))
                     .bind(id.as_str())
                     .fetch_optional(&self.pool)
@@ -147,7 +147,7 @@ macro_rules! sql_store {
             ) -> Result<Vec<($crate::store::Cursor, $crate::record::Entry)>, $crate::error::StoreError>
             {
                 use sqlx::Row;
-                use $crate::stored::{entry, ENTRY_COLUMNS};
+                use $crate::sql::rows::{entry, ENTRY_COLUMNS};
                 let rows = sqlx::query(&format!(
                     "SELECT {ENTRY_COLUMNS}, {order} AS position FROM asks \
                      WHERE (CAST($1 AS TEXT) IS NULL OR status = $1) \
@@ -160,7 +160,7 @@ macro_rules! sql_store {
                 ))
                 .bind(filter.status.map(interaction::AskStatus::as_str))
                 .bind(filter.agent.as_deref())
-                .bind(filter.text.as_deref().map($crate::sql::contains_pattern))
+                .bind(filter.text.as_deref().map($crate::sql::asks::contains_pattern))
                 .bind(filter.after.map(|c| c.created_at))
                 .bind(filter.after.map(|c| c.position))
                 .bind(i64::from(limit))
@@ -184,7 +184,7 @@ macro_rules! sql_store {
                 end: &$crate::record::End,
                 owed: &[$crate::outbox::Owed],
             ) -> Result<bool, $crate::error::StoreError> {
-                use $crate::stored::json;
+                use $crate::sql::rows::json;
                 let outcome = end.outcome();
                 let answers = outcome
                     .answers()
@@ -237,7 +237,7 @@ macro_rules! sql_store {
                         .fetch_all(&self.pool)
                         .await?;
                 rows.iter()
-                    .map(|row| $crate::stored::parse_id(&row.try_get::<String, _>("id")?))
+                    .map(|row| $crate::sql::rows::parse_id(&row.try_get::<String, _>("id")?))
                     .collect()
             }
 
@@ -260,7 +260,7 @@ macro_rules! sql_store {
                 rows.iter()
                     .map(|row| {
                         let seq: i64 = row.try_get("seq")?;
-                        Ok((u64::try_from(seq).unwrap_or(0), $crate::stored::entry(row)?))
+                        Ok((u64::try_from(seq).unwrap_or(0), $crate::sql::rows::entry(row)?))
                     })
                     .collect()
             }

@@ -1,5 +1,5 @@
 //! The one implementation of [`Outbox`](crate::outbox::Outbox) over SQL,
-//! for every database, as [`crate::sql`] is for asks: the same statements,
+//! for every database, as [`super::asks`] is for asks: the same statements,
 //! expanded once per pool type by [`sql_outbox!`].
 
 use crate::{
@@ -39,14 +39,16 @@ macro_rules! sql_outbox {
                     .map(|row| {
                         let id: String = row.try_get("id")?;
                         Ok($crate::outbox::Claimed {
-                            ask_id: $crate::stored::parse_id(&row.try_get::<String, _>("ask_id")?)?,
+                            ask_id: $crate::sql::rows::parse_id(
+                                &row.try_get::<String, _>("ask_id")?,
+                            )?,
                             channel: row.try_get("channel")?,
-                            notice: $crate::sql_outbox::parse_notice(
+                            notice: $crate::sql::outbox::parse_notice(
                                 &id,
                                 &row.try_get::<String, _>("event")?,
                             )?,
                             created_at: row.try_get("created_at")?,
-                            attempts: $crate::sql_outbox::count(row.try_get("attempts")?),
+                            attempts: $crate::sql::outbox::count(row.try_get("attempts")?),
                             id,
                         })
                     })
@@ -196,12 +198,12 @@ macro_rules! sql_outbox {
                         let id: String = row.try_get("id")?;
                         Ok($crate::outbox::DeliveryRow {
                             channel: row.try_get("channel")?,
-                            notice: $crate::sql_outbox::parse_notice(
+                            notice: $crate::sql::outbox::parse_notice(
                                 &id,
                                 &row.try_get::<String, _>("event")?,
                             )?,
                             created_at: row.try_get("created_at")?,
-                            attempts: $crate::sql_outbox::count(row.try_get("attempts")?),
+                            attempts: $crate::sql::outbox::count(row.try_get("attempts")?),
                             last_at: row.try_get("last_at")?,
                             last_error: row.try_get("last_error")?,
                             delivered_at: row.try_get("delivered_at")?,

@@ -1,5 +1,5 @@
 //! The one implementation of [`People`](crate::People) over SQL, for
-//! every database, as [`crate::sql`] is for asks: the same statements,
+//! every database, as [`super::asks`] is for asks: the same statements,
 //! expanded once per pool type by [`sql_people!`].
 
 use crate::{
@@ -42,7 +42,7 @@ macro_rules! sql_people {
                 let rows = sqlx::query("SELECT name, role, created_at FROM people ORDER BY name")
                     .fetch_all(&self.pool)
                     .await?;
-                rows.iter().map($crate::sql_people::person_of).collect()
+                rows.iter().map($crate::sql::people::person_of).collect()
             }
 
             async fn remove_person(&self, name: &str) -> Result<bool, $crate::error::StoreError> {
@@ -69,7 +69,7 @@ macro_rules! sql_people {
                 .bind(token_digest)
                 .fetch_optional(&self.pool)
                 .await?;
-                row.as_ref().map($crate::sql_people::person_of).transpose()
+                row.as_ref().map($crate::sql::people::person_of).transpose()
             }
 
             async fn add_session(
@@ -127,7 +127,7 @@ macro_rules! sql_people {
                 let tag: Option<String> = row.try_get("admin_tag")?;
                 Ok(match (person, found, tag) {
                     (Some(_), Some(_), _) => Some($crate::people::Grant::Person(
-                        $crate::sql_people::person_of(&row)?,
+                        $crate::sql::people::person_of(&row)?,
                     )),
                     (None, _, Some(tag)) => Some($crate::people::Grant::Admin { tag }),
                     // The person is gone.
