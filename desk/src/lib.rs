@@ -12,19 +12,11 @@ mod creating;
 mod error;
 mod events;
 mod id;
-mod migrate;
 mod notifying;
 mod outbox;
 mod people;
-mod postgres;
 mod record;
-mod sql {
-    pub(crate) mod asks;
-    pub(crate) mod outbox;
-    pub(crate) mod people;
-    pub(crate) mod rows;
-}
-mod sqlite;
+mod sql;
 mod store;
 mod time;
 mod watching;
@@ -37,9 +29,8 @@ pub use outbox::{
     Attempt, Claimed, DeliveryRow, Notice, Outbox, Owed, PushSubscription, Reminders,
 };
 pub use people::{digest, Actor, Caller, Grant, People, Person, SESSION_MS, TOKEN_PREFIX};
-pub use postgres::{Change, Changes, PoolSettings, PostgresStore};
 pub use record::{End, Entry, Finisher, Record};
-pub use sqlite::SqliteStore;
+pub use sql::{Change, Changes, PoolSettings, PostgresStore, SqliteStore};
 pub use store::{Cursor, EventBounds, Keyed, ListFilter, Store};
 pub use time::rfc3339;
 pub use watching::{EndWait, Watch};

@@ -1,0 +1,14 @@
+//! The stores askdesk has, SQLite and PostgreSQL: each opens its own kind
+//! of database, and both run the same statements and read rows the same
+//! way, so they cannot drift apart.
+
+mod asks;
+mod migrate;
+mod outbox;
+mod people;
+mod postgres;
+mod rows;
+mod sqlite;
+
+pub use postgres::{Change, Changes, PoolSettings, PostgresStore};
+pub use sqlite::SqliteStore;
