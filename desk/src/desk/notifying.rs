@@ -4,11 +4,14 @@
 //! subscriptions they need. The outbox rows themselves are written by the
 //! store, in the change's transaction.
 
+use super::Desk;
 use crate::{
-    action, actionable,
+    action::{self, actionable},
+    error::DeskError,
+    id::AskId,
+    outbox::{Attempt, Claimed, DeliveryRow, Notice, Owed, PushSubscription, Reminders},
     people::{Actor, Caller},
-    AskId, Attempt, Claimed, DeliveryRow, Desk, DeskError, Notice, Owed, PushSubscription, Record,
-    Reminders,
+    record::Record,
 };
 use interaction::{Answers, Ask, AskStatus, Via};
 use std::{sync::Arc, time::Duration};
