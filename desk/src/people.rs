@@ -100,6 +100,65 @@ impl Actor {
         Self { caller, via }
     }
 
+    /// Whether this actor may end an ask for `to` so, by the rules of
+    /// roles: agents cancel, people answer and decline, admins do both; a
+    /// link answers unless the desk requires signing in to answer
+    /// (`answer_requires_sign_in`), and then a person answers only the
+    /// asks for them (or for anyone).
+    pub(crate) fn may(
+        &self,
+        to: &[String],
+        finishing: Finishing,
+        answer_requires_sign_in: bool,
+    ) -> Result<(), DeskError> {
+        let refuse = |message: String| Err(DeskError::Forbidden(message));
+        let role = match &self.caller {
+            Caller::Unnamed => return Ok(()),
+            Caller::Link => {
+                return match finishing {
+                    Finishing::Cancel => refuse(
+                        "only the agent that asked (or an admin) may cancel an ask".to_owned(),
+                    ),
+                    Finishing::Answer if answer_requires_sign_in => refuse(
+                        "this desk requires signing in to answer: sign in with your token,                          then answer on the ask's page"
+                            .to_owned(),
+                    ),
+                    Finishing::Answer => Ok(()),
+                }
+            }
+            Caller::Person(person) => person.role,
+        };
+        match (finishing, role) {
+            (_, Role::Admin)
+            | (Finishing::Cancel, Role::Agent)
+            | (Finishing::Answer, Role::Person) => {}
+            (Finishing::Cancel, Role::Person) => {
+                return refuse(
+                    "a person's token cannot cancel an ask; decline it instead".to_owned(),
+                )
+            }
+            (Finishing::Answer, Role::Agent) => {
+                return refuse(
+                    "an agent's token cannot answer or decline: the agent may not answer its                      own question; a person answers on the ask's page, in the terminal UI or                      with their own token"
+                        .to_owned(),
+                )
+            }
+        }
+        let name = self.caller.name().unwrap_or_default();
+        if finishing == Finishing::Answer
+            && role == Role::Person
+            && answer_requires_sign_in
+            && !to.is_empty()
+            && !to.iter().any(|to| to == name)
+        {
+            return refuse(format!(
+                "this ask is for {}; only they or an admin may answer it",
+                to.join(", ")
+            ));
+        }
+        Ok(())
+    }
+
     /// What the ask records of this actor when they finish it.
     pub(crate) fn finisher(&self) -> Finisher {
         Finisher::new(self.caller.name().map(str::to_owned), self.via)

@@ -84,62 +84,15 @@ impl Desk {
         Ok(self.store.remove_session(&digest(cookie)).await?)
     }
 
-    /// Whether `actor` may end `record` so, as this desk's rules say:
-    /// agents cancel, people answer and decline, admins do both; a link
-    /// answers unless the desk requires signing in to answer, and then a
-    /// person answers only the asks for them (or for anyone).
+    /// Whether `actor` may end an ask for `to` so, under this desk's rule
+    /// on signing in to answer (see [`Actor::may`]).
     pub(crate) fn may(
         &self,
         actor: &Actor,
         to: &[String],
         finishing: Finishing,
     ) -> Result<(), DeskError> {
-        let refuse = |message: String| Err(DeskError::Forbidden(message));
-        let role = match &actor.caller {
-            Caller::Unnamed => return Ok(()),
-            Caller::Link => {
-                return match finishing {
-                    Finishing::Cancel => refuse(
-                        "only the agent that asked (or an admin) may cancel an ask".to_owned(),
-                    ),
-                    Finishing::Answer if self.answer_requires_sign_in => refuse(
-                        "this desk requires signing in to answer: sign in with your token,                          then answer on the ask's page"
-                            .to_owned(),
-                    ),
-                    Finishing::Answer => Ok(()),
-                }
-            }
-            Caller::Person(person) => person.role,
-        };
-        match (finishing, role) {
-            (_, Role::Admin)
-            | (Finishing::Cancel, Role::Agent)
-            | (Finishing::Answer, Role::Person) => {}
-            (Finishing::Cancel, Role::Person) => {
-                return refuse(
-                    "a person's token cannot cancel an ask; decline it instead".to_owned(),
-                )
-            }
-            (Finishing::Answer, Role::Agent) => {
-                return refuse(
-                    "an agent's token cannot answer or decline: the agent may not answer its                      own question; a person answers on the ask's page, in the terminal UI or                      with their own token"
-                        .to_owned(),
-                )
-            }
-        }
-        let name = actor.caller.name().unwrap_or_default();
-        if finishing == Finishing::Answer
-            && role == Role::Person
-            && self.answer_requires_sign_in
-            && !to.is_empty()
-            && !to.iter().any(|to| to == name)
-        {
-            return refuse(format!(
-                "this ask is for {}; only they or an admin may answer it",
-                to.join(", ")
-            ));
-        }
-        Ok(())
+        actor.may(to, finishing, self.answer_requires_sign_in)
     }
 
     /// Whether `caller` may answer and decline `ask` (were it pending):
