@@ -3,30 +3,28 @@
 //! module named for its concern.
 
 mod creating;
+pub(crate) mod events;
 mod notifying;
 mod people;
-mod watching;
+pub(crate) mod watching;
 
-pub use watching::{EndWait, Watch};
+use events::Events;
 
 use crate::{
     action,
     error::DeskError,
-    events::{Event, Events},
     id::AskId,
     outbox::{Notice, Reminders},
     people::{Actor, Finishing},
     record::{End, Entry, Finisher, Record},
-    sql::Changes,
     store::{Cursor, ListFilter, Store},
 };
 use interaction::{Answers, Ask, AskStatus, AskSummary, Decline, Outcome, ValidRequest};
 use std::{
     fmt,
     sync::Arc,
-    time::{Duration, SystemTime, UNIX_EPOCH},
+    time::{SystemTime, UNIX_EPOCH},
 };
-use tokio::sync::broadcast;
 
 /// One page of a list of asks.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,57 +127,6 @@ impl Desk {
         &self.public_url
     }
 
-    /// Every event from now on. A receiver that falls behind gets
-    /// `Lagged` and should re-read what it cares about.
-    pub fn subscribe(&self) -> broadcast::Receiver<Event> {
-        self.events.subscribe()
-    }
-
-    /// The number of the newest event heard here: it grows whenever an
-    /// ask is created or finished (on any instance of this database), so a
-    /// list read at version `v` is stale once it grows.
-    pub fn version(&self) -> u64 {
-        self.events.version()
-    }
-
-    /// Every event after number `after`, oldest first, read from the store;
-    /// `None` when some of them are no longer kept, or `after` is not an
-    /// event of this database, so the caller must re-read the asks instead.
-    pub async fn events_since(&self, after: u64) -> Result<Option<Vec<Event>>, DeskError> {
-        const BATCH: u32 = 1000;
-        if !self.store.event_bounds().await?.keeps_after(after) {
-            return Ok(None);
-        }
-        let mut events = Vec::new();
-        let mut last = after;
-        loop {
-            let batch = self.store.events_after(last, BATCH).await?;
-            let full = batch.len() == BATCH as usize;
-            for (seq, entry) in batch {
-                last = seq;
-                events.push(Event {
-                    seq,
-                    ask: Arc::new(self.summary(entry)),
-                });
-            }
-            if !full {
-                return Ok(Some(events));
-            }
-        }
-    }
-
-    /// Forgets all but the newest `keep` events: a stream resuming from
-    /// before them is told to re-read the asks.
-    pub async fn prune_events(&self, keep: u64) -> Result<(), DeskError> {
-        Ok(self.store.prune_events(keep).await?)
-    }
-
-    /// Returns once the version is past `after`, or `max` (capped at
-    /// [`MAX_WAIT`](crate::MAX_WAIT)) has passed, with the version then.
-    pub async fn wait_for_change(&self, after: u64, max: Duration) -> u64 {
-        self.events.wait_for_change(after, max).await
-    }
-
     fn now(&self) -> i64 {
         (self.clock)()
     }
@@ -191,44 +138,6 @@ impl Desk {
     fn summary(&self, entry: Entry) -> AskSummary {
         let url = self.url(&entry.id);
         entry.summary(url)
-    }
-
-    /// Publishes the events stored since the last one published here, in
-    /// order: this instance's own, after each change it makes, and other
-    /// instances', when [`Desk::follow`] hears of them. A failed read is
-    /// logged; the events stay stored for the next catch-up.
-    async fn catch_up(&self) {
-        const BATCH: u32 = 500;
-        let mut cursor = self.cursor.lock().await;
-        loop {
-            let batch = match self.store.events_after(*cursor, BATCH).await {
-                Ok(batch) => batch,
-                Err(e) => {
-                    tracing::warn!("reading the desk's new events failed: {e}");
-                    return;
-                }
-            };
-            let full = batch.len() == BATCH as usize;
-            for (seq, entry) in batch {
-                self.events.publish(seq, self.summary(entry));
-                *cursor = seq;
-            }
-            if !full {
-                return;
-            }
-        }
-    }
-
-    /// Follows what other instances on the same PostgreSQL database do:
-    /// the asks they create and finish reach this instance's waiters,
-    /// event streams and open pages as its own do, in the database's
-    /// order; after a lost connection, the events missed meanwhile follow.
-    /// Runs until dropped.
-    pub async fn follow(&self, mut changes: Changes) {
-        loop {
-            changes.next().await;
-            self.catch_up().await;
-        }
     }
 
     fn view(&self, record: &Record) -> Ask {

@@ -10,7 +10,6 @@
 mod action;
 mod desk;
 mod error;
-mod events;
 mod id;
 mod outbox;
 mod people;
@@ -20,9 +19,12 @@ mod store;
 mod time;
 
 pub use action::actionable;
-pub use desk::{Clock, Desk, EndWait, Page, Watch, LIST_LIMIT};
+pub use desk::{
+    events::{Event, KEEP_EVENTS, MAX_WAIT},
+    watching::{EndWait, Watch},
+    Clock, Desk, Page, LIST_LIMIT,
+};
 pub use error::{DeskError, StoreError};
-pub use events::{Event, KEEP_EVENTS, MAX_WAIT};
 pub use id::AskId;
 pub use outbox::{
     Attempt, Claimed, DeliveryRow, Notice, Outbox, Owed, PushSubscription, Reminders,
