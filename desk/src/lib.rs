@@ -21,8 +21,9 @@ mod time;
 pub use action::actionable;
 pub use desk::{
     events::{Event, KEEP_EVENTS, MAX_WAIT},
+    listing::{Page, LIST_LIMIT},
     watching::{EndWait, Watch},
-    Clock, Desk, Page, LIST_LIMIT,
+    Clock, Desk,
 };
 pub use error::{DeskError, StoreError};
 pub use id::AskId;

@@ -224,11 +224,6 @@ impl Desk {
     pub async fn server_key(&self, name: &str, fresh: &str) -> Result<String, DeskError> {
         Ok(self.store.server_key(name, fresh).await?)
     }
-
-    /// The time now, as this desk's clock says, in ms since the epoch.
-    pub fn now_ms(&self) -> i64 {
-        self.now()
-    }
 }
 
 /// The notifications of `notice` owed to `channels` now.
