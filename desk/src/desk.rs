@@ -1,6 +1,6 @@
-//! [`Desk`] itself: what it holds, how it is opened and configured, and
-//! reading an ask; each other part of it is a child module named for what
-//! the desk does there.
+//! [`Desk`] itself: what it holds, how it is opened, and reading an ask;
+//! each other part of it is a child module named for what the desk does
+//! there.
 
 mod creating;
 pub(crate) mod events;

@@ -6,6 +6,14 @@
 //! it. Input is checked by the `interaction` crate and travels on as its
 //! valid types into a [`Record`]; storage sits behind the [`Store`] trait,
 //! with [`SqliteStore`] as the embedded default.
+//!
+//! `desk.rs` holds [`Desk`] itself (what it holds, how it is opened, reading
+//! an ask), and every other `impl Desk` block is in `desk/`, in a file named
+//! for what the desk does there: `creating`, `finishing`, `listing`,
+//! `watching`, `events`, `notifying`, `people`. The other top-level modules
+//! are what the desk speaks of (records, people, the outbox, errors) and the
+//! [`Store`] trait, none of which imports `desk` or `sql`, and `sql/` is the
+//! SQLite and PostgreSQL stores with the statements and rows they share.
 
 mod action;
 mod desk;

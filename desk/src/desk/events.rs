@@ -220,7 +220,7 @@ impl Desk {
     }
 
     /// Returns once the version is past `after`, or `max` (capped at
-    /// [`MAX_WAIT`](crate::MAX_WAIT)) has passed, with the version then.
+    /// [`MAX_WAIT`]) has passed, with the version then.
     pub async fn wait_for_change(&self, after: u64, max: Duration) -> u64 {
         self.events.wait_for_change(after, max).await
     }

@@ -1,8 +1,7 @@
-//! The desk's side of notifications: which notifications each change
-//! owes (the channels, reminders, escalation and browsers' pushes), the
-//! outbox's claims and outcomes, action tokens' answers, and the keys and
-//! subscriptions they need. The outbox rows themselves are written by the
-//! store, in the change's transaction.
+//! Notifying: which notifications each change owes (the channels,
+//! reminders, escalation and browsers' pushes, which the store writes in
+//! the change's own transaction), the outbox's claims and outcomes,
+//! answers by action token, and the keys and subscriptions they need.
 
 use super::Desk;
 use crate::{
@@ -87,8 +86,8 @@ impl Desk {
             })
             .await;
         if let Err(e) = &answered {
-            // The ask is still open (a database hiccup): the token may be
-            // tried again. An ask that ended keeps its token spent.
+            // An ask still open (a database hiccup) lets its token be tried
+            // again; one that ended keeps it spent.
             if !matches!(e, DeskError::Finished(_) | DeskError::Gone(_)) {
                 if let Err(e) = self.store.unuse_action(&used).await {
                     tracing::warn!("an action token stays spent after a failed answer: {e}");
@@ -170,7 +169,7 @@ impl Desk {
     }
 
     /// Claims at most `limit` deliveries that are due, for `lease`: see
-    /// [`Store::claim_deliveries`].
+    /// [`Outbox::claim_deliveries`](crate::outbox::Outbox::claim_deliveries).
     pub async fn claim_deliveries(
         &self,
         lease: Duration,
