@@ -182,7 +182,7 @@ pub struct PushSubscription {
 
 /// The outbox's rows, and the rest a desk keeps for telling people of its
 /// asks: the server's keys, used action tokens, browsers' push
-/// subscriptions. Part of every [`Store`](crate::Store).
+/// subscriptions. Part of every `Store`.
 #[async_trait::async_trait]
 pub trait Outbox: Send + Sync {
     /// Claims at most `limit` deliveries due at `now`, oldest first, each

@@ -195,7 +195,7 @@ pub fn digest(secret: &str) -> String {
         .collect()
 }
 
-/// The people and sessions a store keeps; part of every [`Store`](crate::Store).
+/// The people and sessions a store keeps; part of every `Store`.
 #[async_trait]
 pub trait People: Send + Sync {
     /// Adds `person` with the token whose digest is `token_digest`;

@@ -1,4 +1,4 @@
-//! The one implementation of [`Store`](crate::Store) over SQL, for every
+//! The one implementation of [`Store`](crate::store::Store) over SQL, for every
 //! database: the same statements (`$1` placeholders, which SQLite reads
 //! too) and the same binds, expanded once per pool type by
 //! [`sql_store!`], so the SQLite and PostgreSQL stores cannot drift apart.

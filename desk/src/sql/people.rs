@@ -1,4 +1,4 @@
-//! The one implementation of [`People`](crate::People) over SQL, for
+//! The one implementation of [`People`](crate::people::People) over SQL, for
 //! every database, as [`super::asks`] is for asks: the same statements,
 //! expanded once per pool type by [`sql_people!`].
 
@@ -8,8 +8,9 @@ use crate::{
 };
 use interaction::Role;
 
-/// Implements [`People`](crate::People) for an SQL store (a struct with a `pool` field of
-/// database `$db`): the same statements for SQLite and PostgreSQL.
+/// Implements [`People`](crate::people::People) for an SQL store (a
+/// struct with a `pool` field of database `$db`): the same statements for
+/// SQLite and PostgreSQL.
 macro_rules! sql_people {
     ($store:ty, $db:ty) => {
         #[async_trait::async_trait]
