@@ -1,10 +1,10 @@
 //! Action tokens: the capability to answer one ask with one option, with
 //! no session, from where a notification lands (an ntfy button, a Slack
 //! button, a Web Push action). A token is an HMAC of the surface it is
-//! sent to, the ask id and the option's label under a key the server keeps in its database (so every
-//! instance, and every restart, checks the same tokens); it answers once,
-//! and dies with its ask. The answer it gives goes through the desk and
-//! `interaction` like any other.
+//! sent to, the ask id and the option's label under a key the server
+//! keeps in its database (so every instance, and every restart, checks
+//! the same tokens); it answers once, and dies with its ask. The answer
+//! it gives goes through the desk and `interaction` like any other.
 
 use hmac::{Hmac, Mac};
 use interaction::{AnswerItem, Answers, Question, Request, Via};

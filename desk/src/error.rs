@@ -1,6 +1,5 @@
-//! Why the desk did not do what it was asked.
+//! Why the desk, or the database beneath it, did not do what it was asked.
 
-use crate::store::StoreError;
 use interaction::{Ask, Problems};
 
 /// Why the desk did not do what it was asked.
@@ -47,5 +46,59 @@ impl DeskError {
             Self::Store(e) if e.is_unavailable() => 503,
             Self::System(_) | Self::Store(_) => 500,
         }
+    }
+}
+
+/// A failure of the database itself (not of the caller's input).
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database refused or failed an operation.
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+    /// The schema could not be brought up to date.
+    #[error("database migration failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// The database's schema is newer than this askdesk knows.
+    #[error(
+        "the database's schema is version {found}, newer than this askdesk knows ({known}); \
+         a newer askdesk has used it, so run that one (or a copy of the data)"
+    )]
+    TooNew {
+        /// The version the database has.
+        found: i64,
+        /// The newest version this binary knows.
+        known: i64,
+    },
+    /// A stored ask does not decode, or no longer passes validation: the
+    /// database was changed by hand or by a newer askdesk.
+    #[error("stored ask {id} is unreadable: {detail}")]
+    Corrupt {
+        /// The ask.
+        id: String,
+        /// What is wrong with it.
+        detail: String,
+    },
+}
+
+impl StoreError {
+    /// Whether the database could not be reached (down, or every
+    /// connection busy past the timeout): worth trying again, unlike a
+    /// refusal or an unreadable ask.
+    pub fn is_unavailable(&self) -> bool {
+        matches!(
+            self,
+            Self::Database(
+                sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_)
+            )
+        )
+    }
+}
+
+/// The error for the stored row `id` when it does not decode or no longer
+/// validates.
+pub(crate) fn corrupt(id: &str, detail: impl ToString) -> StoreError {
+    StoreError::Corrupt {
+        id: id.to_owned(),
+        detail: detail.to_string(),
     }
 }

@@ -3,7 +3,7 @@
 //! or finishes its ask, so none is lost to a crash; a worker claims the
 //! rows that are due, delivers them at least once, and records how it went.
 
-use crate::{id::AskId, store::StoreError};
+use crate::{error::StoreError, id::AskId};
 use std::fmt;
 
 /// What a notification tells.
@@ -168,15 +168,6 @@ pub enum Attempt {
     },
 }
 
-pub(crate) fn parse_notice(id: &str, name: &str) -> Result<Notice, StoreError> {
-    Notice::parse(name)
-        .ok_or_else(|| crate::stored::corrupt(id, format!("unknown notice {name:?}")))
-}
-
-pub(crate) fn count(n: i64) -> u32 {
-    u32::try_from(n.max(0)).unwrap_or(u32::MAX)
-}
-
 /// A browser's Web Push subscription, as `PushSubscription.toJSON()` gives
 /// it: where its push service takes messages, and its keys (base64url).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -191,7 +182,7 @@ pub struct PushSubscription {
 
 /// The outbox's rows, and the rest a desk keeps for telling people of its
 /// asks: the server's keys, used action tokens, browsers' push
-/// subscriptions. Part of every [`Store`](crate::Store).
+/// subscriptions. Part of every `Store`.
 #[async_trait::async_trait]
 pub trait Outbox: Send + Sync {
     /// Claims at most `limit` deliveries due at `now`, oldest first, each

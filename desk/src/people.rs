@@ -3,9 +3,12 @@
 //! every check reads the database, so a person removed on one instance is
 //! refused by every instance on their next request.
 
-use crate::{record::Finisher, store::StoreError, Desk, DeskError};
+use crate::{
+    error::{DeskError, StoreError},
+    record::Finisher,
+};
 use async_trait::async_trait;
-use interaction::{person_name_problem, Problem, ProblemCode, Problems, Role, Via};
+use interaction::{Role, Via};
 use sha2::{Digest, Sha256};
 
 /// What every person's token starts with, so a leaked one is recognised
@@ -97,6 +100,65 @@ impl Actor {
         Self { caller, via }
     }
 
+    /// Whether this actor may end an ask for `to` so, by the rules of
+    /// roles: agents cancel, people answer and decline, admins do both; a
+    /// link answers unless the desk requires signing in to answer
+    /// (`answer_requires_sign_in`), and then a person answers only the
+    /// asks for them (or for anyone).
+    pub(crate) fn may(
+        &self,
+        to: &[String],
+        finishing: Finishing,
+        answer_requires_sign_in: bool,
+    ) -> Result<(), DeskError> {
+        let refuse = |message: String| Err(DeskError::Forbidden(message));
+        let role = match &self.caller {
+            Caller::Unnamed => return Ok(()),
+            Caller::Link => {
+                return match finishing {
+                    Finishing::Cancel => refuse(
+                        "only the agent that asked (or an admin) may cancel an ask".to_owned(),
+                    ),
+                    Finishing::Answer if answer_requires_sign_in => refuse(
+                        "this desk requires signing in to answer: sign in with your token,                          then answer on the ask's page"
+                            .to_owned(),
+                    ),
+                    Finishing::Answer => Ok(()),
+                }
+            }
+            Caller::Person(person) => person.role,
+        };
+        match (finishing, role) {
+            (_, Role::Admin)
+            | (Finishing::Cancel, Role::Agent)
+            | (Finishing::Answer, Role::Person) => {}
+            (Finishing::Cancel, Role::Person) => {
+                return refuse(
+                    "a person's token cannot cancel an ask; decline it instead".to_owned(),
+                )
+            }
+            (Finishing::Answer, Role::Agent) => {
+                return refuse(
+                    "an agent's token cannot answer or decline: the agent may not answer its                      own question; a person answers on the ask's page, in the terminal UI or                      with their own token"
+                        .to_owned(),
+                )
+            }
+        }
+        let name = self.caller.name().unwrap_or_default();
+        if finishing == Finishing::Answer
+            && role == Role::Person
+            && answer_requires_sign_in
+            && !to.is_empty()
+            && !to.iter().any(|to| to == name)
+        {
+            return refuse(format!(
+                "this ask is for {}; only they or an admin may answer it",
+                to.join(", ")
+            ));
+        }
+        Ok(())
+    }
+
     /// What the ask records of this actor when they finish it.
     pub(crate) fn finisher(&self) -> Finisher {
         Finisher::new(self.caller.name().map(str::to_owned), self.via)
@@ -133,14 +195,7 @@ pub fn digest(secret: &str) -> String {
         .collect()
 }
 
-/// `bytes` random bytes in hex.
-fn random_hex(bytes: usize) -> Result<String, DeskError> {
-    let mut buf = vec![0u8; bytes];
-    getrandom::fill(&mut buf).map_err(|e| DeskError::System(format!("no randomness: {e}")))?;
-    Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
-}
-
-/// The people and sessions a store keeps; part of every [`Store`](crate::Store).
+/// The people and sessions a store keeps; part of every `Store`.
 #[async_trait]
 pub trait People: Send + Sync {
     /// Adds `person` with the token whose digest is `token_digest`;
@@ -171,168 +226,4 @@ pub trait People: Send + Sync {
 
     /// Ends the session with this digest.
     async fn remove_session(&self, digest: &str) -> Result<(), StoreError>;
-}
-
-impl Desk {
-    /// Adds a person with a new token, which is returned once and kept
-    /// only as its digest: `askd_` and 160 random bits in hex. A taken
-    /// name is [`DeskError::Conflict`].
-    pub async fn add_person(&self, name: &str, role: Role) -> Result<(Person, String), DeskError> {
-        if let Some(problem) = person_name_problem(name, "name") {
-            return Err(DeskError::Invalid(Problems(vec![problem])));
-        }
-        let token = format!("{TOKEN_PREFIX}{}", random_hex(20)?);
-        let person = Person {
-            name: name.to_owned(),
-            role,
-            created_at: self.now(),
-        };
-        if !self.store.add_person(&person, &digest(&token)).await? {
-            return Err(DeskError::Conflict(format!(
-                "there is a person named {name:?} already; remove them first to give them a \
-                 new token or role"
-            )));
-        }
-        Ok((person, token))
-    }
-
-    /// Everyone, by name.
-    pub async fn people(&self) -> Result<Vec<Person>, DeskError> {
-        Ok(self.store.people().await?)
-    }
-
-    /// Removes a person: their token and sessions stop working at once, on
-    /// every instance. Whether there was one.
-    pub async fn remove_person(&self, name: &str) -> Result<bool, DeskError> {
-        Ok(self.store.remove_person(name).await?)
-    }
-
-    /// Whether the desk has any people (then it needs a token, even when
-    /// its server has no shared one).
-    pub async fn has_people(&self) -> Result<bool, DeskError> {
-        Ok(!self.store.people().await?.is_empty())
-    }
-
-    /// The person whose token this is.
-    pub async fn person_by_token(&self, token: &str) -> Result<Option<Person>, DeskError> {
-        if !token.starts_with(TOKEN_PREFIX) {
-            return Ok(None);
-        }
-        Ok(self.store.person_by_token(&digest(token)).await?)
-    }
-
-    /// A new session for `grant`: the cookie's value, kept only as its
-    /// digest, valid for [`SESSION_MS`].
-    pub async fn open_session(&self, grant: &Grant) -> Result<String, DeskError> {
-        let cookie = random_hex(32)?;
-        let now = self.now();
-        self.store
-            .add_session(&digest(&cookie), grant, now, now.saturating_add(SESSION_MS))
-            .await?;
-        Ok(cookie)
-    }
-
-    /// Whose the session with this cookie is, if it is valid.
-    pub async fn session(&self, cookie: &str) -> Result<Option<Grant>, DeskError> {
-        Ok(self.store.session(&digest(cookie), self.now()).await?)
-    }
-
-    /// Ends the session with this cookie.
-    pub async fn close_session(&self, cookie: &str) -> Result<(), DeskError> {
-        Ok(self.store.remove_session(&digest(cookie)).await?)
-    }
-
-    /// Whether `actor` may end `record` so, as this desk's rules say:
-    /// agents cancel, people answer and decline, admins do both; a link
-    /// answers unless the desk requires signing in to answer, and then a
-    /// person answers only the asks for them (or for anyone).
-    pub(crate) fn may(
-        &self,
-        actor: &Actor,
-        to: &[String],
-        finishing: Finishing,
-    ) -> Result<(), DeskError> {
-        let refuse = |message: String| Err(DeskError::Forbidden(message));
-        let role = match &actor.caller {
-            Caller::Unnamed => return Ok(()),
-            Caller::Link => {
-                return match finishing {
-                    Finishing::Cancel => refuse(
-                        "only the agent that asked (or an admin) may cancel an ask".to_owned(),
-                    ),
-                    Finishing::Answer if self.answer_requires_sign_in => refuse(
-                        "this desk requires signing in to answer: sign in with your token,                          then answer on the ask's page"
-                            .to_owned(),
-                    ),
-                    Finishing::Answer => Ok(()),
-                }
-            }
-            Caller::Person(person) => person.role,
-        };
-        match (finishing, role) {
-            (_, Role::Admin)
-            | (Finishing::Cancel, Role::Agent)
-            | (Finishing::Answer, Role::Person) => {}
-            (Finishing::Cancel, Role::Person) => {
-                return refuse(
-                    "a person's token cannot cancel an ask; decline it instead".to_owned(),
-                )
-            }
-            (Finishing::Answer, Role::Agent) => {
-                return refuse(
-                    "an agent's token cannot answer or decline: the agent may not answer its                      own question; a person answers on the ask's page, in the terminal UI or                      with their own token"
-                        .to_owned(),
-                )
-            }
-        }
-        let name = actor.caller.name().unwrap_or_default();
-        if finishing == Finishing::Answer
-            && role == Role::Person
-            && self.answer_requires_sign_in
-            && !to.is_empty()
-            && !to.iter().any(|to| to == name)
-        {
-            return refuse(format!(
-                "this ask is for {}; only they or an admin may answer it",
-                to.join(", ")
-            ));
-        }
-        Ok(())
-    }
-
-    /// Whether `caller` may answer and decline `ask` (were it pending):
-    /// what an ask page offers them.
-    pub fn may_answer(&self, caller: &Caller, ask: &interaction::Ask) -> bool {
-        let actor = Actor::new(caller.clone(), Via::Web);
-        self.may(&actor, &ask.to, Finishing::Answer).is_ok()
-    }
-
-    /// Checks an ask's `to` against the desk's people: every unknown name
-    /// is a problem at its place.
-    pub(crate) async fn check_known(&self, to: &[String]) -> Result<(), DeskError> {
-        if to.is_empty() {
-            return Ok(());
-        }
-        let people = self.store.people().await?;
-        let problems: Vec<Problem> = to
-            .iter()
-            .enumerate()
-            .filter(|(_, name)| !people.iter().any(|p| &p.name == *name))
-            .map(|(i, name)| {
-                Problem::new(
-                    format!("to[{i}]"),
-                    ProblemCode::UnknownRecipient,
-                    format!(
-                        "no person of this desk is named {name:?}; `askdesk people list` shows \
-                         their names"
-                    ),
-                )
-            })
-            .collect();
-        if problems.is_empty() {
-            Ok(())
-        } else {
-            Err(DeskError::Invalid(Problems(problems)))
-        }
-    }
 }

@@ -1,7 +1,7 @@
 //! An ask as the desk holds it: validated when it came in, and once ended,
 //! ended for good with what the agent will read.
 
-use crate::{id::AskId, store::Entry, time::rfc3339};
+use crate::{id::AskId, time::rfc3339};
 use interaction::{project, Ask, AskStatus, AskSummary, Outcome, ToolOutput, ValidRequest, Via};
 
 /// An ask as stored. Its request passed validation before it was stored
@@ -169,6 +169,44 @@ impl Record {
                 .and_then(|f| f.by.clone()),
             via: end.and_then(|e| e.finisher.as_ref()).map(|f| f.via),
             to: self.to.clone(),
+        }
+    }
+}
+
+/// One line of a list: what a summary needs, without the questions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The ask's id.
+    pub id: AskId,
+    /// What it is about.
+    pub title: Option<String>,
+    /// Who asked.
+    pub agent: Option<String>,
+    /// Where it is in its life.
+    pub status: AskStatus,
+    /// When it was made, in milliseconds since the Unix epoch.
+    pub created_at: i64,
+    /// When it expires, if it has a timeout.
+    pub expires_at: Option<i64>,
+    /// How many questions it has.
+    pub question_count: usize,
+    /// The people it is for (empty: anyone).
+    pub to: Vec<String>,
+}
+
+impl Entry {
+    /// The API's list line of this ask; its page is at `url`.
+    pub fn summary(self, url: String) -> AskSummary {
+        AskSummary {
+            url,
+            id: self.id.to_string(),
+            title: self.title,
+            agent: self.agent,
+            status: self.status,
+            created_at: rfc3339(self.created_at),
+            expires_at: self.expires_at.map(rfc3339),
+            question_count: self.question_count,
+            to: self.to,
         }
     }
 }

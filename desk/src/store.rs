@@ -1,52 +1,14 @@
 //! The storage interface: what the desk needs from a database, and nothing
 //! about which database it is.
 
-use crate::time::rfc3339;
 use crate::{
+    error::StoreError,
     id::AskId,
     outbox::Owed,
-    record::{End, Record},
+    record::{End, Entry, Record},
 };
 use async_trait::async_trait;
-use interaction::{AskStatus, AskSummary};
-
-/// One line of a list: what a summary needs, without the questions.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
-    /// The ask's id.
-    pub id: AskId,
-    /// What it is about.
-    pub title: Option<String>,
-    /// Who asked.
-    pub agent: Option<String>,
-    /// Where it is in its life.
-    pub status: AskStatus,
-    /// When it was made, in milliseconds since the Unix epoch.
-    pub created_at: i64,
-    /// When it expires, if it has a timeout.
-    pub expires_at: Option<i64>,
-    /// How many questions it has.
-    pub question_count: usize,
-    /// The people it is for (empty: anyone).
-    pub to: Vec<String>,
-}
-
-impl Entry {
-    /// The API's list line of this ask; its page is at `url`.
-    pub fn summary(self, url: String) -> AskSummary {
-        AskSummary {
-            url,
-            id: self.id.to_string(),
-            title: self.title,
-            agent: self.agent,
-            status: self.status,
-            created_at: rfc3339(self.created_at),
-            expires_at: self.expires_at.map(rfc3339),
-            question_count: self.question_count,
-            to: self.to,
-        }
-    }
-}
+use interaction::AskStatus;
 
 /// Which asks a list holds.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -88,20 +50,6 @@ impl Cursor {
     }
 }
 
-/// `text` as a `LIKE` pattern that matches it anywhere, in lower case,
-/// with `%`, `_` and `\` matching only themselves (`ESCAPE '\'`).
-pub(crate) fn contains_pattern(text: &str) -> String {
-    let mut pattern = String::from("%");
-    for c in text.to_lowercase().chars() {
-        if matches!(c, '%' | '_' | '\\') {
-            pattern.push('\\');
-        }
-        pattern.push(c);
-    }
-    pattern.push('%');
-    pattern
-}
-
 /// An idempotency key and the digest of the content of the ask made with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Keyed {
@@ -126,51 +74,6 @@ impl EventBounds {
     /// event this store numbered at all).
     pub fn keeps_after(self, after: u64) -> bool {
         after >= self.pruned && after <= self.last
-    }
-}
-
-/// A failure of the database itself (not of the caller's input).
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    /// The database refused or failed an operation.
-    #[error("database error: {0}")]
-    Database(#[from] sqlx::Error),
-    /// The schema could not be brought up to date.
-    #[error("database migration failed: {0}")]
-    Migrate(#[from] sqlx::migrate::MigrateError),
-    /// The database's schema is newer than this askdesk knows.
-    #[error(
-        "the database's schema is version {found}, newer than this askdesk knows ({known}); \
-         a newer askdesk has used it, so run that one (or a copy of the data)"
-    )]
-    TooNew {
-        /// The version the database has.
-        found: i64,
-        /// The newest version this binary knows.
-        known: i64,
-    },
-    /// A stored ask does not decode, or no longer passes validation: the
-    /// database was changed by hand or by a newer askdesk.
-    #[error("stored ask {id} is unreadable: {detail}")]
-    Corrupt {
-        /// The ask.
-        id: String,
-        /// What is wrong with it.
-        detail: String,
-    },
-}
-
-impl StoreError {
-    /// Whether the database could not be reached (down, or every
-    /// connection busy past the timeout): worth trying again, unlike a
-    /// refusal or an unreadable ask.
-    pub fn is_unavailable(&self) -> bool {
-        matches!(
-            self,
-            Self::Database(
-                sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_)
-            )
-        )
     }
 }
 

@@ -1,8 +1,9 @@
 //! Asks in PostgreSQL, for several askdesk instances acting as one desk.
-//! The same rows, statements ([`crate::sql`]) and decoding
-//! ([`crate::stored`]) as SQLite.
+//! The same rows, statements ([`super::asks`]) and decoding
+//! ([`super::rows`]) as SQLite.
 
-use crate::{migrate, store::StoreError, AskId};
+use super::migrate;
+use crate::{error::StoreError, id::AskId};
 use sqlx::{
     migrate::Migrator,
     postgres::{PgConnectOptions, PgListener, PgPoolOptions},
@@ -173,6 +174,6 @@ impl PostgresStore {
     }
 }
 
-crate::sql::sql_store!(PostgresStore, sqlx::Postgres, "seq");
-crate::sql_people::sql_people!(PostgresStore, sqlx::Postgres);
-crate::sql_outbox::sql_outbox!(PostgresStore, sqlx::Postgres, "FOR UPDATE SKIP LOCKED");
+super::asks::sql_store!(PostgresStore, sqlx::Postgres, "seq");
+super::people::sql_people!(PostgresStore, sqlx::Postgres);
+super::outbox::sql_outbox!(PostgresStore, sqlx::Postgres, "FOR UPDATE SKIP LOCKED");

@@ -1,6 +1,9 @@
-//! The desk's numbered events: every ask created or finished, broadcast to
-//! whoever listens and kept for a while for streams that reconnect.
+//! The desk's numbered events: every ask created or finished, published
+//! here in number order to whoever listens, followed from other instances,
+//! and kept for a while for streams that reconnect.
 
+use super::Desk;
+use crate::{error::DeskError, sql::Changes};
 use interaction::AskSummary;
 use std::{
     collections::HashMap,
@@ -127,7 +130,7 @@ impl Events {
     }
 
     /// Publishes event `seq`. Callers publish in number order, one at a
-    /// time ([`crate::Desk`] does, under its cursor's lock).
+    /// time ([`Desk`] does, under its cursor's lock).
     pub(crate) fn publish(&self, seq: u64, ask: AskSummary) {
         let event = Event {
             seq,
@@ -167,6 +170,97 @@ impl Events {
             }
         }
         self.version()
+    }
+}
+
+impl Desk {
+    /// Every event from now on. A receiver that falls behind gets
+    /// `Lagged` and should re-read what it cares about.
+    pub fn subscribe(&self) -> broadcast::Receiver<Event> {
+        self.events.subscribe()
+    }
+
+    /// The number of the newest event heard here: it grows whenever an
+    /// ask is created or finished (on any instance of this database), so a
+    /// list read at version `v` is stale once it grows.
+    pub fn version(&self) -> u64 {
+        self.events.version()
+    }
+
+    /// Every event after number `after`, oldest first, read from the store;
+    /// `None` when some of them are no longer kept, or `after` is not an
+    /// event of this database, so the caller must re-read the asks instead.
+    pub async fn events_since(&self, after: u64) -> Result<Option<Vec<Event>>, DeskError> {
+        const BATCH: u32 = 1000;
+        if !self.store.event_bounds().await?.keeps_after(after) {
+            return Ok(None);
+        }
+        let mut events = Vec::new();
+        let mut last = after;
+        loop {
+            let batch = self.store.events_after(last, BATCH).await?;
+            let full = batch.len() == BATCH as usize;
+            for (seq, entry) in batch {
+                last = seq;
+                events.push(Event {
+                    seq,
+                    ask: Arc::new(self.summary(entry)),
+                });
+            }
+            if !full {
+                return Ok(Some(events));
+            }
+        }
+    }
+
+    /// Forgets all but the newest `keep` events: a stream resuming from
+    /// before them is told to re-read the asks.
+    pub async fn prune_events(&self, keep: u64) -> Result<(), DeskError> {
+        Ok(self.store.prune_events(keep).await?)
+    }
+
+    /// Returns once the version is past `after`, or `max` (capped at
+    /// [`MAX_WAIT`]) has passed, with the version then.
+    pub async fn wait_for_change(&self, after: u64, max: Duration) -> u64 {
+        self.events.wait_for_change(after, max).await
+    }
+
+    /// Publishes the events stored since the last one published here, in
+    /// order: this instance's own, after each change it makes, and other
+    /// instances', when [`Desk::follow`] hears of them. A failed read is
+    /// logged; the events stay stored for the next catch-up.
+    pub(super) async fn catch_up(&self) {
+        const BATCH: u32 = 500;
+        let mut cursor = self.cursor.lock().await;
+        loop {
+            let batch = match self.store.events_after(*cursor, BATCH).await {
+                Ok(batch) => batch,
+                Err(e) => {
+                    tracing::warn!("reading the desk's new events failed: {e}");
+                    return;
+                }
+            };
+            let full = batch.len() == BATCH as usize;
+            for (seq, entry) in batch {
+                self.events.publish(seq, self.summary(entry));
+                *cursor = seq;
+            }
+            if !full {
+                return;
+            }
+        }
+    }
+
+    /// Follows what other instances on the same PostgreSQL database do:
+    /// the asks they create and finish reach this instance's waiters,
+    /// event streams and open pages as its own do, in the database's
+    /// order; after a lost connection, the events missed meanwhile follow.
+    /// Runs until dropped.
+    pub async fn follow(&self, mut changes: Changes) {
+        loop {
+            changes.next().await;
+            self.catch_up().await;
+        }
     }
 }
 

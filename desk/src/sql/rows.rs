@@ -2,9 +2,9 @@
 //! a validated [`Record`]: the stores differ in SQL, not in what a row means.
 
 use crate::{
+    error::{corrupt, StoreError},
     id::AskId,
-    record::{End, Finisher, Record},
-    store::{Entry, StoreError},
+    record::{End, Entry, Finisher, Record},
 };
 use interaction::{
     project, AnswerItem, Answers, AskStatus, Outcome, Request, ToolOutput, ValidRequest, Via,
@@ -19,13 +19,6 @@ pub(crate) const RECORD_COLUMNS: &str = "id, status, title, agent, request, crea
 /// The columns `list` selects, in every store.
 pub(crate) const ENTRY_COLUMNS: &str =
     "id, status, title, agent, created_at, expires_at, question_count, recipients";
-
-pub(crate) fn corrupt(id: &str, detail: impl ToString) -> StoreError {
-    StoreError::Corrupt {
-        id: id.to_owned(),
-        detail: detail.to_string(),
-    }
-}
 
 /// `value` as the JSON text a store keeps.
 pub(crate) fn json<T: serde::Serialize>(id: &AskId, value: &T) -> Result<String, StoreError> {

@@ -2,7 +2,11 @@
 //! and watching its end ([`Desk::watch`]), then waiting with nothing read
 //! held ([`EndWait::ended`]); [`Desk::wait`] is the two in one.
 
-use crate::{events::EndWatch, Desk, DeskError, MAX_WAIT};
+use super::{
+    events::{EndWatch, MAX_WAIT},
+    Desk,
+};
+use crate::error::DeskError;
 use interaction::Ask;
 use std::{pin::Pin, time::Duration};
 use tokio::sync::futures::OwnedNotified;

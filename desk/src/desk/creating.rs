@@ -1,7 +1,8 @@
 //! Creating asks: validation, the idempotency key and its content digest,
 //! the new record, and telling listeners.
 
-use crate::{id::AskId, rfc3339, store::Keyed, Desk, DeskError, Record};
+use super::Desk;
+use crate::{error::DeskError, id::AskId, record::Record, store::Keyed, time::rfc3339};
 use interaction::{AskCreated, IdempotencyKey, NewAsk, ValidNewAsk};
 
 /// A digest of an ask's validated content: what makes two creations with

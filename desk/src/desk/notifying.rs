@@ -1,14 +1,16 @@
-//! The desk's side of notifications: which notifications each change
-//! owes (the channels, reminders, escalation and browsers' pushes), the
-//! outbox's claims and outcomes, action tokens' answers, and the keys and
-//! subscriptions they need. The outbox rows themselves are written by the
-//! store, in the change's transaction.
+//! Notifying: which notifications each change owes (the channels,
+//! reminders, escalation and browsers' pushes, which the store writes in
+//! the change's own transaction), the outbox's claims and outcomes,
+//! answers by action token, and the keys and subscriptions they need.
 
+use super::Desk;
 use crate::{
-    action, actionable,
+    action::{self, actionable},
+    error::DeskError,
+    id::AskId,
+    outbox::{Attempt, Claimed, DeliveryRow, Notice, Owed, PushSubscription, Reminders},
     people::{Actor, Caller},
-    AskId, Attempt, Claimed, DeliveryRow, Desk, DeskError, Notice, Owed, PushSubscription, Record,
-    Reminders,
+    record::Record,
 };
 use interaction::{Answers, Ask, AskStatus, Via};
 use std::{sync::Arc, time::Duration};
@@ -84,8 +86,8 @@ impl Desk {
             })
             .await;
         if let Err(e) = &answered {
-            // The ask is still open (a database hiccup): the token may be
-            // tried again. An ask that ended keeps its token spent.
+            // An ask still open (a database hiccup) lets its token be tried
+            // again; one that ended keeps it spent.
             if !matches!(e, DeskError::Finished(_) | DeskError::Gone(_)) {
                 if let Err(e) = self.store.unuse_action(&used).await {
                     tracing::warn!("an action token stays spent after a failed answer: {e}");
@@ -167,7 +169,7 @@ impl Desk {
     }
 
     /// Claims at most `limit` deliveries that are due, for `lease`: see
-    /// [`Store::claim_deliveries`].
+    /// [`Outbox::claim_deliveries`](crate::outbox::Outbox::claim_deliveries).
     pub async fn claim_deliveries(
         &self,
         lease: Duration,
@@ -220,11 +222,6 @@ impl Desk {
     /// instance, or `fresh` when there was none (stored now).
     pub async fn server_key(&self, name: &str, fresh: &str) -> Result<String, DeskError> {
         Ok(self.store.server_key(name, fresh).await?)
-    }
-
-    /// The time now, as this desk's clock says, in ms since the epoch.
-    pub fn now_ms(&self) -> i64 {
-        self.now()
     }
 }
 

@@ -1,7 +1,7 @@
 //! Schemas, compiled in per database so the binary needs no files beside
 //! it, and the check that refuses a database a newer askdesk has changed.
 
-use crate::store::StoreError;
+use crate::error::StoreError;
 use sqlx::{
     error::BoxDynError,
     migrate::{Migration, MigrationSource, MigrationType},
@@ -58,47 +58,47 @@ pub(crate) const SQLITE: Migrations = Migrations(&[
     (
         1,
         "asks",
-        include_str!("../migrations/sqlite/0001_asks.sql"),
+        include_str!("../../migrations/sqlite/0001_asks.sql"),
     ),
     (
         2,
         "projection",
-        include_str!("../migrations/sqlite/0002_projection.sql"),
+        include_str!("../../migrations/sqlite/0002_projection.sql"),
     ),
     (
         3,
         "idempotency",
-        include_str!("../migrations/sqlite/0003_idempotency.sql"),
+        include_str!("../../migrations/sqlite/0003_idempotency.sql"),
     ),
     (
         4,
         "events",
-        include_str!("../migrations/sqlite/0004_events.sql"),
+        include_str!("../../migrations/sqlite/0004_events.sql"),
     ),
     (
         5,
         "outbox",
-        include_str!("../migrations/sqlite/0005_outbox.sql"),
+        include_str!("../../migrations/sqlite/0005_outbox.sql"),
     ),
     (
         6,
         "keys",
-        include_str!("../migrations/sqlite/0006_keys.sql"),
+        include_str!("../../migrations/sqlite/0006_keys.sql"),
     ),
     (
         7,
         "push",
-        include_str!("../migrations/sqlite/0007_push.sql"),
+        include_str!("../../migrations/sqlite/0007_push.sql"),
     ),
     (
         8,
         "search",
-        include_str!("../migrations/sqlite/0008_search.sql"),
+        include_str!("../../migrations/sqlite/0008_search.sql"),
     ),
     (
         9,
         "people",
-        include_str!("../migrations/sqlite/0009_people.sql"),
+        include_str!("../../migrations/sqlite/0009_people.sql"),
     ),
 ]);
 
@@ -107,52 +107,52 @@ pub(crate) const POSTGRES: Migrations = Migrations(&[
     (
         1,
         "asks",
-        include_str!("../migrations/postgres/0001_asks.sql"),
+        include_str!("../../migrations/postgres/0001_asks.sql"),
     ),
     (
         2,
         "idempotency",
-        include_str!("../migrations/postgres/0002_idempotency.sql"),
+        include_str!("../../migrations/postgres/0002_idempotency.sql"),
     ),
     (
         3,
         "notify",
-        include_str!("../migrations/postgres/0003_notify.sql"),
+        include_str!("../../migrations/postgres/0003_notify.sql"),
     ),
     (
         4,
         "mcp sessions",
-        include_str!("../migrations/postgres/0004_mcp_sessions.sql"),
+        include_str!("../../migrations/postgres/0004_mcp_sessions.sql"),
     ),
     (
         5,
         "events",
-        include_str!("../migrations/postgres/0005_events.sql"),
+        include_str!("../../migrations/postgres/0005_events.sql"),
     ),
     (
         6,
         "outbox",
-        include_str!("../migrations/postgres/0006_outbox.sql"),
+        include_str!("../../migrations/postgres/0006_outbox.sql"),
     ),
     (
         7,
         "keys",
-        include_str!("../migrations/postgres/0007_keys.sql"),
+        include_str!("../../migrations/postgres/0007_keys.sql"),
     ),
     (
         8,
         "push",
-        include_str!("../migrations/postgres/0008_push.sql"),
+        include_str!("../../migrations/postgres/0008_push.sql"),
     ),
     (
         9,
         "search",
-        include_str!("../migrations/postgres/0009_search.sql"),
+        include_str!("../../migrations/postgres/0009_search.sql"),
     ),
     (
         10,
         "people",
-        include_str!("../migrations/postgres/0010_people.sql"),
+        include_str!("../../migrations/postgres/0010_people.sql"),
     ),
 ]);
 

@@ -1,12 +1,16 @@
-//! The one implementation of [`People`](crate::People) over SQL, for
-//! every database, as [`crate::sql`] is for asks: the same statements,
+//! The one implementation of [`People`](crate::people::People) over SQL, for
+//! every database, as [`super::asks`] is for asks: the same statements,
 //! expanded once per pool type by [`sql_people!`].
 
-use crate::{people::Person, store::StoreError};
+use crate::{
+    error::{corrupt, StoreError},
+    people::Person,
+};
 use interaction::Role;
 
-/// Implements [`People`](crate::People) for an SQL store (a struct with a `pool` field of
-/// database `$db`): the same statements for SQLite and PostgreSQL.
+/// Implements [`People`](crate::people::People) for an SQL store (a
+/// struct with a `pool` field of database `$db`): the same statements for
+/// SQLite and PostgreSQL.
 macro_rules! sql_people {
     ($store:ty, $db:ty) => {
         #[async_trait::async_trait]
@@ -15,7 +19,7 @@ macro_rules! sql_people {
                 &self,
                 person: &$crate::people::Person,
                 token_digest: &str,
-            ) -> Result<bool, $crate::store::StoreError> {
+            ) -> Result<bool, $crate::error::StoreError> {
                 let added = sqlx::query(
                     "INSERT INTO people (name, role, token_digest, created_at) \
                      VALUES ($1, $2, $3, $4)",
@@ -35,14 +39,14 @@ macro_rules! sql_people {
 
             async fn people(
                 &self,
-            ) -> Result<Vec<$crate::people::Person>, $crate::store::StoreError> {
+            ) -> Result<Vec<$crate::people::Person>, $crate::error::StoreError> {
                 let rows = sqlx::query("SELECT name, role, created_at FROM people ORDER BY name")
                     .fetch_all(&self.pool)
                     .await?;
-                rows.iter().map($crate::sql_people::person_of).collect()
+                rows.iter().map($crate::sql::people::person_of).collect()
             }
 
-            async fn remove_person(&self, name: &str) -> Result<bool, $crate::store::StoreError> {
+            async fn remove_person(&self, name: &str) -> Result<bool, $crate::error::StoreError> {
                 let mut tx = self.pool.begin().await?;
                 sqlx::query("DELETE FROM sessions WHERE person = $1")
                     .bind(name)
@@ -59,14 +63,14 @@ macro_rules! sql_people {
             async fn person_by_token(
                 &self,
                 token_digest: &str,
-            ) -> Result<Option<$crate::people::Person>, $crate::store::StoreError> {
+            ) -> Result<Option<$crate::people::Person>, $crate::error::StoreError> {
                 let row = sqlx::query(
                     "SELECT name, role, created_at FROM people WHERE token_digest = $1",
                 )
                 .bind(token_digest)
                 .fetch_optional(&self.pool)
                 .await?;
-                row.as_ref().map($crate::sql_people::person_of).transpose()
+                row.as_ref().map($crate::sql::people::person_of).transpose()
             }
 
             async fn add_session(
@@ -75,7 +79,7 @@ macro_rules! sql_people {
                 grant: &$crate::people::Grant,
                 at: i64,
                 expires_at: i64,
-            ) -> Result<(), $crate::store::StoreError> {
+            ) -> Result<(), $crate::error::StoreError> {
                 let (person, tag) = match grant {
                     $crate::people::Grant::Person(p) => (Some(p.name.as_str()), None),
                     $crate::people::Grant::Admin { tag } => (None, Some(tag.as_str())),
@@ -105,7 +109,7 @@ macro_rules! sql_people {
                 &self,
                 digest: &str,
                 now: i64,
-            ) -> Result<Option<$crate::people::Grant>, $crate::store::StoreError> {
+            ) -> Result<Option<$crate::people::Grant>, $crate::error::StoreError> {
                 use sqlx::Row;
                 let row = sqlx::query(
                     "SELECT p.name, p.role, p.created_at, s.person, s.admin_tag \
@@ -124,7 +128,7 @@ macro_rules! sql_people {
                 let tag: Option<String> = row.try_get("admin_tag")?;
                 Ok(match (person, found, tag) {
                     (Some(_), Some(_), _) => Some($crate::people::Grant::Person(
-                        $crate::sql_people::person_of(&row)?,
+                        $crate::sql::people::person_of(&row)?,
                     )),
                     (None, _, Some(tag)) => Some($crate::people::Grant::Admin { tag }),
                     // The person is gone.
@@ -132,7 +136,7 @@ macro_rules! sql_people {
                 })
             }
 
-            async fn remove_session(&self, digest: &str) -> Result<(), $crate::store::StoreError> {
+            async fn remove_session(&self, digest: &str) -> Result<(), $crate::error::StoreError> {
                 sqlx::query("DELETE FROM sessions WHERE digest = $1")
                     .bind(digest)
                     .execute(&self.pool)
@@ -156,10 +160,8 @@ where
     let name: String = row.try_get("name")?;
     let role: String = row.try_get("role")?;
     Ok(Person {
-        role: Role::parse(&role).ok_or_else(|| StoreError::Corrupt {
-            id: format!("person {name}"),
-            detail: format!("unknown role {role:?}"),
-        })?,
+        role: Role::parse(&role)
+            .ok_or_else(|| corrupt(&format!("person {name}"), format!("unknown role {role:?}")))?,
         created_at: row.try_get("created_at")?,
         name,
     })

@@ -1,7 +1,8 @@
 //! The embedded default: asks in one SQLite file, in WAL mode, with every
 //! commit synced to disk before the caller hears of it.
 
-use crate::{migrate, store::StoreError};
+use super::migrate;
+use crate::error::StoreError;
 use sqlx::{
     migrate::Migrator,
     sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
@@ -65,6 +66,6 @@ impl SqliteStore {
     }
 }
 
-crate::sql::sql_store!(SqliteStore, sqlx::Sqlite, "rowid");
-crate::sql_people::sql_people!(SqliteStore, sqlx::Sqlite);
-crate::sql_outbox::sql_outbox!(SqliteStore, sqlx::Sqlite, "");
+super::asks::sql_store!(SqliteStore, sqlx::Sqlite, "rowid");
+super::people::sql_people!(SqliteStore, sqlx::Sqlite);
+super::outbox::sql_outbox!(SqliteStore, sqlx::Sqlite, "");

@@ -1,6 +1,11 @@
 //! The one implementation of [`Outbox`](crate::outbox::Outbox) over SQL,
-//! for every database, as [`crate::sql`] is for asks: the same statements,
+//! for every database, as [`super::asks`] is for asks: the same statements,
 //! expanded once per pool type by [`sql_outbox!`].
+
+use crate::{
+    error::{corrupt, StoreError},
+    outbox::Notice,
+};
 
 /// Implements [`Outbox`](crate::outbox::Outbox) for an SQL store (a struct
 /// with a `pool` field of database `$db`) whose workers claim deliveries
@@ -15,7 +20,7 @@ macro_rules! sql_outbox {
                 now: i64,
                 lease_until: i64,
                 limit: u32,
-            ) -> Result<Vec<$crate::outbox::Claimed>, $crate::store::StoreError> {
+            ) -> Result<Vec<$crate::outbox::Claimed>, $crate::error::StoreError> {
                 use sqlx::Row;
                 let rows = sqlx::query(concat!(
                     "UPDATE deliveries SET due_at = $1, attempts = attempts + 1, last_at = $2 \
@@ -34,14 +39,16 @@ macro_rules! sql_outbox {
                     .map(|row| {
                         let id: String = row.try_get("id")?;
                         Ok($crate::outbox::Claimed {
-                            ask_id: $crate::stored::parse_id(&row.try_get::<String, _>("ask_id")?)?,
+                            ask_id: $crate::sql::rows::parse_id(
+                                &row.try_get::<String, _>("ask_id")?,
+                            )?,
                             channel: row.try_get("channel")?,
-                            notice: $crate::outbox::parse_notice(
+                            notice: $crate::sql::outbox::parse_notice(
                                 &id,
                                 &row.try_get::<String, _>("event")?,
                             )?,
                             created_at: row.try_get("created_at")?,
-                            attempts: $crate::outbox::count(row.try_get("attempts")?),
+                            attempts: $crate::sql::outbox::count(row.try_get("attempts")?),
                             id,
                         })
                     })
@@ -53,7 +60,7 @@ macro_rules! sql_outbox {
                 id: &str,
                 at: i64,
                 attempt: &$crate::outbox::Attempt,
-            ) -> Result<(), $crate::store::StoreError> {
+            ) -> Result<(), $crate::error::StoreError> {
                 use $crate::outbox::Attempt;
                 let query = match attempt {
                     Attempt::Delivered => sqlx::query(
@@ -79,7 +86,7 @@ macro_rules! sql_outbox {
                 &self,
                 name: &str,
                 fresh: &str,
-            ) -> Result<String, $crate::store::StoreError> {
+            ) -> Result<String, $crate::error::StoreError> {
                 sqlx::query(
                     "INSERT INTO server_keys (name, value) VALUES ($1, $2) \
                      ON CONFLICT (name) DO NOTHING",
@@ -101,7 +108,7 @@ macro_rules! sql_outbox {
                 token: &str,
                 ask: &$crate::id::AskId,
                 at: i64,
-            ) -> Result<bool, $crate::store::StoreError> {
+            ) -> Result<bool, $crate::error::StoreError> {
                 let done = sqlx::query(
                     "INSERT INTO action_uses (token, ask_id, at) VALUES ($1, $2, $3) \
                      ON CONFLICT (token) DO NOTHING",
@@ -114,7 +121,7 @@ macro_rules! sql_outbox {
                 Ok(done.rows_affected() == 1)
             }
 
-            async fn unuse_action(&self, token: &str) -> Result<(), $crate::store::StoreError> {
+            async fn unuse_action(&self, token: &str) -> Result<(), $crate::error::StoreError> {
                 sqlx::query("DELETE FROM action_uses WHERE token = $1")
                     .bind(token)
                     .execute(&self.pool)
@@ -126,7 +133,7 @@ macro_rules! sql_outbox {
                 &self,
                 subscription: &$crate::outbox::PushSubscription,
                 at: i64,
-            ) -> Result<(), $crate::store::StoreError> {
+            ) -> Result<(), $crate::error::StoreError> {
                 sqlx::query(
                     "INSERT INTO push_subscriptions (endpoint, p256dh, auth, created_at) \
                      VALUES ($1, $2, $3, $4) ON CONFLICT (endpoint) \
@@ -144,7 +151,7 @@ macro_rules! sql_outbox {
             async fn remove_push_subscription(
                 &self,
                 endpoint: &str,
-            ) -> Result<bool, $crate::store::StoreError> {
+            ) -> Result<bool, $crate::error::StoreError> {
                 let done = sqlx::query("DELETE FROM push_subscriptions WHERE endpoint = $1")
                     .bind(endpoint)
                     .execute(&self.pool)
@@ -154,7 +161,7 @@ macro_rules! sql_outbox {
 
             async fn push_subscriptions(
                 &self,
-            ) -> Result<Vec<$crate::outbox::PushSubscription>, $crate::store::StoreError> {
+            ) -> Result<Vec<$crate::outbox::PushSubscription>, $crate::error::StoreError> {
                 let rows: Vec<(String, String, String)> = sqlx::query_as(
                     "SELECT endpoint, p256dh, auth FROM push_subscriptions \
                      ORDER BY created_at, endpoint",
@@ -176,7 +183,7 @@ macro_rules! sql_outbox {
             async fn deliveries(
                 &self,
                 ask: &$crate::id::AskId,
-            ) -> Result<Vec<$crate::outbox::DeliveryRow>, $crate::store::StoreError> {
+            ) -> Result<Vec<$crate::outbox::DeliveryRow>, $crate::error::StoreError> {
                 use sqlx::Row;
                 let rows = sqlx::query(
                     "SELECT id, channel, event, created_at, attempts, last_at, last_error, \
@@ -191,12 +198,12 @@ macro_rules! sql_outbox {
                         let id: String = row.try_get("id")?;
                         Ok($crate::outbox::DeliveryRow {
                             channel: row.try_get("channel")?,
-                            notice: $crate::outbox::parse_notice(
+                            notice: $crate::sql::outbox::parse_notice(
                                 &id,
                                 &row.try_get::<String, _>("event")?,
                             )?,
                             created_at: row.try_get("created_at")?,
-                            attempts: $crate::outbox::count(row.try_get("attempts")?),
+                            attempts: $crate::sql::outbox::count(row.try_get("attempts")?),
                             last_at: row.try_get("last_at")?,
                             last_error: row.try_get("last_error")?,
                             delivered_at: row.try_get("delivered_at")?,
@@ -211,3 +218,13 @@ macro_rules! sql_outbox {
 }
 
 pub(crate) use sql_outbox;
+
+/// The notice a delivery row of `id` names as `name`.
+pub(crate) fn parse_notice(id: &str, name: &str) -> Result<Notice, StoreError> {
+    Notice::parse(name).ok_or_else(|| corrupt(id, format!("unknown notice {name:?}")))
+}
+
+/// A stored count of attempts as a `u32`, clamped to its range.
+pub(crate) fn count(n: i64) -> u32 {
+    u32::try_from(n.max(0)).unwrap_or(u32::MAX)
+}

@@ -1,0 +1,164 @@
+//! [`Desk`] itself: what it holds, how it is opened, and reading an ask;
+//! each other part of it is a child module named for what the desk does
+//! there.
+
+mod creating;
+pub(crate) mod events;
+mod finishing;
+pub(crate) mod listing;
+mod notifying;
+mod people;
+pub(crate) mod watching;
+
+use crate::{
+    action,
+    error::DeskError,
+    id::AskId,
+    outbox::Reminders,
+    record::{Entry, Record},
+    store::Store,
+};
+use events::Events;
+use interaction::{Ask, AskSummary, Outcome};
+use std::{
+    fmt,
+    sync::Arc,
+    time::{SystemTime, UNIX_EPOCH},
+};
+
+/// The source of "now", in milliseconds since the Unix epoch.
+pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
+
+fn system_clock() -> Clock {
+    Arc::new(|| {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+    })
+}
+
+/// The asks and everything that may happen to them. Cheap to clone.
+#[derive(Clone)]
+pub struct Desk {
+    store: Arc<dyn Store>,
+    events: Events,
+    /// The newest event published here; held while events are read and
+    /// published, so they go out one at a time, in number order.
+    cursor: Arc<tokio::sync::Mutex<u64>>,
+    public_url: Arc<str>,
+    clock: Clock,
+    /// The names of the channels every ask is told to (the outbox's).
+    channels: Arc<[String]>,
+    /// When waiting asks are told again, and to whom.
+    reminders: Arc<Reminders>,
+    /// The channel of browsers' push subscriptions: owed a notification
+    /// only while some browser is subscribed.
+    push_channel: Option<Arc<str>>,
+    /// The key of action tokens, shared through the database.
+    action_key: action::ActionKey,
+    /// Whether only signed-in people (and admins) may answer and decline.
+    answer_requires_sign_in: bool,
+}
+
+impl fmt::Debug for Desk {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Desk")
+            .field("public_url", &self.public_url)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Desk {
+    /// A desk over `store` whose ask pages live under `public_url` (e.g.
+    /// `http://127.0.0.1:3000`). Its events follow the newest one stored.
+    pub async fn open(store: Arc<dyn Store>, public_url: &str) -> Result<Self, DeskError> {
+        let last = store.event_bounds().await?.last;
+        let fresh = action::ActionKey::fresh()
+            .map_err(|e| DeskError::System(format!("no randomness: {e}")))?;
+        let action_key =
+            action::ActionKey::from_stored(&store.server_key(action::KEY_NAME, &fresh).await?);
+        Ok(Self {
+            store,
+            events: Events::new(last),
+            cursor: Arc::new(tokio::sync::Mutex::new(last)),
+            public_url: public_url.trim_end_matches('/').into(),
+            clock: system_clock(),
+            channels: Arc::new([]),
+            reminders: Arc::default(),
+            push_channel: None,
+            action_key,
+            answer_requires_sign_in: false,
+        })
+    }
+
+    /// The same desk reading the time from `clock`; for tests of expiry.
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// The same desk letting only signed-in people and admins answer and
+    /// decline: an ask's link alone no longer does, nor an agent's client,
+    /// and a person answers only the asks for them (or for anyone).
+    pub fn requiring_sign_in_to_answer(mut self, required: bool) -> Self {
+        self.answer_requires_sign_in = required;
+        self
+    }
+
+    /// Whether only signed-in people and admins may answer.
+    pub fn answer_requires_sign_in(&self) -> bool {
+        self.answer_requires_sign_in
+    }
+
+    /// The URL asks' pages start with.
+    pub fn public_url(&self) -> &str {
+        &self.public_url
+    }
+
+    fn now(&self) -> i64 {
+        (self.clock)()
+    }
+
+    fn url(&self, id: &AskId) -> String {
+        format!("{}/asks/{id}", self.public_url)
+    }
+
+    fn summary(&self, entry: Entry) -> AskSummary {
+        let url = self.url(&entry.id);
+        entry.summary(url)
+    }
+
+    fn view(&self, record: &Record) -> Ask {
+        record.view(self.url(&record.id))
+    }
+
+    /// The ask as the desk holds it, its request validated, expiring it
+    /// first if its time is up.
+    pub async fn read(&self, id: &str) -> Result<Record, DeskError> {
+        let id = AskId::parse(id).ok_or(DeskError::NotFound)?;
+        let record = self.store.get(&id).await?.ok_or(DeskError::NotFound)?;
+        if !record.is_due(self.now()) {
+            return Ok(record);
+        }
+        let at = record.expires_at.unwrap_or_default();
+        // Boxed: ending is the rare path of a read, and its future would
+        // otherwise size every read's, and every long-poll's, which holds
+        // one for as long as it waits.
+        match Box::pin(self.end(record, Outcome::Expired, at, None)).await? {
+            Ok(expired) => Ok(expired),
+            // Someone else ended it first; read how.
+            Err(id) => self.store.get(&id).await?.ok_or(DeskError::NotFound),
+        }
+    }
+
+    /// The ask with this id.
+    pub async fn get(&self, id: &str) -> Result<Ask, DeskError> {
+        // Boxed: a long-poll's handler holds a `get` beside its wait.
+        Ok(self.view(&Box::pin(self.read(id)).await?))
+    }
+
+    /// The time now, as this desk's clock says, in ms since the epoch.
+    pub fn now_ms(&self) -> i64 {
+        self.now()
+    }
+}
