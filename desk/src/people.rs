@@ -120,7 +120,8 @@ impl Actor {
                         "only the agent that asked (or an admin) may cancel an ask".to_owned(),
                     ),
                     Finishing::Answer if answer_requires_sign_in => refuse(
-                        "this desk requires signing in to answer: sign in with your token,                          then answer on the ask's page"
+                        "this desk requires signing in to answer: sign in with your token, \
+                         then answer on the ask's page"
                             .to_owned(),
                     ),
                     Finishing::Answer => Ok(()),
@@ -139,7 +140,9 @@ impl Actor {
             }
             (Finishing::Answer, Role::Agent) => {
                 return refuse(
-                    "an agent's token cannot answer or decline: the agent may not answer its                      own question; a person answers on the ask's page, in the terminal UI or                      with their own token"
+                    "an agent's token cannot answer or decline: the agent may not answer its \
+                     own question; a person answers on the ask's page, in the terminal UI or \
+                     with their own token"
                         .to_owned(),
                 )
             }
