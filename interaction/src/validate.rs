@@ -143,20 +143,10 @@ impl ValidRequest {
         if !problems.is_empty() {
             return Err(Problems(problems));
         }
-        // Without problems every question has exactly one item, so
-        // `answered` is a permutation: item `from(q)` goes to index `q`.
-        let from = |q: usize| answered[q].unwrap_or(q);
+        // Without problems every question has exactly one item, so sorting
+        // the items by their question's index puts them in request order.
         let mut items = answers.answers;
-        for q in 0..items.len() {
-            // Indices below `q` are final. If the item started at one of
-            // them, `i`, the step that filled `i` moved it to where item
-            // `from(i)` was: follow that chain to the first index not final.
-            let mut i = from(q);
-            while i < q {
-                i = from(i);
-            }
-            items.swap(q, i);
-        }
+        items.sort_unstable_by_key(|item| questions.iter().position(|q| q.id == item.id));
         for (item, question) in items.iter_mut().zip(questions) {
             canonicalize(question, item);
         }
