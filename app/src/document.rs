@@ -37,17 +37,15 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     }
 }
 
-/// The script that wakes a page's islands. Rendered beside an island
-/// rather than in every page's head, so a page without one (a finished
-/// ask, sign-in, not found) loads no JavaScript or wasm at all.
+/// The script that wakes a page's islands, rendered beside an island so
+/// that a page without one (a finished ask, sign-in, not found) loads no
+/// JavaScript or wasm at all.
 ///
-/// The page's own bundle is a deferred classic script in the head, with
-/// its wasm inside: the preload scanner fetches it before anything runs,
-/// and it wakes the page (`scripts/wasm-module.mjs`) in the parser's last
-/// task, when every island is in the document, where Leptos' own
-/// `<HydrationScripts islands>` waits for an idle moment first (bench/tti.sh
-/// measures the difference). A site cargo-leptos built has one module for
-/// every island, which Leptos' own loader wakes.
+/// The page's bundle is a deferred classic script so that the preload
+/// scanner fetches it at once and it wakes the page as the parse ends
+/// (`scripts/wasm-module.mjs`), not when the browser is next idle, as
+/// Leptos' `<HydrationScripts islands>` does; on a site cargo-leptos built
+/// that loader wakes its one module for every island.
 #[component]
 pub fn IslandScripts(
     /// The bundle that wakes the island beside: each page loads only its own.
