@@ -7,8 +7,14 @@
 //! `#[cfg]`; on the server (where islands render once, and effects never
 //! run) they do nothing. Only the `hydrate` build touches `web_sys`.
 
-use crate::{error::ServerError, form::Posted};
-use askform::state::Outgoing;
+mod calls;
+mod draft;
+#[cfg(feature = "hydrate")]
+pub(crate) mod json;
+
+pub use calls::{list_desk, load, send};
+pub use draft::{forget_draft, keep_draft};
+
 use interaction::{Ask, AskEvent, ResetEvent};
 use leptos::prelude::*;
 
@@ -173,190 +179,6 @@ where
     use_context::<T>()
 }
 
-/// Sends what the ask page's form lets go to its server function: the
-/// answers to [`crate::rpc::answer_ask`], a decline to
-/// [`crate::rpc::decline_ask`].
-pub async fn send(id: &str, outgoing: Outgoing) -> Result<Ask, ServerError> {
-    use crate::rpc::{AnswerAsk, DeclineAsk};
-    let id = id.to_owned();
-    match outgoing {
-        Outgoing::Answer(answers) => call(&AnswerAsk { id, answers }).await,
-        Outgoing::Decline(reason) => call(&DeclineAsk { id, reason }).await,
-    }
-}
-
-/// Reads the ask `id` again through [`crate::rpc::load_ask`].
-pub async fn load(id: &str) -> Result<Ask, ServerError> {
-    /// What the page reads of the reply (an [`crate::rpc::AskPageData`]):
-    /// only the ask.
-    #[derive(serde::Deserialize)]
-    struct Loaded {
-        ask: Ask,
-    }
-    let args = crate::rpc::LoadAsk { id: id.to_owned() };
-    call::<Loaded, _>(&args).await.map(|loaded| loaded.ask)
-}
-
-/// Reads the desk's lists again through [`crate::rpc::list_desk`].
-pub async fn list_desk() -> Result<crate::rpc::DeskData, ServerError> {
-    call(&crate::rpc::ListDesk {}).await
-}
-
-/// Calls the server function whose arguments are `args` with the browser's
-/// own `fetch`, as `server_fn`'s browser client does (a JSON `POST` to its
-/// `PATH`; the reply an `O` when its status is below 400, else a
-/// [`ServerError`]), so the islands carry no server-function client. The
-/// path's rules (an ask's link is its capability, sign-in where the desk
-/// needs it) are the function's own.
-async fn call<O, F>(args: &F) -> Result<O, ServerError>
-where
-    O: serde::de::DeserializeOwned,
-    F: leptos::server_fn::ServerFn + serde::Serialize,
-{
-    #[cfg(feature = "hydrate")]
-    {
-        rpc::post_json(F::PATH, args).await
-    }
-    #[cfg(not(feature = "hydrate"))]
-    {
-        let _ = args;
-        Err(ServerError::Transport("not in a browser".to_owned()))
-    }
-}
-
-/// `fetch` for [`call`].
-#[cfg(feature = "hydrate")]
-mod rpc {
-    use crate::error::ServerError;
-    use leptos::{
-        wasm_bindgen::{JsCast, JsValue},
-        web_sys::{Headers, RequestInit, Response},
-    };
-    use serde::{de::DeserializeOwned, Serialize};
-    use wasm_bindgen_futures::JsFuture;
-
-    /// A JSON `POST` of `input` to `path`: the reply an `O` when its
-    /// status is below 400, else a [`ServerError`].
-    pub async fn post_json<O: DeserializeOwned>(
-        path: &str,
-        input: &impl Serialize,
-    ) -> Result<O, ServerError> {
-        let body = super::json::stringify(input)
-            .ok_or_else(|| ServerError::Transport("the call did not encode".to_owned()))?;
-        let (ok, text) = post(path, &body).await?;
-        let reply = || ServerError::Transport("the reply did not decode".to_owned());
-        if ok {
-            super::json::parse(&text).ok_or_else(reply)
-        } else {
-            Err(super::json::parse::<ServerError>(&text).ok_or_else(reply)?)
-        }
-    }
-
-    /// `POST`s the JSON `body` to `path`: whether the reply's status is
-    /// below 400, and its text.
-    async fn post(path: &str, body: &str) -> Result<(bool, String), ServerError> {
-        let transport = |e: JsValue| {
-            let text = e
-                .dyn_ref::<leptos::web_sys::js_sys::Error>()
-                .map(|e| String::from(e.message()))
-                .or_else(|| e.as_string())
-                .unwrap_or_default();
-            ServerError::Transport(text)
-        };
-        let init = RequestInit::new();
-        init.set_method("POST");
-        init.set_body(&JsValue::from_str(body));
-        let headers = Headers::new().map_err(transport)?;
-        headers
-            .set("Content-Type", "application/json")
-            .map_err(transport)?;
-        headers
-            .set("Accept", "application/json")
-            .map_err(transport)?;
-        init.set_headers(&headers);
-        let response: Response = JsFuture::from(window().fetch_with_str_and_init(path, &init))
-            .await
-            .map_err(transport)?
-            .unchecked_into();
-        let text = JsFuture::from(response.text().map_err(transport)?)
-            .await
-            .map_err(transport)?
-            .as_string()
-            .unwrap_or_default();
-        Ok((response.status() < 400, text))
-    }
-
-    fn window() -> leptos::web_sys::Window {
-        leptos::prelude::window()
-    }
-}
-
-/// The sessionStorage key of an ask's draft.
-#[cfg(feature = "hydrate")]
-fn draft_key(id: &str) -> String {
-    format!("askdesk:draft:{id}")
-}
-
-#[cfg(feature = "hydrate")]
-fn session_storage() -> Option<leptos::web_sys::Storage> {
-    window().session_storage().ok().flatten()
-}
-
-/// Keeps an ask's draft in sessionStorage, so a reload loses nothing:
-/// first hands the saved one (if any) to `restore`, then saves `draft`
-/// whenever it changes. `restore` is `None` when something newer than the
-/// saved draft is shown, such as a form post the server just refused; that
-/// is saved at once. A form as served is not saved until it changes.
-pub fn keep_draft(draft: Memo<Posted>, restore: Option<impl Fn(Posted) + 'static>) {
-    #[cfg(feature = "hydrate")]
-    {
-        let id = draft.with_untracked(|d| d.ask_id.clone());
-        let key = draft_key(&id);
-        let save = move |draft: &Posted| {
-            if let (Some(storage), Some(json)) = (session_storage(), json::stringify(draft)) {
-                // A full or disabled storage only costs the reload-safety.
-                let _ = storage.set_item(&key, &json);
-            }
-        };
-        // One effect does both, in this order, so that the first save can
-        // never overwrite the draft before it was read back. It returns the
-        // draft as stored.
-        Effect::new(move |stored: Option<Posted>| {
-            let first = stored.is_none();
-            if first {
-                let saved = restore.as_ref().and_then(|_| {
-                    let json = session_storage()?.get_item(&draft_key(&id)).ok()??;
-                    json::parse::<Posted>(&json).filter(|p| p.ask_id == id)
-                });
-                if let (Some(restore), Some(saved)) = (&restore, saved) {
-                    restore(saved);
-                }
-            }
-            let now = draft.get();
-            let changed = match &stored {
-                Some(stored) => *stored != now,
-                None => restore.is_none(),
-            };
-            if changed {
-                save(&now);
-            }
-            now
-        });
-    }
-    #[cfg(not(feature = "hydrate"))]
-    let _ = (draft, restore);
-}
-
-/// Forgets the draft of an ask that has been answered.
-pub fn forget_draft(id: &str) {
-    #[cfg(feature = "hydrate")]
-    if let Some(storage) = session_storage() {
-        let _ = storage.remove_item(&draft_key(id));
-    }
-    #[cfg(not(feature = "hydrate"))]
-    let _ = id;
-}
-
 /// Puts `text` on the clipboard.
 pub fn copy(text: &str) {
     #[cfg(feature = "hydrate")]
@@ -401,31 +223,4 @@ pub fn tell_host(ask: &Ask, origin: &str) {
     }
     #[cfg(not(feature = "hydrate"))]
     let _ = (ask, origin);
-}
-
-/// JSON in the browser: the browser's own `JSON.parse` and `JSON.stringify`
-/// with serde-wasm-bindgen between JavaScript values and Rust types, so the
-/// islands carry no JSON parser of their own.
-#[cfg(feature = "hydrate")]
-pub(crate) mod json {
-    use leptos::{wasm_bindgen::JsValue, web_sys::js_sys::JSON};
-    use serde::{de::DeserializeOwned, Serialize};
-
-    /// `value` as a JavaScript value, objects as plain objects (as
-    /// `JSON.parse` makes them).
-    pub fn value(value: &impl Serialize) -> Option<JsValue> {
-        value
-            .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-            .ok()
-    }
-
-    /// `value` as JSON text.
-    pub fn stringify(value: &impl Serialize) -> Option<String> {
-        JSON::stringify(&self::value(value)?).ok()?.as_string()
-    }
-
-    /// The `T` that the JSON `text` holds, if it holds one.
-    pub fn parse<T: DeserializeOwned>(text: &str) -> Option<T> {
-        serde_wasm_bindgen::from_value(JSON::parse(text).ok()?).ok()
-    }
 }

@@ -16,9 +16,8 @@ use leptos::{
 };
 use serde::{Deserialize, Serialize};
 
-/// Arguments and replies as JSON in a `POST` body, which the islands
-/// send and read with the browser's own `fetch` and JSON
-/// ([`crate::browser`]).
+/// Arguments and replies as JSON in a `POST` body, so the islands can
+/// send and read them with the browser's own `fetch` and JSON.
 pub type Json = Post<JsonEncoding>;
 
 /// How many finished asks the front page's history shows, and how many
@@ -76,7 +75,7 @@ pub async fn load_ask(id: String) -> Result<AskPageData, ServerError> {
 
 /// The ask with this id and what its page shows, as `caller` sees it: for
 /// [`load_ask`], and for the server's handler of `/asks/{id}`, which reads
-/// it before rendering the page (see [`crate::ask::AskPageLoad`]).
+/// it before rendering the page.
 #[cfg(feature = "ssr")]
 pub async fn read_ask_page(
     desk: &desk::Desk,

@@ -1,6 +1,5 @@
 //! Errors that server functions return to the page. Their `Display` is
-//! English, for logs; the page words them with
-//! [`crate::i18n::Words::server_error`] in its own language.
+//! English, for logs; the page's words say them in its own language.
 
 use interaction::{Ask, Problems};
 use serde::{Deserialize, Serialize};

@@ -46,9 +46,9 @@ pub struct Ended {
 /// What the form sends to the server.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outgoing {
-    /// The answers, for [`crate::rpc::ANSWER_ASK`].
+    /// The answers, for the server function `answer_ask`.
     Answer(Answers),
-    /// The reason, for [`crate::rpc::DECLINE_ASK`].
+    /// The reason, for the server function `decline_ask`.
     Decline(String),
 }
 

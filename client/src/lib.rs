@@ -15,20 +15,24 @@
 //! # Ok(()) }
 //! ```
 
+mod builder;
 mod error;
 mod events;
+mod list_query;
 
+pub use builder::Builder;
 pub use error::Error;
 pub use events::{Event, EventStream};
+pub use list_query::ListQuery;
 pub use reqwest::StatusCode;
 
-use interaction::{Answers, Ask, AskCreated, AskList, AskStatus, Decline, ErrorBody, NewAsk, Via};
+use interaction::{Answers, Ask, AskCreated, AskList, Decline, ErrorBody, NewAsk, Via};
 
 /// The header that names the surface a request comes from.
 pub const VIA_HEADER: &str = "x-askdesk-via";
 use reqwest::{Method, RequestBuilder, Response};
 use serde::de::DeserializeOwned;
-use std::{path::PathBuf, time::Duration};
+use std::time::Duration;
 
 /// How long a connection may take to open.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -39,163 +43,6 @@ const CALL_TIMEOUT: Duration = Duration::from_secs(60);
 const WAIT_MARGIN: Duration = Duration::from_secs(30);
 /// How long [`Client::is_up`] waits for an answer.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(3);
-
-/// Settings for a [`Client`].
-#[derive(Debug, Clone)]
-pub struct Builder {
-    base: String,
-    token: Option<String>,
-    ca_cert: Option<PathBuf>,
-    via: Option<Via>,
-}
-
-impl Builder {
-    /// The server's token, sent as `Authorization: Bearer <token>`.
-    pub fn token(mut self, token: Option<String>) -> Self {
-        self.token = token;
-        self
-    }
-
-    /// The surface this client's answers come from, as the server records
-    /// it (`X-Askdesk-Via`): [`Via::Tui`] for the terminal UI,
-    /// [`Via::McpClient`] for an MCP client's own form. Without it, `api`.
-    pub fn via(mut self, via: Option<Via>) -> Self {
-        self.via = via;
-        self
-    }
-
-    /// A PEM file with one more CA certificate to trust, for a server whose
-    /// certificate a private CA (or the server itself) signed.
-    pub fn ca_cert(mut self, path: Option<PathBuf>) -> Self {
-        self.ca_cert = path;
-        self
-    }
-
-    /// The client, or why these settings cannot make one.
-    pub fn build(self) -> Result<Client, Error> {
-        let base = self.base.trim_end_matches('/').to_owned();
-        let url = reqwest::Url::parse(&base)
-            .map_err(|e| Error::Setup(format!("{base:?} is not a URL: {e}")))?;
-        if !matches!(url.scheme(), "http" | "https") {
-            return Err(Error::Setup(format!(
-                "{base:?} is not an http:// or https:// URL"
-            )));
-        }
-        let mut http = reqwest::Client::builder().connect_timeout(CONNECT_TIMEOUT);
-        if let Some(path) = &self.ca_cert {
-            let pem = std::fs::read(path).map_err(|e| {
-                Error::Setup(format!(
-                    "cannot read the CA certificate {}: {e}",
-                    path.display()
-                ))
-            })?;
-            let certificates = reqwest::Certificate::from_pem_bundle(&pem).map_err(|e| {
-                Error::Setup(format!(
-                    "{} is not a PEM certificate file: {e}",
-                    path.display()
-                ))
-            })?;
-            if certificates.is_empty() {
-                return Err(Error::Setup(format!(
-                    "{} holds no PEM certificate (-----BEGIN CERTIFICATE-----)",
-                    path.display()
-                )));
-            }
-            for certificate in certificates {
-                http = http.add_root_certificate(certificate);
-            }
-        }
-        let http = http
-            .build()
-            .map_err(|e| Error::Setup(format!("cannot make an HTTP client: {e}")))?;
-        Ok(Client {
-            http,
-            base,
-            token: self.token,
-            via: self.via,
-        })
-    }
-}
-
-/// Which asks [`Client::list`] returns, and whether it waits for a change.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ListQuery {
-    /// Only asks with this status; all when `None`.
-    pub status: Option<AskStatus>,
-    /// Only asks from this agent (exactly).
-    pub agent: Option<String>,
-    /// Only asks whose title, agent, or a question's header or text holds
-    /// this text, in any case.
-    pub text: Option<String>,
-    /// At most this many asks a page (the server allows 1 to 200, and
-    /// sends 200 when none is asked).
-    pub limit: Option<u32>,
-    /// Where the page starts: a reply's [`AskList::next`].
-    pub cursor: Option<String>,
-    /// With [`wait`](Self::wait): reply once the list's version has grown
-    /// past this one.
-    pub after: Option<u64>,
-    /// With [`after`](Self::after): how long to wait for a change.
-    pub wait: Option<Duration>,
-}
-
-impl ListQuery {
-    /// The pending asks, now.
-    pub fn pending() -> Self {
-        Self {
-            status: Some(AskStatus::Pending),
-            ..Self::default()
-        }
-    }
-
-    /// The same query, waiting up to `wait` for the list to change after
-    /// version `after`.
-    pub fn changed_after(self, after: u64, wait: Duration) -> Self {
-        Self {
-            after: Some(after),
-            wait: Some(wait),
-            ..self
-        }
-    }
-
-    /// The same query from the page that starts at `cursor`.
-    pub fn from_cursor(self, cursor: String) -> Self {
-        Self {
-            cursor: Some(cursor),
-            ..self
-        }
-    }
-
-    fn query_string(&self) -> String {
-        let mut parts = Vec::new();
-        if let Some(status) = self.status {
-            parts.push(format!("status={}", status.as_str()));
-        }
-        if let Some(agent) = &self.agent {
-            parts.push(format!("agent={}", encode(agent)));
-        }
-        if let Some(text) = &self.text {
-            parts.push(format!("q={}", encode(text)));
-        }
-        if let Some(limit) = self.limit {
-            parts.push(format!("limit={limit}"));
-        }
-        if let Some(cursor) = &self.cursor {
-            parts.push(format!("cursor={}", encode(cursor)));
-        }
-        if let Some(after) = self.after {
-            parts.push(format!("after={after}"));
-        }
-        if let Some(wait) = self.wait {
-            parts.push(format!("wait={}", wait.as_secs()));
-        }
-        if parts.is_empty() {
-            String::new()
-        } else {
-            format!("?{}", parts.join("&"))
-        }
-    }
-}
 
 /// A connection to one askdesk server. Cloning is cheap and shares the
 /// connection pool.
@@ -211,12 +58,7 @@ impl Client {
     /// Settings for a client of the server at `base`, e.g.
     /// `http://127.0.0.1:3000`.
     pub fn builder(base: impl Into<String>) -> Builder {
-        Builder {
-            base: base.into(),
-            token: None,
-            ca_cert: None,
-            via: None,
-        }
+        Builder::new(base.into())
     }
 
     /// The server's URL, without a trailing slash.
@@ -366,8 +208,6 @@ impl Client {
     }
 }
 
-/// The path of an ask (and of one of its calls), the id percent-encoded so
-/// no id can reach another endpoint.
 /// `text` percent-encoded but for unreserved characters: a path segment
 /// or a query value that cannot leave its place.
 fn encode(text: &str) -> String {
@@ -382,6 +222,8 @@ fn encode(text: &str) -> String {
     encoded
 }
 
+/// The path of an ask (and of one of its calls), the id percent-encoded so
+/// no id can reach another endpoint.
 fn ask_path(id: &str, call: &str) -> String {
     format!("/api/v1/asks/{}{call}", encode(id))
 }
@@ -391,46 +233,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn list_queries_name_only_what_is_set() {
-        assert_eq!(ListQuery::default().query_string(), "");
-        assert_eq!(ListQuery::pending().query_string(), "?status=pending");
-        assert_eq!(
-            ListQuery::pending()
-                .changed_after(7, Duration::from_secs(25))
-                .query_string(),
-            "?status=pending&after=7&wait=25"
-        );
-        let search = ListQuery {
-            agent: Some("claude code".to_owned()),
-            text: Some("50% & more".to_owned()),
-            limit: Some(20),
-            ..ListQuery::default()
-        }
-        .from_cursor("1764575778042.3".to_owned());
-        assert_eq!(
-            search.query_string(),
-            "?agent=claude%20code&q=50%25%20%26%20more&limit=20&cursor=1764575778042%2E3"
-        );
-    }
-
-    #[test]
     fn ask_ids_cannot_leave_their_path() {
         assert_eq!(ask_path("abc-1", "/answers"), "/api/v1/asks/abc-1/answers");
         assert_eq!(ask_path("../events", ""), "/api/v1/asks/%2E%2E%2Fevents");
-    }
-
-    #[test]
-    fn a_bad_url_or_ca_file_is_refused_when_building() {
-        let e = Client::builder("not a url").build().expect_err("refused");
-        assert!(e.to_string().contains("is not a URL"), "{e}");
-        let e = Client::builder("http://127.0.0.1:3000")
-            .ca_cert(Some("/nonexistent/ca.pem".into()))
-            .build()
-            .expect_err("refused");
-        assert!(
-            e.to_string()
-                .contains("cannot read the CA certificate /nonexistent/ca.pem"),
-            "{e}"
-        );
     }
 }

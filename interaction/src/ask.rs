@@ -7,7 +7,7 @@ use crate::{
     model::{AnswerItem, Question, Request},
     problem::{Problem, ProblemCode, Problems},
     projection::ToolOutput,
-    validate::{ValidRequest, MAX_CUSTOM_CHARS},
+    validate::ValidRequest,
 };
 use serde::{Deserialize, Serialize};
 
@@ -105,11 +105,13 @@ pub struct ValidNewAsk {
     pub to: Vec<String>,
 }
 
-fn trimmed(text: Option<String>) -> Option<String> {
+/// The text trimmed; blank text counts as none.
+pub(crate) fn trimmed(text: Option<String>) -> Option<String> {
     text.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty())
 }
 
-fn too_long(
+/// A problem at `path` when `text` has more than `max` characters.
+pub(crate) fn too_long(
     text: &Option<String>,
     max: usize,
     path: &str,
@@ -184,67 +186,6 @@ pub fn short_time(rfc3339: &str) -> String {
     match (rfc3339.get(..10), rfc3339.get(11..16)) {
         (Some(day), Some(time)) => format!("{day} {time} UTC"),
         _ => rfc3339.to_owned(),
-    }
-}
-
-/// The body of `POST /api/v1/asks/{id}/decline`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Decline {
-    /// Why the human does not answer, for the agent to read.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-}
-
-/// A [`Decline`] that passed validation; a blank reason counts as none.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ValidDecline {
-    /// The trimmed reason, if there is one.
-    pub reason: Option<String>,
-}
-
-impl Decline {
-    /// Checks the reason's length.
-    pub fn validate(self) -> Result<ValidDecline, Problems> {
-        let reason = trimmed(self.reason);
-        match too_long(
-            &reason,
-            MAX_CUSTOM_CHARS,
-            "reason",
-            ProblemCode::ReasonTooLong,
-            "the reason",
-        ) {
-            Some(problem) => Err(Problems(vec![problem])),
-            None => Ok(ValidDecline { reason }),
-        }
-    }
-}
-
-/// What `askdesk answer` prints when the human declines a request file:
-/// `{"reason": …, "status": "declined"}`, the reason `null` when none was
-/// given.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Declined {
-    /// Why the human does not answer.
-    pub reason: Option<String>,
-    status: DeclinedStatus,
-}
-
-/// The one status a [`Declined`] can have.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum DeclinedStatus {
-    Declined,
-}
-
-impl Declined {
-    /// The human declined, for `reason`.
-    pub fn new(reason: Option<String>) -> Self {
-        Self {
-            reason,
-            status: DeclinedStatus::Declined,
-        }
     }
 }
 

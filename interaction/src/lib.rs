@@ -62,6 +62,7 @@
 //! only, knows no UI or web framework, and does no I/O.
 
 mod ask;
+mod decline;
 mod draft;
 mod event;
 mod idempotency;
@@ -74,10 +75,10 @@ mod projection;
 mod validate;
 
 pub use ask::{
-    short_time, Ask, AskCreated, AskList, AskStatus, AskSummary, Decline, Declined, Delivery,
-    ErrorBody, NewAsk, ValidDecline, ValidNewAsk, MAX_AGENT_CHARS, MAX_TIMEOUT_SECONDS,
-    MAX_TITLE_CHARS,
+    short_time, Ask, AskCreated, AskList, AskStatus, AskSummary, Delivery, ErrorBody, NewAsk,
+    ValidNewAsk, MAX_AGENT_CHARS, MAX_TIMEOUT_SECONDS, MAX_TITLE_CHARS,
 };
+pub use decline::{Decline, Declined, ValidDecline};
 pub use draft::{BatchDraft, Blocker, QuestionDraft, Reason};
 pub use event::{AskEvent, ResetEvent, ASK_EVENT, RESET_EVENT};
 pub use idempotency::{IdempotencyKey, MAX_IDEMPOTENCY_KEY_CHARS};

@@ -1,7 +1,7 @@
-//! The terminal UI's state (the Elm shape: [`Model`], [`Message`], and
-//! [`update`](crate::update::update) to change one with the other). What is
-//! on screen is one [`Screen`] that carries its own data, so no screen can
-//! show an ask that is not there.
+//! The terminal UI's state in the Elm shape: the [`Model`], the
+//! [`Message`]s that change it and the [`Command`]s of I/O a change asks
+//! for. What is on screen is one [`Screen`] that carries its own data, so
+//! no screen can show an ask that is not there.
 
 use crate::{i18n::Words, session::Session};
 use crossterm::event::KeyEvent;

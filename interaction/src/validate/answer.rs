@@ -1,0 +1,97 @@
+//! The rules one answer item keeps against its question.
+
+use super::{chars, is_blank, longer_than, MAX_CUSTOM_CHARS};
+use crate::{
+    model::{AnswerItem, Question},
+    problem::{Problem, ProblemCode as Code},
+};
+
+/// The problems of one answer item against its question. Drafts use it to
+/// say why a question cannot be submitted yet.
+///
+/// `index` is the item's position in `answers`, for the problem paths. The
+/// happy path allocates nothing: paths are only formatted for problems.
+pub(crate) fn item_problems(
+    question: &Question,
+    item: &AnswerItem,
+    index: Option<usize>,
+) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let mut push = |suffix: &str, code, message| {
+        let path = match index {
+            Some(i) => format!("answers[{i}]{suffix}"),
+            None => suffix.trim_start_matches('.').to_owned(),
+        };
+        problems.push(Problem::new(path, code, message).for_question(&question.id))
+    };
+    for (j, label) in item.selected.iter().enumerate() {
+        let suffix = || format!(".selected[{j}]");
+        if !question.options.iter().any(|o| o.label == *label) {
+            let message = if question.options.is_empty() {
+                format!(
+                    "question {:?} has no options; {label:?} cannot be selected",
+                    question.id
+                )
+            } else {
+                format!("{label:?} is not an option of question {:?}", question.id)
+            };
+            push(&suffix(), Code::UnknownLabel, message);
+        } else if item.selected[..j].contains(label) {
+            push(
+                &suffix(),
+                Code::DuplicateLabel,
+                format!("{label:?} is selected twice"),
+            );
+        }
+    }
+    if !question.multi_select && item.selected.len() > 1 {
+        push(
+            ".selected",
+            Code::TooManySelected,
+            format!(
+                "question {:?} takes one option, {} are selected",
+                question.id,
+                item.selected.len()
+            ),
+        );
+    }
+    match item.custom.as_deref() {
+        Some(custom) if is_blank(custom) => push(
+            ".custom",
+            Code::EmptyCustom,
+            "the custom text is blank; omit it or write something".to_owned(),
+        ),
+        Some(custom) if longer_than(custom, MAX_CUSTOM_CHARS) => push(
+            ".custom",
+            Code::CustomTooLong,
+            format!(
+                "the custom text has {} characters; at most {MAX_CUSTOM_CHARS} are allowed",
+                chars(custom)
+            ),
+        ),
+        _ => {}
+    }
+    if item.selected.is_empty() && item.custom.is_none() {
+        push(
+            "",
+            Code::EmptyAnswer,
+            "choose an option or write an answer".to_owned(),
+        );
+    }
+    if !question.multi_select && !item.selected.is_empty() && item.custom.is_some() {
+        let kind = if question.options.is_empty() {
+            "an optionless"
+        } else {
+            "a single-select"
+        };
+        push(
+            ".custom",
+            Code::ExclusiveCustom,
+            format!(
+                "question {:?} is {kind} question: send either a selected option or custom text, not both",
+                question.id
+            ),
+        );
+    }
+    problems
+}

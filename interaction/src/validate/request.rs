@@ -1,0 +1,162 @@
+//! The rules a request keeps: how many questions it has, and each one's
+//! id, text, header and options.
+
+use super::{
+    chars, is_blank, longer_than, MAX_DESCRIPTION_CHARS, MAX_HEADER_CHARS, MAX_ID_CHARS,
+    MAX_LABEL_CHARS, MAX_OPTIONS, MAX_PREVIEW_CHARS, MAX_QUESTIONS, MAX_QUESTION_CHARS,
+};
+use crate::{
+    model::Request,
+    problem::{Problem, ProblemCode as Code},
+};
+use std::collections::HashSet;
+
+/// Every problem of `request`.
+pub(super) fn request_problems(request: &Request) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let n = request.questions.len();
+    if n == 0 {
+        problems.push(Problem::new(
+            "questions",
+            Code::NoQuestions,
+            "a request needs at least one question".to_owned(),
+        ));
+    } else if n > MAX_QUESTIONS {
+        problems.push(Problem::new(
+            "questions",
+            Code::TooManyQuestions,
+            format!("a request may have at most {MAX_QUESTIONS} questions, this one has {n}"),
+        ));
+    }
+    let mut ids = HashSet::new();
+    for (i, q) in request.questions.iter().enumerate() {
+        let path = format!("questions[{i}]");
+        let mut push = |suffix: &str, code, message| {
+            problems
+                .push(Problem::new(format!("{path}{suffix}"), code, message).for_question(&q.id))
+        };
+        if !is_valid_id(&q.id) {
+            push(
+                ".id",
+                Code::InvalidId,
+                format!(
+                    "id {:?} must be 1 to {MAX_ID_CHARS} characters from A-Z, a-z, 0-9, _ and -",
+                    q.id
+                ),
+            );
+        } else if !ids.insert(q.id.as_str()) {
+            push(
+                ".id",
+                Code::DuplicateId,
+                format!("id {:?} is used by another question", q.id),
+            );
+        }
+        if is_blank(&q.question) {
+            push(
+                ".question",
+                Code::EmptyQuestion,
+                "the question text is blank".to_owned(),
+            );
+        } else if longer_than(&q.question, MAX_QUESTION_CHARS) {
+            push(
+                ".question",
+                Code::QuestionTooLong,
+                format!(
+                    "the question text has {} characters; at most {MAX_QUESTION_CHARS} are allowed",
+                    chars(&q.question)
+                ),
+            );
+        }
+        if let Some(header) = &q.header {
+            if longer_than(header, MAX_HEADER_CHARS) {
+                push(
+                    ".header",
+                    Code::HeaderTooLong,
+                    format!(
+                        "the header has {} characters; at most {MAX_HEADER_CHARS} are allowed",
+                        chars(header)
+                    ),
+                );
+            }
+        }
+        if q.options.len() > MAX_OPTIONS {
+            push(
+                ".options",
+                Code::TooManyOptions,
+                format!(
+                    "a question may have at most {MAX_OPTIONS} options, this one has {}",
+                    q.options.len()
+                ),
+            );
+        }
+        if q.multi_select && q.options.is_empty() {
+            push(
+                ".multiSelect",
+                Code::MultiSelectWithoutOptions,
+                "a multi-select question needs at least one option".to_owned(),
+            );
+        }
+        let mut labels = HashSet::new();
+        for (j, option) in q.options.iter().enumerate() {
+            let suffix = format!(".options[{j}].label");
+            if is_blank(&option.label) {
+                push(
+                    &suffix,
+                    Code::EmptyLabel,
+                    "the option label is blank".to_owned(),
+                );
+            } else if longer_than(&option.label, MAX_LABEL_CHARS) {
+                push(
+                    &suffix,
+                    Code::LabelTooLong,
+                    format!(
+                        "the label has {} characters; at most {MAX_LABEL_CHARS} are allowed",
+                        chars(&option.label)
+                    ),
+                );
+            } else if !labels.insert(option.label.as_str()) {
+                push(
+                    &suffix,
+                    Code::DuplicateOption,
+                    format!(
+                        "label {:?} is used by another option of this question",
+                        option.label
+                    ),
+                );
+            }
+            for (field, text, max, code) in [
+                (
+                    "description",
+                    &option.description,
+                    MAX_DESCRIPTION_CHARS,
+                    Code::DescriptionTooLong,
+                ),
+                (
+                    "preview",
+                    &option.preview,
+                    MAX_PREVIEW_CHARS,
+                    Code::PreviewTooLong,
+                ),
+            ] {
+                if let Some(text) = text.as_deref().filter(|t| longer_than(t, max)) {
+                    push(
+                        &format!(".options[{j}].{field}"),
+                        code,
+                        format!(
+                            "the {field} has {} characters; at most {max} are allowed",
+                            chars(text)
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    problems
+}
+
+fn is_valid_id(id: &str) -> bool {
+    (1..=MAX_ID_CHARS).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
