@@ -6,7 +6,7 @@
 /// Implements `Store` for `$store` (a struct with a `pool` field of
 /// database `$db`) whose asks are ordered among equals by the column
 /// `$order` (SQLite's `rowid`, PostgreSQL's `seq`). Its people and its
-/// outbox are [`super::people`]'s and [`super::outbox`]'s.
+/// outbox are `sql_people!`'s and `sql_outbox!`'s.
 macro_rules! sql_store {
     ($store:ty, $db:ty, $order:literal) => {
         impl $store {

@@ -1,5 +1,5 @@
 //! The one implementation of [`Outbox`](crate::outbox::Outbox) over SQL,
-//! for every database, as [`super::asks`] is for asks: the same statements,
+//! for every database, as `sql_store!` is for asks: the same statements,
 //! expanded once per pool type by [`sql_outbox!`].
 
 use crate::{

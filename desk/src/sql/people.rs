@@ -1,5 +1,5 @@
 //! The one implementation of [`People`](crate::people::People) over SQL, for
-//! every database, as [`super::asks`] is for asks: the same statements,
+//! every database, as `sql_store!` is for asks: the same statements,
 //! expanded once per pool type by [`sql_people!`].
 
 use crate::{
