@@ -5,7 +5,7 @@
 //! Its rooms, each using only the ones after it: [`cli`] (the commands and
 //! their settings) → [`routes`] and [`mcp`] (what each path does) →
 //! [`http`] (replies, the guard, identity, limits, serving) → the desk.
-//! [`notify`] delivers notifications and is started by [`cli`]; [`mac`]
+//! [`notify`] delivers notifications and is started by [`cli`]; `mac`
 //! is the keyed digests every room signs with. `main.rs` only parses the
 //! command line; tests drive the same router in-process.
 

@@ -16,7 +16,7 @@ use tracing_subscriber::EnvFilter;
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 /// Transparent huge pages off for this process, before the runtime's
-/// threads start: with them, every touched 2 MiB of the allocator's arenas
+/// threads start: with them, every touched huge page of the allocator's arenas
 /// becomes resident.
 fn no_transparent_huge_pages() {
     #[cfg(target_os = "linux")]

@@ -188,13 +188,8 @@ fn json_rejection(rejection: &JsonRejection) -> ApiError {
 }
 
 /// A JSON error with no problems list: `status` and `message`.
-pub fn error(status: StatusCode, message: String) -> Response {
-    let body = ErrorBody {
-        message,
-        problems: Vec::new(),
-        ask: None,
-    };
-    (status, axum::Json(body)).into_response()
+pub fn error(status: StatusCode, text: String) -> Response {
+    (status, axum::Json(message(text))).into_response()
 }
 
 /// `401` for the API, naming what to send.

@@ -16,12 +16,8 @@
 //! when the wait ends: an agent removed while it waited is refused, not
 //! handed the answer.
 
-use super::reply::ApiError;
-use axum::{
-    extract::Request,
-    http::StatusCode,
-    response::{IntoResponse, Response},
-};
+use super::reply::{error, ApiError};
+use axum::{extract::Request, http::StatusCode, response::Response};
 use desk::MAX_WAIT;
 use futures_util::future::BoxFuture;
 use std::{
@@ -49,16 +45,10 @@ impl Wait {
     /// `request` (the one it serves, whole) is served again. Sent as it is
     /// only if [`WaitOutside`] is missing: then it says so.
     pub fn reply(until: impl Future<Output = ()> + Send + 'static, request: Request) -> Response {
-        let mut response = (
+        let mut response = error(
             StatusCode::INTERNAL_SERVER_ERROR,
-            axum::Json(interaction::ErrorBody {
-                message: "this long-poll was not served: the server lacks its waiting layer"
-                    .to_owned(),
-                problems: Vec::new(),
-                ask: None,
-            }),
-        )
-            .into_response();
+            "this long-poll was not served: the server lacks its waiting layer".to_owned(),
+        );
         let pending = Pending {
             until: Box::pin(until),
             request,

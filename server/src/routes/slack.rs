@@ -82,15 +82,7 @@ struct Value {
 }
 
 fn refuse(status: StatusCode, message: &str) -> Response {
-    (
-        status,
-        axum::Json(interaction::ErrorBody {
-            message: message.to_owned(),
-            problems: Vec::new(),
-            ask: None,
-        }),
-    )
-        .into_response()
+    crate::http::reply::error(status, message.to_owned())
 }
 
 /// Takes a button press from Slack.
