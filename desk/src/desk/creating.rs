@@ -90,7 +90,7 @@ impl Desk {
     /// A new pending ask's record.
     fn record_of(&self, valid: ValidNewAsk) -> Result<Record, DeskError> {
         let id = AskId::random().map_err(|e| DeskError::System(format!("no randomness: {e}")))?;
-        let created_at = self.now();
+        let created_at = self.now_ms();
         let expires_at = valid.timeout_seconds.map(|s| {
             created_at.saturating_add(i64::try_from(s).unwrap_or(i64::MAX).saturating_mul(1000))
         });

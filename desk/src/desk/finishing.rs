@@ -48,7 +48,7 @@ impl Desk {
             return Err(self.refusal(&record));
         }
         let outcome = decide(&record.request)?;
-        let now = self.now();
+        let now = self.now_ms();
         match self.end(record, outcome, now, Some(by.finisher())).await? {
             Ok(ended) => Ok(self.view(&ended)),
             // Someone else finished it between our read and our write.
@@ -110,7 +110,7 @@ impl Desk {
     /// hear of an expiry when it happens.
     pub async fn expire_due(&self) -> Result<usize, DeskError> {
         let mut expired = 0;
-        for id in self.store.due(self.now()).await? {
+        for id in self.store.due(self.now_ms()).await? {
             // Reading an ask whose time is up expires it, once.
             if self.read(id.as_str()).await?.status() == AskStatus::Expired {
                 expired += 1;

@@ -69,7 +69,7 @@ impl Desk {
             .verify(surfaces, ask_id.as_str(), label, token)
             .ok_or_else(forged)?;
         let used = action::used(token);
-        if !self.store.use_action(&used, &ask_id, self.now()).await? {
+        if !self.store.use_action(&used, &ask_id, self.now_ms()).await? {
             return Err(DeskError::Forbidden(
                 "this action was used already; open the ask's page to see how it ended".to_owned(),
             ));
@@ -175,14 +175,17 @@ impl Desk {
         lease: Duration,
         limit: u32,
     ) -> Result<Vec<Claimed>, DeskError> {
-        let now = self.now();
+        let now = self.now_ms();
         let until = now.saturating_add(i64::try_from(lease.as_millis()).unwrap_or(i64::MAX));
         Ok(self.store.claim_deliveries(now, until, limit).await?)
     }
 
     /// Records how an attempt at delivery `id` went.
     pub async fn record_attempt(&self, id: &str, attempt: &Attempt) -> Result<(), DeskError> {
-        Ok(self.store.record_attempt(id, self.now(), attempt).await?)
+        Ok(self
+            .store
+            .record_attempt(id, self.now_ms(), attempt)
+            .await?)
     }
 
     /// Every delivery owed for the ask `id`, oldest first, as stored.
@@ -203,7 +206,7 @@ impl Desk {
     pub async fn subscribe_push(&self, subscription: &PushSubscription) -> Result<(), DeskError> {
         Ok(self
             .store
-            .add_push_subscription(subscription, self.now())
+            .add_push_subscription(subscription, self.now_ms())
             .await?)
     }
 

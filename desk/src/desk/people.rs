@@ -27,7 +27,7 @@ impl Desk {
         let person = Person {
             name: name.to_owned(),
             role,
-            created_at: self.now(),
+            created_at: self.now_ms(),
         };
         if !self.store.add_person(&person, &digest(&token)).await? {
             return Err(DeskError::Conflict(format!(
@@ -67,7 +67,7 @@ impl Desk {
     /// digest, valid for [`SESSION_MS`].
     pub async fn open_session(&self, grant: &Grant) -> Result<String, DeskError> {
         let cookie = random_hex(32)?;
-        let now = self.now();
+        let now = self.now_ms();
         self.store
             .add_session(&digest(&cookie), grant, now, now.saturating_add(SESSION_MS))
             .await?;
@@ -76,7 +76,7 @@ impl Desk {
 
     /// Whose the session with this cookie is, if it is valid.
     pub async fn session(&self, cookie: &str) -> Result<Option<Grant>, DeskError> {
-        Ok(self.store.session(&digest(cookie), self.now()).await?)
+        Ok(self.store.session(&digest(cookie), self.now_ms()).await?)
     }
 
     /// Ends the session with this cookie.

@@ -38,7 +38,7 @@ impl Desk {
         }
         let mut wait = max.min(MAX_WAIT);
         if let Some(at) = record.expires_at {
-            let left = u64::try_from(at.saturating_sub(self.now())).unwrap_or(0);
+            let left = u64::try_from(at.saturating_sub(self.now_ms())).unwrap_or(0);
             wait = wait.min(Duration::from_millis(left));
         }
         Ok(Watch::Pending(EndWait {
