@@ -15,7 +15,6 @@ use crate::{
     form::Posted,
     i18n::{use_lang, Lang, Speak},
     rpc::AskPageData,
-    time::short_time,
 };
 use askform::state::{FormState, Outgoing};
 use form::{question_name, AskForm};
@@ -118,12 +117,12 @@ pub fn AskView(
         let mut parts = Vec::new();
         let agent = ask.agent.clone().unwrap_or_else(|| t.an_agent.to_owned());
         parts.push((words.asked_by)(&agent));
-        parts.push((words.asked_at)(&short_time(&ask.created_at)));
+        parts.push((words.asked_at)(&ask.created_at.short()));
         if !ask.to.is_empty() {
             parts.push((lang.page().for_people)(&ask.to.join(", ")));
         }
-        if let (Some(expires), AskStatus::Pending) = (&ask.expires_at, ask.status) {
-            parts.push((words.expires_at)(&short_time(expires)));
+        if let (Some(expires), AskStatus::Pending) = (ask.expires_at, ask.status) {
+            parts.push((words.expires_at)(&expires.short()));
         }
         parts.join(" ")
     };
@@ -234,8 +233,8 @@ fn Deliveries(deliveries: Vec<interaction::Delivery>) -> impl IntoView {
             .into_iter()
             .map(|d| {
                 let state = match (&d.delivered_at, &d.failed_at) {
-                    (Some(at), _) => (words.delivered_at)(&short_time(at)),
-                    (None, Some(at)) => (words.given_up_at)(&short_time(at)),
+                    (Some(at), _) => (words.delivered_at)(&at.short()),
+                    (None, Some(at)) => (words.given_up_at)(&at.short()),
                     (None, None) => (words.not_delivered)(d.attempts),
                 };
                 let error = d
@@ -245,8 +244,8 @@ fn Deliveries(deliveries: Vec<interaction::Delivery>) -> impl IntoView {
                     .flatten()
                     .map(|e| view! { <span class="delivery-error">{e}</span> });
                 view! {
-                    <li class="delivery" data-state=d.state>
-                        <span class="delivery-notice">{(words.notice)(&d.event)}</span>
+                    <li class="delivery" data-state=d.state.as_str()>
+                        <span class="delivery-notice">{(words.notice)(d.event)}</span>
                         " → "
                         <span class="delivery-channel">{d.channel}</span>
                         ": "

@@ -145,10 +145,10 @@ pub fn set_tab_title(title: &str) {
 /// Now, in milliseconds since the Unix epoch, ticking every second in the
 /// browser (for ages and countdowns) until the calling component is gone.
 pub fn use_now() -> ReadSignal<i64> {
-    let (now, set_now) = signal(crate::time::now_ms());
+    let (now, set_now) = signal(now_ms());
     #[cfg(feature = "hydrate")]
     if let Ok(handle) = set_interval_with_handle(
-        move || set_now.set(crate::time::now_ms()),
+        move || set_now.set(now_ms()),
         std::time::Duration::from_secs(1),
     ) {
         on_cleanup(move || handle.clear());
@@ -156,6 +156,24 @@ pub fn use_now() -> ReadSignal<i64> {
     #[cfg(not(feature = "hydrate"))]
     let _ = set_now;
     now
+}
+
+/// Now, in milliseconds since the Unix epoch: the browser's clock in the
+/// bundle, the system's on the server.
+fn now_ms() -> i64 {
+    #[cfg(feature = "hydrate")]
+    {
+        // Whole milliseconds fit an i64 for the next 290 million years.
+        #[allow(clippy::cast_possible_truncation)]
+        let now = leptos::web_sys::js_sys::Date::now() as i64;
+        now
+    }
+    #[cfg(not(feature = "hydrate"))]
+    {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+    }
 }
 
 /// An island's props: on the server from the page's context, in the

@@ -12,10 +12,9 @@ use crate::{
     browser,
     i18n::{use_lang, Lang, Speak},
     rpc::{list_desk, DeskData},
-    time::{parse_time, short_time},
     PageLoad,
 };
-use interaction::{AskEvent, AskStatus, AskSummary};
+use interaction::{AskEvent, AskStatus, AskSummary, Timestamp};
 use leptos::{either::Either, prelude::*};
 use leptos_meta::Title;
 use lists::Lists;
@@ -247,13 +246,9 @@ pub(crate) fn AskItem(
     let title = ask.title.clone().unwrap_or_else(|| t.untitled.to_owned());
     let count = (t.questions)(ask.question_count);
     let agent = ask.agent.clone().unwrap_or_else(|| t.an_agent.to_owned());
-    let created = parse_time(&ask.created_at);
-    let age = move || {
-        created
-            .map(|c| (t.ago)(&(t.span)(now.get() - c)))
-            .unwrap_or_default()
-    };
-    let expires = ask.expires_at.as_deref().and_then(parse_time);
+    let created = ask.created_at.ms();
+    let age = move || (t.ago)(&(t.span)(now.get() - created));
+    let expires = ask.expires_at.map(Timestamp::ms);
     let pending = ask.status == AskStatus::Pending;
     let countdown = move || {
         let at = expires.filter(|_| pending)?;
@@ -269,7 +264,7 @@ pub(crate) fn AskItem(
             <p class="meta">
                 {status}
                 {agent} " · " {count} {t.asked}
-                <time datetime=ask.created_at.clone() title=short_time(&ask.created_at)>{age}</time>
+                <time datetime=ask.created_at.to_string() title=ask.created_at.short()>{age}</time>
                 {countdown}
             </p>
         </li>

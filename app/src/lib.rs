@@ -17,7 +17,6 @@ pub mod i18n;
 pub mod page_words;
 pub mod rpc;
 pub mod signin;
-pub mod time;
 
 #[cfg(feature = "ssr")]
 pub use document::content_security_policy;

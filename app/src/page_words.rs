@@ -3,7 +3,7 @@
 //! which the browser code reads: none of it refers to these, so the
 //! browser's wasm carries none of them.
 
-use interaction::{AskStatus, Via};
+use interaction::{AskStatus, Notice, Via};
 
 pub use interaction::Lang;
 
@@ -54,7 +54,7 @@ pub struct PageWords {
     pub push_denied: &'static str,
     pub push_failed: &'static str,
     pub push_unsupported: &'static str,
-    pub notice: fn(&str) -> &'static str,
+    pub notice: fn(Notice) -> &'static str,
     pub delivered_at: fn(&str) -> String,
     pub not_delivered: fn(u32) -> String,
     pub given_up_at: fn(&str) -> String,
@@ -156,9 +156,9 @@ pub static EN: PageWords = PageWords {
     push_failed: "This browser could not subscribe",
     push_unsupported: "This browser cannot receive pushes.",
     notice: |event| match event {
-        "ask.created" => "New ask",
-        "ask.reminder" => "Reminder",
-        _ => "Ask ended",
+        Notice::Created => "New ask",
+        Notice::Reminder => "Reminder",
+        Notice::Finished => "Ask ended",
     },
     delivered_at: |at| format!("delivered at {at}"),
     not_delivered: |attempts| match attempts {
@@ -209,9 +209,9 @@ pub static ZH: PageWords = PageWords {
     push_failed: "此浏览器无法订阅",
     push_unsupported: "此浏览器无法接收推送。",
     notice: |event| match event {
-        "ask.created" => "新提问",
-        "ask.reminder" => "提醒",
-        _ => "提问结束",
+        Notice::Created => "新提问",
+        Notice::Reminder => "提醒",
+        Notice::Finished => "提问结束",
     },
     delivered_at: |at| format!("{at} 已送达"),
     not_delivered: |attempts| match attempts {

@@ -270,4 +270,14 @@ mod tests {
         let en = EN.server_error(&ServerError::Invalid(problems));
         assert!(en.contains("has no answer"), "{en}");
     }
+
+    #[test]
+    fn spans_read_naturally_in_both_languages() {
+        let (en, zh) = (EN.span, ZH.span);
+        assert_eq!(en(45_000), "45 s");
+        assert_eq!(en(180_000), "3 min");
+        assert_eq!(en(7_500_000), "2 h 5 min");
+        assert_eq!(en(-5), "0 s");
+        assert_eq!(zh(7_500_000), "2 小时 5 分钟");
+    }
 }

@@ -239,7 +239,7 @@ mod tests {
             title: None,
             agent: None,
             request: request(),
-            created_at: String::new(),
+            created_at: interaction::Timestamp::from_ms(0),
             expires_at: None,
             finished_at: None,
             answers: None,

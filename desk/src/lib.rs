@@ -24,7 +24,6 @@ mod people;
 mod record;
 mod sql;
 mod store;
-mod time;
 
 pub use action::actionable;
 pub use desk::{
@@ -42,4 +41,3 @@ pub use people::{digest, Actor, Caller, Grant, People, Person, SESSION_MS, TOKEN
 pub use record::{End, Entry, Finisher, Record};
 pub use sql::{Change, Changes, PoolSettings, PostgresStore, SqliteStore};
 pub use store::{Cursor, EventBounds, Keyed, ListFilter, Store};
-pub use time::rfc3339;

@@ -4,42 +4,8 @@
 //! rows that are due, delivers them at least once, and records how it went.
 
 use crate::{error::StoreError, id::AskId};
-use std::fmt;
-
-/// What a notification tells.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Notice {
-    /// A new ask waits for a person.
-    Created,
-    /// An ask still waits (`--remind-after`).
-    Reminder,
-    /// An ask ended: answered, declined, cancelled or expired.
-    Finished,
-}
-
-impl Notice {
-    /// The name receivers see (`X-Askdesk-Event`, `"event"`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Created => "ask.created",
-            Self::Reminder => "ask.reminder",
-            Self::Finished => "ask.finished",
-        }
-    }
-
-    /// The notice named `name`.
-    pub fn parse(name: &str) -> Option<Self> {
-        [Self::Created, Self::Reminder, Self::Finished]
-            .into_iter()
-            .find(|n| n.as_str() == name)
-    }
-}
-
-impl fmt::Display for Notice {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use interaction::Notice;
+use interaction::{DeliveryState, Timestamp};
 
 /// A notification owed to one channel, written with the change that owes
 /// it.
@@ -126,25 +92,24 @@ pub struct DeliveryRow {
 impl DeliveryRow {
     /// The delivery as the API and the ask's page show it.
     pub fn view(self) -> interaction::Delivery {
-        use crate::time::rfc3339;
         let state = if self.delivered_at.is_some() {
-            "delivered"
+            DeliveryState::Delivered
         } else if self.failed_at.is_some() {
-            "failed"
+            DeliveryState::Failed
         } else {
-            "pending"
+            DeliveryState::Pending
         };
         interaction::Delivery {
             id: self.id,
             channel: self.channel,
-            event: self.notice.as_str().to_owned(),
-            state: state.to_owned(),
+            event: self.notice,
+            state,
             attempts: self.attempts,
-            created_at: rfc3339(self.created_at),
-            last_attempt_at: self.last_at.map(rfc3339),
+            created_at: Timestamp::from_ms(self.created_at),
+            last_attempt_at: self.last_at.map(Timestamp::from_ms),
             last_error: self.last_error,
-            delivered_at: self.delivered_at.map(rfc3339),
-            failed_at: self.failed_at.map(rfc3339),
+            delivered_at: self.delivered_at.map(Timestamp::from_ms),
+            failed_at: self.failed_at.map(Timestamp::from_ms),
         }
     }
 }

@@ -25,8 +25,8 @@ pub struct Person {
     pub name: String,
     /// What they may do.
     pub role: Role,
-    /// When they were added, in milliseconds since the Unix epoch.
-    pub created_at: i64,
+    /// When they were added.
+    pub created_at: interaction::Timestamp,
 }
 
 /// Who is acting, as the server established it from the request's

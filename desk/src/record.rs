@@ -1,7 +1,8 @@
 //! An ask as the desk holds it: validated when it came in, and once ended,
 //! ended for good with what the agent will read.
 
-use crate::{id::AskId, time::rfc3339};
+use crate::id::AskId;
+use interaction::Timestamp;
 use interaction::{project, Ask, AskStatus, AskSummary, Outcome, ToolOutput, ValidRequest, Via};
 
 /// An ask as stored. Its request passed validation before it was stored
@@ -156,9 +157,9 @@ impl Record {
             title: self.title.clone(),
             agent: self.agent.clone(),
             request: self.request.clone(),
-            created_at: rfc3339(self.created_at),
-            expires_at: self.expires_at.map(rfc3339),
-            finished_at: end.map(|e| rfc3339(e.at)),
+            created_at: Timestamp::from_ms(self.created_at),
+            expires_at: self.expires_at.map(Timestamp::from_ms),
+            finished_at: end.map(|e| Timestamp::from_ms(e.at)),
             answers: end
                 .and_then(|e| e.outcome.answers())
                 .map(|a| a.items().to_vec()),
@@ -203,8 +204,8 @@ impl Entry {
             title: self.title,
             agent: self.agent,
             status: self.status,
-            created_at: rfc3339(self.created_at),
-            expires_at: self.expires_at.map(rfc3339),
+            created_at: Timestamp::from_ms(self.created_at),
+            expires_at: self.expires_at.map(Timestamp::from_ms),
             question_count: self.question_count,
             to: self.to,
         }

@@ -7,6 +7,7 @@ use crate::{
     model::{AnswerItem, Question, Request},
     problem::{Problem, ProblemCode, Problems},
     projection::ToolOutput,
+    time::Timestamp,
     validate::ValidRequest,
 };
 use serde::{Deserialize, Serialize};
@@ -179,16 +180,6 @@ impl NewAsk {
     }
 }
 
-/// A time as the API writes it (RFC 3339 in UTC, e.g.
-/// `2026-11-30T11:20:00.000Z`) as people read it: `2026-11-30 11:20 UTC`;
-/// anything else as given.
-pub fn short_time(rfc3339: &str) -> String {
-    match (rfc3339.get(..10), rfc3339.get(11..16)) {
-        (Some(day), Some(time)) => format!("{day} {time} UTC"),
-        _ => rfc3339.to_owned(),
-    }
-}
-
 /// The reply to `POST /api/v1/asks`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -200,9 +191,9 @@ pub struct AskCreated {
     /// Always `pending`.
     pub status: AskStatus,
     /// When the ask was made, RFC 3339 in UTC.
-    pub created_at: String,
+    pub created_at: Timestamp,
     /// When it expires, if it has a timeout.
-    pub expires_at: Option<String>,
+    pub expires_at: Option<Timestamp>,
 }
 
 /// Everything about one ask: `GET /api/v1/asks/{id}`.
@@ -223,11 +214,11 @@ pub struct Ask {
     /// when one is decoded).
     pub request: ValidRequest,
     /// When it was made, RFC 3339 in UTC.
-    pub created_at: String,
+    pub created_at: Timestamp,
     /// When it expires (or expired), if it has a timeout.
-    pub expires_at: Option<String>,
+    pub expires_at: Option<Timestamp>,
     /// When it left `pending`.
-    pub finished_at: Option<String>,
+    pub finished_at: Option<Timestamp>,
     /// The human's answers, in canonical form, once answered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answers: Option<Vec<AnswerItem>>,
@@ -249,35 +240,6 @@ pub struct Ask {
     pub to: Vec<String>,
 }
 
-/// How one notification of an ask stands: which channel, what it told,
-/// and whether it arrived. `GET /api/v1/asks/{id}` and the ask's page show
-/// them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Delivery {
-    /// The delivery id receivers de-duplicate on.
-    pub id: String,
-    /// The channel, named without secrets (`webhook hooks.example #1a2b3c4d`).
-    pub channel: String,
-    /// `ask.created`, `ask.reminder` or `ask.finished`.
-    pub event: String,
-    /// `pending` (not yet taken, perhaps retrying), `delivered` or `failed`
-    /// (given up).
-    pub state: String,
-    /// Attempts so far.
-    pub attempts: u32,
-    /// When it was owed, RFC 3339 in UTC.
-    pub created_at: String,
-    /// When it was last attempted.
-    pub last_attempt_at: Option<String>,
-    /// Why the last attempt failed, when it did.
-    pub last_error: Option<String>,
-    /// When a receiver took it.
-    pub delivered_at: Option<String>,
-    /// When askdesk gave up on it.
-    pub failed_at: Option<String>,
-}
-
 /// One line of `GET /api/v1/asks`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -293,9 +255,9 @@ pub struct AskSummary {
     /// Where it is in its life.
     pub status: AskStatus,
     /// When it was made, RFC 3339 in UTC.
-    pub created_at: String,
+    pub created_at: Timestamp,
     /// When it expires, if it has a timeout.
-    pub expires_at: Option<String>,
+    pub expires_at: Option<Timestamp>,
     /// How many questions it has.
     pub question_count: usize,
     /// The people it is for.
@@ -311,8 +273,8 @@ impl From<&Ask> for AskSummary {
             title: ask.title.clone(),
             agent: ask.agent.clone(),
             status: ask.status,
-            created_at: ask.created_at.clone(),
-            expires_at: ask.expires_at.clone(),
+            created_at: ask.created_at,
+            expires_at: ask.expires_at,
             question_count: ask.request.questions().len(),
             to: ask.to.clone(),
         }

@@ -63,6 +63,7 @@
 
 mod ask;
 mod decline;
+mod delivery;
 mod draft;
 mod event;
 mod idempotency;
@@ -72,13 +73,15 @@ mod model;
 mod people;
 mod problem;
 mod projection;
+mod time;
 mod validate;
 
 pub use ask::{
-    short_time, Ask, AskCreated, AskList, AskStatus, AskSummary, Delivery, ErrorBody, NewAsk,
-    ValidNewAsk, MAX_AGENT_CHARS, MAX_TIMEOUT_SECONDS, MAX_TITLE_CHARS,
+    Ask, AskCreated, AskList, AskStatus, AskSummary, ErrorBody, NewAsk, ValidNewAsk,
+    MAX_AGENT_CHARS, MAX_TIMEOUT_SECONDS, MAX_TITLE_CHARS,
 };
 pub use decline::{Decline, Declined, ValidDecline};
+pub use delivery::{Delivery, DeliveryState, Notice};
 pub use draft::{BatchDraft, Blocker, QuestionDraft, Reason};
 pub use event::{AskEvent, ResetEvent, ASK_EVENT, RESET_EVENT};
 pub use idempotency::{IdempotencyKey, MAX_IDEMPOTENCY_KEY_CHARS};
@@ -91,6 +94,7 @@ pub use people::{
 };
 pub use problem::{Problem, ProblemCode, Problems};
 pub use projection::{claude_code_answer, json_quote, project, Outcome, Structured, ToolOutput};
+pub use time::{NotATime, Timestamp};
 pub use validate::{
     ValidAnswers, ValidRequest, MAX_CUSTOM_CHARS, MAX_DESCRIPTION_CHARS, MAX_HEADER_CHARS,
     MAX_ID_CHARS, MAX_LABEL_CHARS, MAX_OPTIONS, MAX_PREVIEW_CHARS, MAX_QUESTIONS,

@@ -7,7 +7,7 @@ use crate::{
     i18n::{use_lang, Speak},
 };
 use askform::state::{Ended, Unsent};
-use interaction::{short_time, Ask, AskStatus};
+use interaction::{Ask, AskStatus, Timestamp};
 use leptos::prelude::*;
 
 /// An ask that ended while its page was open: a note when it ended
@@ -76,11 +76,7 @@ pub fn Outcome(
     ask: Ask,
 ) -> impl IntoView {
     let t = use_lang().t();
-    let finished = ask
-        .finished_at
-        .as_deref()
-        .map(short_time)
-        .unwrap_or_default();
+    let finished = ask.finished_at.map(Timestamp::short).unwrap_or_default();
     let line = match ask.status {
         AskStatus::Answered => (t.answered_line)(&finished),
         AskStatus::Declined => (t.declined_line)(&finished),

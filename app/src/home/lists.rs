@@ -61,7 +61,7 @@ mod tests {
             title: None,
             agent: None,
             status,
-            created_at: String::new(),
+            created_at: interaction::Timestamp::from_ms(0),
             expires_at: None,
             question_count: 1,
             to: Vec::new(),

@@ -2,7 +2,8 @@
 //! the new record, and telling listeners.
 
 use super::Desk;
-use crate::{error::DeskError, id::AskId, record::Record, store::Keyed, time::rfc3339};
+use crate::{error::DeskError, id::AskId, record::Record, store::Keyed};
+use interaction::Timestamp;
 use interaction::{AskCreated, IdempotencyKey, NewAsk, ValidNewAsk};
 
 /// A digest of an ask's validated content: what makes two creations with
@@ -118,8 +119,8 @@ impl Desk {
             url: self.url(&record.id),
             id: record.id.to_string(),
             status: record.status(),
-            created_at: rfc3339(record.created_at),
-            expires_at: record.expires_at.map(rfc3339),
+            created_at: Timestamp::from_ms(record.created_at),
+            expires_at: record.expires_at.map(Timestamp::from_ms),
         }
     }
 }

@@ -281,7 +281,7 @@ mod tests {
             title: None,
             agent: None,
             status,
-            created_at: "2026-11-30T00:00:00.000Z".to_owned(),
+            created_at: interaction::Timestamp::from_ms(1_795_996_800_000),
             expires_at: None,
             question_count: 1,
             to: Vec::new(),

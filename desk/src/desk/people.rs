@@ -27,7 +27,7 @@ impl Desk {
         let person = Person {
             name: name.to_owned(),
             role,
-            created_at: self.now_ms(),
+            created_at: interaction::Timestamp::from_ms(self.now_ms()),
         };
         if !self.store.add_person(&person, &digest(&token)).await? {
             return Err(DeskError::Conflict(format!(

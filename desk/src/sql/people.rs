@@ -27,7 +27,7 @@ macro_rules! sql_people {
                 .bind(&person.name)
                 .bind(person.role.as_str())
                 .bind(token_digest)
-                .bind(person.created_at)
+                .bind(person.created_at.ms())
                 .execute(&self.pool)
                 .await;
                 match added {
@@ -162,7 +162,7 @@ where
     Ok(Person {
         role: Role::parse(&role)
             .ok_or_else(|| corrupt(&format!("person {name}"), format!("unknown role {role:?}")))?,
-        created_at: row.try_get("created_at")?,
+        created_at: interaction::Timestamp::from_ms(row.try_get("created_at")?),
         name,
     })
 }

@@ -120,7 +120,7 @@ pub fn as_person(name: &str, role: interaction::Role, via: interaction::Via) -> 
         desk::Caller::Person(desk::Person {
             name: name.to_owned(),
             role,
-            created_at: 0,
+            created_at: interaction::Timestamp::from_ms(0),
         }),
         via,
     )

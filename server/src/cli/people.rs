@@ -32,7 +32,7 @@ pub async fn run(command: PeopleCommand, outer: Option<String>) -> Result<ExitCo
         PeopleCommand::List { json, database } => {
             let people = open(database).await?.people().await?;
             for person in &people {
-                let added = desk::rfc3339(person.created_at);
+                let added = person.created_at;
                 if json {
                     let line = serde_json::json!({
                         "name": person.name,
@@ -45,7 +45,7 @@ pub async fn run(command: PeopleCommand, outer: Option<String>) -> Result<ExitCo
                         "{:<24} {:<7} added {}",
                         person.name,
                         person.role.as_str(),
-                        interaction::short_time(&added)
+                        added.short()
                     );
                 }
             }

@@ -60,7 +60,7 @@ pub(super) fn queue(model: &Model, t: &Words, frame: &mut Frame, area: Rect) {
             "{} · {count} · {} {}",
             ask.agent.clone().unwrap_or_else(|| t.an_agent.to_owned()),
             t.asked,
-            interaction::short_time(&ask.created_at)
+            ask.created_at.short()
         );
         push_wrapped(&mut lines, &meta, columns, "    ", Style::new().dim());
     }
