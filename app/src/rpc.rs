@@ -70,7 +70,7 @@ pub fn link_capability_paths() -> [&'static str; 3] {
 pub async fn load_ask(id: String) -> Result<AskPageData, ServerError> {
     read_ask_page(&ssr::desk()?, &ssr::caller(), &id)
         .await
-        .map_err(ssr::from_desk)
+        .map_err(ssr::refuse)
 }
 
 /// The ask with this id and what its page shows, as `caller` sees it: for
@@ -99,7 +99,7 @@ pub async fn answer_ask(id: String, answers: Answers) -> Result<Ask, ServerError
     ssr::desk()?
         .answer(&id, answers, &ssr::acting(interaction::Via::Web))
         .await
-        .map_err(ssr::from_desk)
+        .map_err(ssr::refuse)
 }
 
 /// Declines the ask, with an optional reason for the agent.
@@ -111,7 +111,7 @@ pub async fn decline_ask(id: String, reason: String) -> Result<Ask, ServerError>
     ssr::desk()?
         .decline(&id, decline, &ssr::acting(interaction::Via::Web))
         .await
-        .map_err(ssr::from_desk)
+        .map_err(ssr::refuse)
 }
 
 /// The pending asks and the recent history.
@@ -124,12 +124,12 @@ pub async fn list_desk() -> Result<DeskData, ServerError> {
     let pending = desk
         .list(Some(AskStatus::Pending))
         .await
-        .map_err(ssr::from_desk)?;
+        .map_err(ssr::refuse)?;
     // The newest asks of any status, finished ones kept for the history.
     let history = desk
         .list(None)
         .await
-        .map_err(ssr::from_desk)?
+        .map_err(ssr::refuse)?
         .into_iter()
         .filter(|a| a.status != AskStatus::Pending)
         .take(HISTORY)
@@ -172,7 +172,7 @@ pub async fn search_history(
     let page = ssr::desk()?
         .search(&filter, HISTORY as u32)
         .await
-        .map_err(ssr::from_desk)?;
+        .map_err(ssr::refuse)?;
     Ok(HistoryData {
         asks: page.asks,
         older: page.next.map(desk::Cursor::encode),
@@ -206,11 +206,17 @@ pub mod ssr {
         desk::Actor::new(caller(), via)
     }
 
-    /// The error for a desk failure, with the HTTP status the API would
-    /// give ([`desk::DeskError::http_status`]) set on the response.
-    pub fn from_desk(error: desk::DeskError) -> ServerError {
-        use desk::DeskError;
+    /// Answers the call with the desk's refusal: the HTTP status the API
+    /// would give ([`desk::DeskError::http_status`]) on the response, and
+    /// the page's error for it.
+    pub fn refuse(error: desk::DeskError) -> ServerError {
         crate::set_status(error.http_status());
+        page_error(error)
+    }
+
+    /// What the page is told of a desk failure.
+    pub fn page_error(error: desk::DeskError) -> ServerError {
+        use desk::DeskError;
         match error {
             DeskError::Invalid(p) => ServerError::Invalid(p),
             DeskError::NotFound => ServerError::NotFound,

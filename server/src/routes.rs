@@ -10,10 +10,7 @@ pub mod push;
 pub mod sign_in;
 pub mod slack;
 
-use crate::{
-    http::{guard, waiting::WaitOutsideLayer},
-    mcp, AppState,
-};
+use crate::{http::guard, mcp, AppState};
 use axum::{
     routing::{get, post},
     Router,
@@ -76,8 +73,6 @@ pub fn app(state: AppState) -> Router {
             }),
             guard::guard,
         ))
-        // Outermost: a long-poll waits with none of the layers' futures.
-        .layer(WaitOutsideLayer)
         .with_state(state)
 }
 

@@ -12,10 +12,10 @@ use axum::{
     extract::{ConnectInfo, Request, State},
     http::{
         header::{
-            AUTHORIZATION, CACHE_CONTROL, CONTENT_SECURITY_POLICY, HOST, ORIGIN, REFERRER_POLICY,
-            X_CONTENT_TYPE_OPTIONS,
+            AUTHORIZATION, CACHE_CONTROL, CONTENT_SECURITY_POLICY, COOKIE, HOST, ORIGIN,
+            REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS,
         },
-        HeaderMap, HeaderValue, Method, StatusCode,
+        HeaderMap, HeaderName, HeaderValue, Method, StatusCode,
     },
     middleware::Next,
     response::{IntoResponse, Response},
@@ -37,31 +37,63 @@ pub struct Gate {
     pub people: Arc<PeopleCheck>,
 }
 
-/// The middleware in front of every route.
-pub async fn guard(State(gate): State<Arc<Gate>>, request: Request, next: Next) -> Response {
-    let worker = request.uri().path() == "/sw.js";
-    let mut response = check(&gate, request, next).await;
-    if worker {
-        // The service worker's own policy: it fetches only this server
-        // (a notification's button answers through the API).
-        response.headers_mut().insert(
-            CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(SERVICE_WORKER_CSP),
-        );
+/// The guard's check of who a request is, for a handler to repeat when a
+/// wait ends; the guard hands it to every request, with the request's
+/// credentials.
+#[derive(Clone)]
+pub struct Recheck {
+    gate: Arc<Gate>,
+    /// The request's `Authorization` and `Cookie` headers, and no others.
+    credentials: Vec<(HeaderName, HeaderValue)>,
+}
+
+impl Recheck {
+    fn new(gate: &Arc<Gate>, headers: &HeaderMap) -> Self {
+        let credentials = [AUTHORIZATION, COOKIE]
+            .into_iter()
+            .flat_map(|name| {
+                let values = headers.get_all(&name).iter().cloned();
+                values.map(move |value| (name.clone(), value))
+            })
+            .collect();
+        Self {
+            gate: gate.clone(),
+            credentials,
+        }
     }
+
+    /// Whether the credentials still name `caller`: the guard's refusal
+    /// when they do not (a person removed, a session ended meanwhile).
+    pub async fn still(&self, caller: &Caller) -> Result<(), Response> {
+        let gate = &self.gate;
+        let credentials: HeaderMap = self.credentials.iter().cloned().collect();
+        let now = identify(&gate.security, &gate.desk, &gate.people, &credentials);
+        match Box::pin(now).await {
+            Ok(Identified::Caller(now)) if now == *caller => Ok(()),
+            Ok(_) => Err(unauthorized(
+                "this token is not one of this desk's (or it was removed)",
+            )),
+            Err(e) => Err(ApiError::from(e).into_response()),
+        }
+    }
+}
+
+/// The middleware in front of every route.
+pub async fn guard(State(gate): State<Arc<Gate>>, mut request: Request, next: Next) -> Response {
+    let recheck = Recheck::new(&gate, request.headers());
+    request.extensions_mut().insert(recheck);
+    // Boxed, so a request that waits behind the guard (a long-poll) does
+    // not keep the room of the guard's database reads while it waits.
+    let response = match Box::pin(admit(&gate, &mut request)).await {
+        Ok(()) => next.run(request).await,
+        Err(refusal) => refusal,
+    };
     with_headers(response)
 }
 
 /// The Content-Security-Policy of `/sw.js`, which governs the service
 /// worker: nothing but requests to this server.
 pub const SERVICE_WORKER_CSP: &str = "default-src 'none'; connect-src 'self'";
-
-async fn check(gate: &Gate, mut request: Request, next: Next) -> Response {
-    match admit(gate, &mut request).await {
-        Ok(()) => next.run(request).await,
-        Err(refusal) => refusal,
-    }
-}
 
 /// Whether `request` may pass, noting on it where it came from and who
 /// sends it; the refusal if not.

@@ -4,8 +4,9 @@
 
 use crate::{
     http::{
+        guard::Recheck,
         reply::{ApiError, JsonBody, QueryParams, MAX_BODY_BYTES},
-        waiting::{wait_seconds, Wait, Waited},
+        waiting::{wait_or_stop, wait_seconds},
     },
     AppState,
 };
@@ -109,28 +110,35 @@ async fn read(
     State(state): State<AppState>,
     Path(id): Path<String>,
     QueryParams(query): QueryParams<ReadQuery>,
-    waited: Option<Extension<Waited>>,
-    request: Request,
+    Extension(caller): Extension<Caller>,
+    Extension(recheck): Extension<Recheck>,
 ) -> Result<Response, ApiError> {
-    let ask = match wait_seconds(query.wait.as_deref())? {
-        // The first pass of a long-poll: the wait itself is served outside
-        // the stack (`http::waiting`), then this request comes again, `Waited`.
-        Some(wait) if waited.is_none() => match state.desk.watch(&id, wait).await? {
-            Watch::Over(ask) => *ask,
+    // A long-poll keeps only what it waits on while it waits: the reads
+    // before and after are boxed, so their room is gone by then.
+    let mut ended = None;
+    if let Some(wait) = wait_seconds(query.wait.as_deref())? {
+        match Box::pin(state.desk.watch(&id, wait)).await? {
+            Watch::Over(ask) => ended = Some(ask),
             Watch::Pending(end) => {
-                let stop = state.shutdown.clone();
-                // A server stopping answers its waiters with the ask as it
-                // is, as if their wait had run out; they ask again elsewhere.
-                let until = async move {
-                    tokio::select! {
-                        () = end.ended() => {}
-                        () = stop.cancelled() => {}
-                    }
-                };
-                return Ok(Wait::reply(until, request));
+                wait_or_stop(end.ended(), &state.shutdown).await;
+                if let Err(refused) = recheck.still(&caller).await {
+                    return Ok(refused);
+                }
             }
-        },
-        _ => state.desk.get(&id).await?,
+        }
+    }
+    Box::pin(read_now(&state, &id, ended)).await
+}
+
+/// The ask (`known` already, or read now) with its notifications.
+async fn read_now(
+    state: &AppState,
+    id: &str,
+    known: Option<Box<interaction::Ask>>,
+) -> Result<Response, ApiError> {
+    let ask = match known {
+        Some(ask) => *ask,
+        None => state.desk.get(id).await?,
     };
     let deliveries = state.desk.deliveries(&ask.id).await?;
     Ok(axum::Json(AskRead { ask, deliveries }).into_response())

@@ -2,16 +2,17 @@
 //! long-poll for a change, and the `format=jsonl` export.
 
 use crate::{
+    http::guard::Recheck,
     http::reply::{ApiError, QueryParams},
-    http::waiting::{wait_seconds, Wait, Waited},
+    http::waiting::{wait_or_stop, wait_seconds},
     AppState,
 };
 use axum::{
     body::Bytes,
-    extract::{Extension, Request, State},
+    extract::{Extension, State},
     response::{IntoResponse, Response},
 };
-use desk::Desk;
+use desk::{Caller, Desk};
 use interaction::{AskList, AskStatus};
 use serde::Deserialize;
 
@@ -81,8 +82,8 @@ impl ListQuery {
 pub(crate) async fn list(
     State(state): State<AppState>,
     QueryParams(query): QueryParams<ListQuery>,
-    waited: Option<Extension<Waited>>,
-    request: Request,
+    Extension(caller): Extension<Caller>,
+    Extension(recheck): Extension<Recheck>,
 ) -> Result<Response, ApiError> {
     // Every parameter is checked, whichever format uses it.
     let filter = query.filter()?;
@@ -106,25 +107,23 @@ pub(crate) async fn list(
             )))
         }
     }
-    // The first pass of a long-poll: the wait itself is served outside the
-    // stack (`http::waiting`), then this request comes again, `Waited`. The
-    // wait re-reads the version once it listens, so a change between this
-    // read and then is not missed.
-    if let (Some(after), Some(wait), None) = (after, wait, waited) {
+    // The wait re-reads the version once it listens, so a change between
+    // this read and then is not missed.
+    if let (Some(after), Some(wait)) = (after, wait) {
         if state.desk.version() <= after {
-            let (desk, stop) = (state.desk.clone(), state.shutdown.clone());
-            let until = async move {
-                tokio::select! {
-                    _ = desk.wait_for_change(after, wait) => {}
-                    () = stop.cancelled() => {}
-                }
+            let change = async {
+                let _ = state.desk.wait_for_change(after, wait).await;
             };
-            return Ok(Wait::reply(until, request));
+            wait_or_stop(change, &state.shutdown).await;
+            if let Err(refused) = recheck.still(&caller).await {
+                return Ok(refused);
+            }
         }
     }
     // Read the version first: a change after it makes the next poll return.
     let version = state.desk.version();
-    let page = state.desk.search(&filter, limit).await?;
+    // Boxed: a waiting handler keeps only what it waits on.
+    let page = Box::pin(state.desk.search(&filter, limit)).await?;
     Ok(axum::Json(AskList {
         asks: page.asks,
         version,

@@ -4,12 +4,15 @@
 //! the page (post/redirect/get), or renders the page again with what was
 //! typed and the problems next to their questions.
 
-use crate::{http::reply::redirect, AppState};
+use crate::{
+    http::{guard::SERVICE_WORKER_CSP, reply::redirect},
+    AppState,
+};
 use app::{
     ask::AskPageLoad,
     error::ServerError,
     form::{Posted, INTENT_FIELD, REASON_FIELD},
-    rpc::{read_ask_page, ssr::from_desk},
+    rpc::{read_ask_page, ssr::page_error},
 };
 use axum::{
     body::Body,
@@ -33,7 +36,7 @@ pub async fn get_page(
     // connection woke the next one waiting for it, which would otherwise
     // wait for this whole render with the database idle (bench/ssr.sh).
     tokio::task::yield_now().await;
-    let load = AskPageLoad::new(data.map_err(from_desk));
+    let load = AskPageLoad::new(data.map_err(page_error));
     render(&state, request_parts, Some(load), StatusCode::OK).await
 }
 
@@ -85,7 +88,7 @@ pub async fn post_form(
                 data.posted = Some(posted);
                 data
             });
-            let load = AskPageLoad::new(data.map_err(from_desk));
+            let load = AskPageLoad::new(data.map_err(page_error));
             render(
                 &state,
                 request_parts,
@@ -106,7 +109,7 @@ pub async fn post_form(
         Err(DeskError::Forbidden(why)) => {
             tracing::info!("a form post refused: {why}");
             let data = read_ask_page(&state.desk, &caller, &id).await;
-            let load = AskPageLoad::new(data.map_err(from_desk));
+            let load = AskPageLoad::new(data.map_err(page_error));
             render(&state, request_parts, Some(load), StatusCode::FORBIDDEN).await
         }
         Err(e) => {
@@ -122,10 +125,16 @@ pub async fn static_or_not_found(
     State(state): State<AppState>,
     request: Request<Body>,
 ) -> Response {
-    if let Some(response) = state
-        .assets
-        .response(request.uri().path(), request.headers())
-    {
+    let path = request.uri().path();
+    if let Some(mut response) = state.assets.response(path, request.headers()) {
+        if path == "/sw.js" {
+            // The service worker's own policy: it fetches only this server
+            // (a notification's button answers through the API).
+            response.headers_mut().insert(
+                axum::http::header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static(SERVICE_WORKER_CSP),
+            );
+        }
         return response;
     }
     let (parts, _) = request.into_parts();

@@ -16,7 +16,7 @@ use std::path::Path;
 /// page's is `js`; each is JavaScript with the wasm in it), its compressed
 /// forms, the CSS and a public file.
 fn site(root: &Path, js: &str) -> Assets {
-    let files: [(&str, &[u8]); 7] = [
+    let files: [(&str, &[u8]); 8] = [
         ("pkg/ask.js", js.as_bytes()),
         ("pkg/ask.js.br", b"brotli bytes"),
         ("pkg/ask.js.gz", b"gzip bytes"),
@@ -24,6 +24,7 @@ fn site(root: &Path, js: &str) -> Assets {
         ("pkg/askdesk.css", b"body { color: black }"),
         ("favicon.svg", b"<svg/>"),
         ("favicon.svg.gz", b"gzip svg"),
+        ("sw.js", b"self.addEventListener('push', () => {});"),
     ];
     for (name, bytes) in files {
         let path = root.join(name);
@@ -364,4 +365,24 @@ async fn an_unknown_path_is_the_not_found_page() {
     assert_eq!(response.status(), StatusCode::NOT_FOUND);
     assert_eq!(response.headers()[header::CACHE_CONTROL], "no-store");
     assert!(body_text(response).await.contains("<h1>"));
+}
+
+/// The service worker's policy governs what it may fetch: only this
+/// server. Other site files keep the policy of every non-page response.
+#[tokio::test]
+async fn the_service_worker_is_served_with_its_own_policy() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = TestServer::with_site(site(dir.path(), "export default 1;")).await;
+    let policy = |response: &axum::response::Response| {
+        response.headers()[header::CONTENT_SECURITY_POLICY]
+            .to_str()
+            .expect("ascii")
+            .to_owned()
+    };
+    let worker = get(&server, "/sw.js", None).await;
+    assert_eq!(worker.status(), StatusCode::OK);
+    assert_eq!(policy(&worker), server::http::guard::SERVICE_WORKER_CSP);
+    let icon = get(&server, "/favicon.svg", None).await;
+    assert_eq!(icon.status(), StatusCode::OK);
+    assert_ne!(policy(&icon), server::http::guard::SERVICE_WORKER_CSP);
 }

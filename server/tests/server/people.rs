@@ -315,7 +315,7 @@ async fn a_removed_person_is_refused_at_their_next_request_token_and_session_ali
     assert_eq!(list(Some(team.bob.clone())).await.0, StatusCode::OK);
 }
 
-/// A long-poll's caller is checked again when its wait ends (waiting.rs):
+/// A long-poll's caller is checked again when its wait ends (guard::Recheck):
 /// an agent removed while it waited is refused, not handed the answer.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_agent_removed_while_it_waits_is_refused_when_the_wait_ends() {
@@ -331,7 +331,7 @@ async fn an_agent_removed_while_it_waits_is_refused_when_the_wait_ends() {
         &[],
     );
     let meanwhile = async {
-        // The wait is under way once its first pass is through the guard.
+        // The wait is under way by then.
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
         assert!(team
             .server
