@@ -88,3 +88,34 @@ async def test_one_mcp_session_across_two_instances(two_instances):
                 assert more.is_error
     ports = {line.split()[0] for line in alternating.sent}
     assert len(ports) == 2, alternating.sent
+
+
+async def test_a_modern_client_answers_in_its_form_across_two_instances(two_instances):
+    """On 2026-07-28 the form's round trip holds nothing in a process: the
+    first round on one instance, the person's reply on the other."""
+    from mcp import Client
+
+    from test_elicitation import Form, accept, ask
+
+    a, b = two_instances
+    alternating = Alternating([a, b])
+    title = f"two instances modern {uuid.uuid4()}"
+    form = Form(
+        accept({"q1": ["Telemetry"], "q2": "SQLite"}),
+        accept({"q1": ["Metrics"], "q1_other": "Tracing", "q2": "PostgreSQL"}),
+    )
+    async with httpx2.AsyncClient(transport=alternating, timeout=httpx2.Timeout(30, read=120)) as http:
+        transport = streamable_http_client(f"{a}/mcp", http_client=http)
+        async with Client(transport, mode="auto", elicitation_callback=form) as client:
+            assert client.session.protocol_version == "2026-07-28"
+            alternating.sent.clear()
+            result = await client.call_tool("ask_user", ask(title))
+    assert result.structured_content["answers"] == [
+        {"id": "q1", "selected": ["Metrics"], "custom": "Tracing"},
+        {"id": "q2", "selected": ["PostgreSQL"]},
+    ]
+    assert "Telemetry" in form.shown[1].message
+    # The ask, the refused reply and the answer (and the SDK's own listing
+    # of the tools), spread over both instances.
+    calls = [line for line in alternating.sent if line.endswith("POST")]
+    assert len(calls) >= 3 and len({line.split()[0] for line in calls}) == 2, alternating.sent

@@ -9,6 +9,7 @@
 
 mod backend;
 pub mod elicit;
+mod rounds;
 mod schema;
 mod sessions;
 mod tools;
@@ -136,9 +137,11 @@ impl ServerHandler for AskDesk {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if request.name == TOOL {
+            return self.ask(request, context).await;
+        }
         let arguments = request.arguments.unwrap_or_default();
         let result = match request.name.as_ref() {
-            TOOL => self.ask(arguments, context).await,
             tools::AWAIT_ANSWER => self.await_answer(arguments, context).await,
             tools::CANCEL_ASK => self.cancel_ask(arguments, context).await,
             other => {

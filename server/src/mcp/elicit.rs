@@ -27,7 +27,7 @@ use std::collections::BTreeSet;
 use tokio_util::sync::CancellationToken;
 
 /// How many times a client whose content is refused is asked again.
-const ATTEMPTS: usize = 3;
+pub const ATTEMPTS: usize = 3;
 
 /// The suffix of a question's field for the person's own words.
 const OTHER: &str = "_other";
@@ -95,6 +95,15 @@ impl Form {
     /// The JSON Schema the client is sent.
     pub fn schema(&self) -> &ElicitationSchema {
         &self.schema
+    }
+
+    /// The elicitation request that shows the form under `message`.
+    pub fn request(&self, message: String) -> ElicitRequest {
+        ElicitRequest::new(ElicitRequestParams::FormElicitationParams {
+            meta: None,
+            message,
+            requested_schema: self.schema.clone(),
+        })
     }
 }
 
@@ -201,12 +210,7 @@ impl Elicitation {
         };
         let mut message = self.message.clone();
         for _ in 0..ATTEMPTS {
-            let params = ElicitRequestParams::FormElicitationParams {
-                meta: None,
-                message: message.clone(),
-                requested_schema: form.schema().clone(),
-            };
-            let request = ServerRequest::ElicitRequest(ElicitRequest::new(params));
+            let request = ServerRequest::ElicitRequest(form.request(message.clone()));
             let mut handle: RequestHandle<RoleServer> = match self
                 .peer
                 .send_cancellable_request(request, PeerRequestOptions::no_options())
@@ -241,51 +245,62 @@ impl Elicitation {
                     return;
                 }
             };
-            match self.settle(result).await {
-                Some(refused) => {
-                    message = format!("That answer was not taken:\n{refused}\n\n{}", self.message);
-                }
+            match settle(&self.backend, &self.id, &self.request, result).await {
+                Some(refused) => message = again(&self.message, &refused),
                 None => return,
             }
         }
     }
+}
 
-    /// Acts on the client's reply; `Some(why)` when its content was refused
-    /// and the ask is still pending.
-    async fn settle(&self, result: ElicitResult) -> Option<String> {
-        match result.action {
-            ElicitationAction::Accept => {
-                let content = match result.content {
-                    Some(Value::Object(map)) => map,
-                    Some(_) => return Some("- the form's content must be an object".to_owned()),
-                    None => Map::new(),
-                };
-                let answers = match answers(&self.request, &content) {
-                    Ok(answers) => answers,
-                    Err(wrong) => return Some(bullets(wrong)),
-                };
-                match self.backend.answer(&self.id, answers).await {
-                    Ok(_) => None,
-                    Err(client::Error::Invalid { problems, .. }) => {
-                        Some(bullets(problems.into_iter().map(|p| p.message).collect()))
-                    }
-                    // Answered elsewhere first, or the desk failed: the
-                    // tool call reports how the ask ended.
-                    Err(e) => {
-                        tracing::info!(id = %self.id, "the client's answer was not taken: {e}");
-                        None
-                    }
+/// What the client is shown after its content was refused: why, then the
+/// message again.
+pub fn again(message: &str, refused: &str) -> String {
+    format!("That answer was not taken:\n{refused}\n\n{message}")
+}
+
+/// Acts on the client's reply to the form of ask `id`: answers or declines
+/// it through the desk. `Some(why)` when its content was refused and the
+/// ask is still pending; `None` otherwise (taken, declined, cancelled in
+/// the client, or ended elsewhere first).
+pub async fn settle(
+    backend: &Backend,
+    id: &str,
+    request: &ValidRequest,
+    result: ElicitResult,
+) -> Option<String> {
+    match result.action {
+        ElicitationAction::Accept => {
+            let content = match result.content {
+                Some(Value::Object(map)) => map,
+                Some(_) => return Some("- the form's content must be an object".to_owned()),
+                None => Map::new(),
+            };
+            let answers = match answers(request, &content) {
+                Ok(answers) => answers,
+                Err(wrong) => return Some(bullets(wrong)),
+            };
+            match backend.answer(id, answers).await {
+                Ok(_) => None,
+                Err(client::Error::Invalid { problems, .. }) => {
+                    Some(bullets(problems.into_iter().map(|p| p.message).collect()))
+                }
+                // Answered elsewhere first, or the desk failed: the
+                // tool call reports how the ask ended.
+                Err(e) => {
+                    tracing::info!(id = %id, "the client's answer was not taken: {e}");
+                    None
                 }
             }
-            ElicitationAction::Decline => {
-                if let Err(e) = self.backend.decline(&self.id, &Decline::default()).await {
-                    tracing::info!(id = %self.id, "the client's decline was not taken: {e}");
-                }
-                None
-            }
-            // Cancel: the ask stays open on the page and in the terminal.
-            _ => None,
         }
+        ElicitationAction::Decline => {
+            if let Err(e) = backend.decline(id, &Decline::default()).await {
+                tracing::info!(id = %id, "the client's decline was not taken: {e}");
+            }
+            None
+        }
+        // Cancel: the ask stays open on the page and in the terminal.
+        _ => None,
     }
 }
 

@@ -4,12 +4,19 @@
 //! ends when the ask ends, or when the call's `waitSeconds` are up, with the
 //! ask still pending for a later `await_answer`.
 
-use super::{elicit::Elicitation, AskDesk, PROGRESS_EVERY, TOOL};
+use super::{
+    elicit::{self, Elicitation, Form},
+    rounds::{self, RoundState},
+    AskDesk, PROGRESS_EVERY, TOOL,
+};
 use desk::Caller;
 use interaction::{Ask, AskStatus, LenientAsk, Problem, ValidRequest};
 use rmcp::{
-    model::{CallToolResult, ContentBlock, JsonObject, ProgressNotificationParam},
-    service::{ElicitationMode, RequestContext},
+    model::{
+        CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
+        InputResponses, JsonObject, ProgressNotificationParam,
+    },
+    service::RequestContext,
     RoleServer,
 };
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
@@ -49,6 +56,22 @@ struct Pending<'a> {
     url: &'a str,
 }
 
+/// A retried `ask_user` call: what the client echoes and sends back.
+struct Round {
+    state: String,
+    responses: Option<InputResponses>,
+    questions: interaction::Request,
+    wait: Option<Duration>,
+}
+
+/// What the client shows above its form.
+fn form_message(title: Option<&str>, url: &str) -> String {
+    format!(
+        "{}\nAnswer here, or at {url}.",
+        title.unwrap_or("Questions for you")
+    )
+}
+
 /// What happens to the ask when the client gives up on the call.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum OnAbort {
@@ -73,22 +96,23 @@ fn decode<T: DeserializeOwned>(
 impl AskDesk {
     pub(super) async fn ask(
         &self,
-        arguments: JsonObject,
+        call: CallToolRequestParams,
         context: RequestContext<RoleServer>,
-    ) -> CallToolResult {
+    ) -> Result<CallToolResponse, ErrorData> {
+        let mut arguments = call.arguments.unwrap_or_default();
         // Where to answer: at the desk only, or in this client's UI too.
         let in_client = match arguments.get(ANSWER_IN) {
             None | Some(serde_json::Value::Null) => self.elicit,
             Some(value) if value == "client" => true,
             Some(value) if value == "desk" => false,
             Some(other) => {
-                return tool_error(format!(
+                return Ok(tool_error(format!(
                     "{ANSWER_IN} is {other}; it takes \"client\" (answer in this client too, when \
                      it can show a form) or \"desk\" (only on askdesk's page and terminal)."
                 ))
+                .into())
             }
         };
-        let mut arguments = arguments;
         arguments.remove(ANSWER_IN);
         // Claude Code's AskUserQuestion input, plus an optional `id` per
         // question, `title`, `agent`, `timeoutSeconds`, `waitSeconds` and
@@ -101,14 +125,25 @@ impl AskDesk {
              \"waitSeconds\"",
         ) {
             Ok(input) => input,
-            Err(refusal) => return refusal,
+            Err(refusal) => return Ok(refusal.into()),
         };
         let wait = input.wait_seconds.map(Duration::from_secs);
         let key = input.idempotency_key.clone();
         let mut new = input.into_new_ask();
+        if let Some(state) = call.request_state {
+            let questions = interaction::Request {
+                questions: new.questions,
+            };
+            let round = Round {
+                state,
+                responses: call.input_responses,
+                questions,
+                wait,
+            };
+            return self.next_round(round, context).await;
+        }
         if new.agent.is_none() {
-            new.agent = context.peer.peer_info().map(|info| {
-                let client = &info.client_info;
+            new.agent = context.client_info().map(|client| {
                 format!("{} {}", client.name, client.version)
                     .trim()
                     .to_owned()
@@ -116,51 +151,58 @@ impl AskDesk {
         }
         new.timeout_seconds = new.timeout_seconds.or(self.default_timeout);
         // The questions again, for the client's own form when it shows one.
-        let offers_form = context
-            .peer
-            .supported_elicitation_modes()
-            .contains(&ElicitationMode::Form);
+        let offers_form = context.client_capabilities().is_some_and(|c| {
+            c.elicitation
+                .is_some_and(|e| e.form.is_some() || e.url.is_none())
+        });
         let for_form = (in_client && offers_form).then(|| interaction::Request {
             questions: new.questions.clone(),
         });
         let title = new.title.clone();
         if let Some(limit) = &self.create_limit {
             if let Err(wait) = limit.take(&caller(&context)) {
-                return tool_error(format!(
+                return Ok(tool_error(format!(
                     "This agent has created too many asks this minute; try again in {} s.",
                     wait.as_secs().max(1)
-                ));
+                ))
+                .into());
             }
         }
         let created = match self.backend.create(new, key.as_deref()).await {
             Ok(created) => created,
             Err(client::Error::Invalid { problems, .. }) => {
-                return tool_error(problem_list(&problems))
+                return Ok(tool_error(problem_list(&problems)).into())
             }
-            Err(e) => return tool_error(e.to_string()),
+            Err(e) => return Ok(tool_error(e.to_string()).into()),
         };
         tracing::info!(id = %created.id, "waiting for the human to answer at {}", created.url);
-        // The client's form races the page and the terminal; once the ask
-        // has ended, by whichever, the form is withdrawn.
-        let ended = CancellationToken::new();
+        let message = form_message(title.as_deref(), &created.url);
         // The desk accepted these questions, so they are valid.
-        let form = match for_form.and_then(|r| ValidRequest::new(r).ok()) {
-            Some(request) => {
-                let elicitation = Elicitation {
-                    backend: self.backend.clone(),
-                    peer: context.peer.clone(),
-                    id: created.id.clone(),
-                    request,
-                    message: format!(
-                        "{}\nAnswer here, or at {}.",
-                        title.as_deref().unwrap_or("Questions for you"),
-                        created.url
-                    ),
-                };
-                Some(tokio::spawn(elicitation.run(ended.clone())))
+        let request = for_form.and_then(|r| ValidRequest::new(r).ok());
+        // On 2026-07-28 the form goes back in the result; the client calls
+        // again with the reply.
+        let modern = context
+            .protocol_version()
+            .is_some_and(|v| !v.has_initialize());
+        if modern {
+            if let Some(form) = request.as_ref().and_then(Form::new) {
+                let state = RoundState::first(&created.id);
+                return Ok(rounds::form_result(&form, message, &state).into());
             }
-            None => None,
-        };
+        }
+        // On a session, the client's form races the page and the terminal;
+        // once the ask has ended, by whichever, the form is withdrawn.
+        let ended = CancellationToken::new();
+        let form = request.filter(|_| !modern).map(|request| {
+            let elicitation = Elicitation {
+                backend: self.backend.clone(),
+                peer: context.peer.clone(),
+                id: created.id.clone(),
+                request,
+                message,
+            };
+            tokio::spawn(elicitation.run(ended.clone()))
+        });
         let result = self
             .follow(&created.id, &created.url, wait, OnAbort::Cancel, context)
             .await;
@@ -170,7 +212,58 @@ impl AskDesk {
                 tracing::warn!("the client's form stopped: {e}");
             }
         }
-        result
+        Ok(result.into())
+    }
+
+    /// A retried `ask_user` call of a 2026-07-28 client: the person's reply
+    /// to the form goes through the desk, and the result is the ask's end,
+    /// the form again (saying why a reply was refused), or the wait at the
+    /// desk once the client stopped answering.
+    async fn next_round(
+        &self,
+        round: Round,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let refused = |why: String| ErrorData::invalid_params(why, None);
+        let state = RoundState::parse(&round.state)
+            .ok_or_else(|| refused("requestState is not one askdesk gave".to_owned()))?;
+        let ask = self
+            .backend
+            .wait(&state.id, Duration::ZERO)
+            .await
+            .map_err(|e| refused(format!("requestState names no ask here: {e}")))?;
+        // The state belongs to the call that made the ask.
+        if ValidRequest::new(round.questions).ok().as_ref() != Some(&ask.request) {
+            return Err(refused(
+                "requestState belongs to another ask_user call: its questions differ".to_owned(),
+            ));
+        }
+        if ask.status.is_finished() {
+            return Ok(finished(ask).into());
+        }
+        let message = form_message(ask.title.as_deref(), &ask.url);
+        let form = Form::new(&ask.request);
+        match (
+            rounds::reply(round.responses.as_ref()).map_err(refused)?,
+            form,
+        ) {
+            (None, Some(form)) => return Ok(rounds::form_result(&form, message, &state).into()),
+            (Some(reply), Some(form)) => {
+                let why = elicit::settle(&self.backend, &ask.id, &ask.request, reply).await;
+                if let Some(why) = why.filter(|_| state.refused + 1 < elicit::ATTEMPTS) {
+                    let again = elicit::again(&message, &why);
+                    let next = state.after_refusal();
+                    return Ok(rounds::form_result(&form, again, &next).into());
+                }
+            }
+            (_, None) => {}
+        }
+        // Answered or declined (the wait returns at once), cancelled in the
+        // client, or refused too often: the page and terminal have it.
+        Ok(self
+            .follow(&ask.id, &ask.url, round.wait, OnAbort::Cancel, context)
+            .await
+            .into())
     }
 
     pub(super) async fn await_answer(
