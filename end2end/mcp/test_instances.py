@@ -119,3 +119,26 @@ async def test_a_modern_client_answers_in_its_form_across_two_instances(two_inst
     # of the tools), spread over both instances.
     calls = [line for line in alternating.sent if line.endswith("POST")]
     assert len(calls) >= 3 and len({line.split()[0] for line in calls}) == 2, alternating.sent
+
+
+async def test_a_task_is_answered_and_read_on_any_instance(two_instances):
+    """A task is its ask: made on one instance, its form answered on the
+    other, and why a reply was refused is known to both."""
+    from test_elicitation import ask
+    from test_tasks import FORM, extend, result
+
+    a, b = two_instances
+    caps = extend(FORM)
+    title = f"two instances task {uuid.uuid4()}"
+    created = await result(a, "tools/call", {"name": "ask_user", "arguments": ask(title)}, caps)
+    task = {"taskId": created["taskId"]}
+    await result(b, "tasks/update", {**task, "inputResponses": {
+        "answer": {"action": "accept", "content": {"q1": ["Telemetry"], "q2": "SQLite"}}}}, caps)
+    again = await result(a, "tasks/get", task, caps)
+    assert "Telemetry" in again["inputRequests"]["answer-2"]["params"]["message"]
+    await result(b, "tasks/update", {**task, "inputResponses": {
+        "answer-2": {"action": "accept", "content": {"q1": ["Auth"], "q2": "PostgreSQL"}}}}, caps)
+    done = await result(a, "tasks/get", task, caps)
+    assert done["result"]["structuredContent"]["answers"] == [
+        {"id": "q1", "selected": ["Auth"]}, {"id": "q2", "selected": ["PostgreSQL"]},
+    ]

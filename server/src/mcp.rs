@@ -9,9 +9,11 @@
 
 mod backend;
 pub mod elicit;
+mod replies;
 mod rounds;
 mod schema;
 mod sessions;
+mod tasks;
 mod tools;
 
 pub use backend::Backend;
@@ -19,8 +21,10 @@ pub use backend::Backend;
 use crate::AppState;
 use rmcp::{
     model::{
-        CallToolRequestParams, CallToolResponse, ErrorData, Implementation, ListToolsResult,
+        CallToolRequestParams, CallToolResponse, CancelTaskParams, ElicitResult, ElicitationAction,
+        ErrorData, GetTaskParams, GetTaskResult, Implementation, ListToolsResult,
         PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+        UpdateTaskParams,
     },
     service::RequestContext,
     transport::streamable_http_server::{
@@ -32,6 +36,10 @@ use std::{sync::Arc, time::Duration};
 
 /// The tool's name.
 pub const TOOL: &str = "ask_user";
+/// Waits on an ask again.
+pub const AWAIT_ANSWER: &str = "await_answer";
+/// Withdraws an ask.
+pub const CANCEL_ASK: &str = "cancel_ask";
 
 /// How often a waiting call tells the client it is still alive.
 pub const PROGRESS_EVERY: Duration = Duration::from_secs(10);
@@ -44,6 +52,8 @@ pub struct AskDesk {
     elicit: bool,
     /// How many asks each agent may create a minute (`--create-limit`).
     create_limit: Option<Arc<crate::http::limit::CreateLimit>>,
+    /// Why tasks' last replies were refused.
+    notes: tasks::Notes,
 }
 
 impl AskDesk {
@@ -55,7 +65,16 @@ impl AskDesk {
             default_timeout,
             elicit: false,
             create_limit: None,
+            notes: tasks::Notes::default(),
         }
+    }
+
+    /// Keeps what tasks need between calls in `shared`, for every instance.
+    pub fn sharing(mut self, shared: Option<desk::PostgresStore>) -> Self {
+        if let Some(shared) = shared {
+            self.notes = tasks::Notes::shared(shared);
+        }
+        self
     }
 
     /// Counts each agent's creations against `limit`.
@@ -94,14 +113,14 @@ impl AskDesk {
                 false,
             ),
             tool(
-                tools::AWAIT_ANSWER,
+                AWAIT_ANSWER,
                 "Wait for the user's answer",
                 schema::AWAIT_DESCRIPTION,
                 schema::await_input(),
                 false,
             ),
             tool(
-                tools::CANCEL_ASK,
+                CANCEL_ASK,
                 "Withdraw a question",
                 schema::CANCEL_DESCRIPTION,
                 schema::cancel_input(),
@@ -113,7 +132,11 @@ impl AskDesk {
 
 impl ServerHandler for AskDesk {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tasks()
+            .build();
+        ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("askdesk", env!("CARGO_PKG_VERSION")))
             .with_instructions(
                 "Use ask_user to put structured questions to the human and wait for the answers. \
@@ -142,20 +165,123 @@ impl ServerHandler for AskDesk {
         }
         let arguments = request.arguments.unwrap_or_default();
         let result = match request.name.as_ref() {
-            tools::AWAIT_ANSWER => self.await_answer(arguments, context).await,
-            tools::CANCEL_ASK => self.cancel_ask(arguments, context).await,
+            AWAIT_ANSWER => self.await_answer(arguments, context).await,
+            CANCEL_ASK => self.cancel_ask(arguments, context).await,
             other => {
                 return Err(ErrorData::invalid_params(
                     format!(
                         "there is no tool {other:?}; askdesk has {TOOL}, {} and {}",
-                        tools::AWAIT_ANSWER,
-                        tools::CANCEL_ASK
+                        AWAIT_ANSWER, CANCEL_ASK
                     ),
                     None,
                 ))
             }
         };
         Ok(result.into())
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        let (id, ask) = self.task_ask(&request.task_id).await?;
+        let pending = ask.status == interaction::AskStatus::Pending;
+        let note = match (id.in_client, pending) {
+            (true, true) => self.notes.get(&id.ask).await,
+            (true, false) => {
+                self.notes.forget(&id.ask).await;
+                tasks::Note::default()
+            }
+            (false, _) => tasks::Note::default(),
+        };
+        let offers_form = context
+            .client_capabilities()
+            .is_some_and(|c| elicit::offers_form(&c));
+        Ok(GetTaskResult::new(tasks::detailed(
+            &ask,
+            &id,
+            &note,
+            offers_form,
+        )))
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let (id, ask) = self.task_ask(&request.task_id).await?;
+        if !id.in_client || ask.status.is_finished() {
+            return Ok(());
+        }
+        let note = self.notes.get(&id.ask).await;
+        // Replies to keys the task does not ask under now are ignored.
+        let Some(reply) = request.input_responses.get(&note.key()) else {
+            return Ok(());
+        };
+        let reply: ElicitResult = serde_json::from_value(reply.clone()).map_err(|e| {
+            ErrorData::invalid_params(
+                format!(
+                    "inputResponses.{} is not an elicitation result: {e}",
+                    note.key()
+                ),
+                None,
+            )
+        })?;
+        if reply.action == ElicitationAction::Cancel {
+            // Dismissed: the ask stays open at the desk, the form is not
+            // shown again.
+            let done = tasks::Note {
+                refused: elicit::ATTEMPTS,
+                why: "dismissed in the client".to_owned(),
+            };
+            self.notes.keep(&id.ask, &done).await;
+            return Ok(());
+        }
+        match elicit::settle(&self.backend, &ask.id, &ask.request, reply).await {
+            Some(why) => {
+                let refused = tasks::Note {
+                    refused: note.refused + 1,
+                    why,
+                };
+                self.notes.keep(&id.ask, &refused).await;
+            }
+            None => self.notes.forget(&id.ask).await,
+        }
+        Ok(())
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let (id, _) = self.task_ask(&request.task_id).await?;
+        // An ask that ended first keeps its end; tasks/get reports it.
+        if let Err(e) = self.backend.cancel(&id.ask, &tools::caller(&context)).await {
+            tracing::info!(id = %id.ask, "the task's ask was not cancelled: {e}");
+        }
+        Ok(())
+    }
+}
+
+impl AskDesk {
+    /// The task named `task_id` and its ask as it stands.
+    async fn task_ask(
+        &self,
+        task_id: &str,
+    ) -> Result<(tasks::TaskId, interaction::Ask), ErrorData> {
+        let unknown = || {
+            ErrorData::invalid_params(format!("there is no task {task_id:?} on this desk"), None)
+        };
+        let id = tasks::TaskId::parse(task_id).ok_or_else(unknown)?;
+        let ask = self
+            .backend
+            .wait(&id.ask, Duration::ZERO)
+            .await
+            .map_err(|_| unknown())?;
+        Ok((id, ask))
     }
 }
 
@@ -168,7 +294,8 @@ pub fn http_service(state: &AppState) -> StreamableHttpService<AskDesk, LocalSes
         state.mcp_default_timeout,
     )
     .eliciting(state.mcp_elicit)
-    .limiting(state.create_limit.clone());
+    .limiting(state.create_limit.clone())
+    .sharing(state.shared.clone());
     let mut config = StreamableHttpServerConfig::default()
         .disable_allowed_hosts()
         .with_cancellation_token(state.shutdown.child_token());

@@ -16,8 +16,8 @@ use super::Backend;
 use interaction::{Answers, BatchDraft, Decline, Question, ValidRequest};
 use rmcp::{
     model::{
-        ClientResult, ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction,
-        ElicitationSchema, ServerRequest,
+        ClientCapabilities, ClientResult, ElicitRequest, ElicitRequestParams, ElicitResult,
+        ElicitationAction, ElicitationSchema, ServerRequest,
     },
     service::{PeerRequestOptions, RequestHandle, ServiceError},
     Peer, RoleServer,
@@ -31,6 +31,15 @@ pub const ATTEMPTS: usize = 3;
 
 /// The suffix of a question's field for the person's own words.
 const OTHER: &str = "_other";
+
+/// Whether a client with `capabilities` shows forms (elicitation in form
+/// mode, which is what an elicitation capability without modes means).
+pub fn offers_form(capabilities: &ClientCapabilities) -> bool {
+    capabilities
+        .elicitation
+        .as_ref()
+        .is_some_and(|e| e.form.is_some() || e.url.is_none())
+}
 
 /// The elicitation form of a request.
 #[derive(Debug, Clone)]

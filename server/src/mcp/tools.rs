@@ -6,28 +6,26 @@
 
 use super::{
     elicit::{self, Elicitation, Form},
+    replies::{finished, form_message, pending, problem_list, tool_error},
     rounds::{self, RoundState},
-    AskDesk, PROGRESS_EVERY, TOOL,
+    tasks::{self, TaskId},
+    AskDesk, AWAIT_ANSWER, CANCEL_ASK, PROGRESS_EVERY, TOOL,
 };
 use desk::Caller;
-use interaction::{Ask, AskStatus, LenientAsk, Problem, ValidRequest};
+use interaction::{LenientAsk, ValidRequest};
 use rmcp::{
     model::{
-        CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
+        CallToolRequestParams, CallToolResponse, CallToolResult, CreateTaskResult, ErrorData,
         InputResponses, JsonObject, ProgressNotificationParam,
     },
     service::RequestContext,
     RoleServer,
 };
-use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use serde::{de::DeserializeOwned, Deserialize};
 use std::time::Duration;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-/// Waits on an ask again.
-pub const AWAIT_ANSWER: &str = "await_answer";
-/// Withdraws an ask.
-pub const CANCEL_ASK: &str = "cancel_ask";
 /// `ask_user`'s argument choosing where the person may answer.
 pub const ANSWER_IN: &str = "answerIn";
 
@@ -47,29 +45,12 @@ struct CancelInput {
     reason: Option<String>,
 }
 
-/// The structured result of an ask that is still waiting for the human.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Pending<'a> {
-    status: AskStatus,
-    ask_id: &'a str,
-    url: &'a str,
-}
-
 /// A retried `ask_user` call: what the client echoes and sends back.
 struct Round {
     state: String,
     responses: Option<InputResponses>,
     questions: interaction::Request,
     wait: Option<Duration>,
-}
-
-/// What the client shows above its form.
-fn form_message(title: Option<&str>, url: &str) -> String {
-    format!(
-        "{}\nAnswer here, or at {url}.",
-        title.unwrap_or("Questions for you")
-    )
 }
 
 /// What happens to the ask when the client gives up on the call.
@@ -151,10 +132,8 @@ impl AskDesk {
         }
         new.timeout_seconds = new.timeout_seconds.or(self.default_timeout);
         // The questions again, for the client's own form when it shows one.
-        let offers_form = context.client_capabilities().is_some_and(|c| {
-            c.elicitation
-                .is_some_and(|e| e.form.is_some() || e.url.is_none())
-        });
+        let capabilities = context.client_capabilities();
+        let offers_form = capabilities.as_ref().is_some_and(elicit::offers_form);
         let for_form = (in_client && offers_form).then(|| interaction::Request {
             questions: new.questions.clone(),
         });
@@ -184,6 +163,18 @@ impl AskDesk {
         let modern = context
             .protocol_version()
             .is_some_and(|v| !v.has_initialize());
+        // To a client that takes tasks, a task at once: it polls the ask.
+        if modern && capabilities.as_ref().is_some_and(|c| c.supports_tasks()) {
+            let id = TaskId {
+                ask: created.id.clone(),
+                in_client: request.as_ref().and_then(Form::new).is_some(),
+            };
+            let ask = self.backend.wait(&created.id, Duration::ZERO).await;
+            return match ask {
+                Ok(ask) => Ok(CreateTaskResult::new(tasks::task(&ask, &id)).into()),
+                Err(e) => Ok(tool_error(format!("The ask was made but not read back: {e}")).into()),
+            };
+        }
         if modern {
             if let Some(form) = request.as_ref().and_then(Form::new) {
                 let state = RoundState::first(&created.id);
@@ -375,59 +366,11 @@ impl AskDesk {
 
 /// Who calls, as the server's guard found from the HTTP request's
 /// credentials; over stdio (no HTTP request), this process's own user.
-fn caller(context: &RequestContext<RoleServer>) -> Caller {
+pub(super) fn caller(context: &RequestContext<RoleServer>) -> Caller {
     context
         .extensions
         .get::<axum::http::request::Parts>()
         .and_then(|parts| parts.extensions.get::<Caller>())
         .cloned()
         .unwrap_or(Caller::Unnamed)
-}
-
-fn tool_error(text: String) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(text)])
-}
-
-fn problem_list(problems: &[Problem]) -> String {
-    let mut text = format!(
-        "The questions were refused. Fix these {} problem(s) and call {TOOL} again:",
-        problems.len()
-    );
-    for p in problems {
-        text.push_str(&format!("\n- {}: {} ({})", p.path, p.message, p.code));
-    }
-    text
-}
-
-/// The result of a finished ask: the projection's text for the model and
-/// its structured value for programs.
-fn finished(ask: Ask) -> CallToolResult {
-    let Some(projection) = ask.projection else {
-        return tool_error(format!(
-            "The ask ended ({}) without a result.",
-            ask.status.as_str()
-        ));
-    };
-    let mut result = CallToolResult::success(vec![ContentBlock::text(projection.text)]);
-    result.structured_content = serde_json::to_value(projection.structured).ok();
-    result
-}
-
-/// The result of an ask still waiting when the call's wait is up: not an
-/// error, and it tells the model how to go on.
-fn pending(ask: &Ask) -> CallToolResult {
-    let text = format!(
-        "The human has not answered yet; the question is still open at {}. Call {AWAIT_ANSWER} \
-         with askId {} to keep waiting (or {CANCEL_ASK} if it no longer matters). Do not ask again.",
-        ask.url,
-        interaction::json_quote(&ask.id)
-    );
-    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
-    result.structured_content = serde_json::to_value(Pending {
-        status: AskStatus::Pending,
-        ask_id: &ask.id,
-        url: &ask.url,
-    })
-    .ok();
-    result
 }

@@ -1,0 +1,236 @@
+//! `ask_user` as a task (the `io.modelcontextprotocol/tasks` extension of
+//! MCP 2026-07-28): to a client that declares the extension, `ask_user`
+//! answers with a task handle at once, and the client polls `tasks/get`,
+//! sends the form's reply with `tasks/update` and withdraws the ask with
+//! `tasks/cancel`.
+//!
+//! A task is its ask: the task id is the ask's id (and whether the form is
+//! shown in the client), and its status is read from the desk on every
+//! `tasks/get`, so tasks outlive restarts and any instance answers for
+//! them. Only why the client's last reply was refused is kept beside it:
+//! in the shared database on PostgreSQL, in the process otherwise.
+
+use super::{elicit, elicit::Form, replies};
+use desk::PostgresStore;
+use interaction::{Ask, AskStatus};
+use rmcp::model::{DetailedTask, InputRequest, InputRequests, Task, TaskPayload};
+use serde::{Deserialize, Serialize};
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex, PoisonError},
+};
+
+/// What a task's id says after its ask's id when the form is shown in the
+/// client.
+const IN_CLIENT: &str = ".client";
+
+/// How often a client should poll a task that is still open.
+const POLL_INTERVAL_MS: u64 = 2_000;
+
+/// What the id of an ask's task names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TaskId {
+    /// The ask.
+    pub ask: String,
+    /// Whether the person may answer in the client's form.
+    pub in_client: bool,
+}
+
+impl TaskId {
+    /// The task id as the client uses it.
+    pub fn encode(&self) -> String {
+        let suffix = if self.in_client { IN_CLIENT } else { "" };
+        format!("{}{suffix}", self.ask)
+    }
+
+    /// A task id askdesk gave; `None` for anything else.
+    pub fn parse(text: &str) -> Option<Self> {
+        let (ask, in_client) = match text.strip_suffix(IN_CLIENT) {
+            Some(ask) => (ask, true),
+            None => (text, false),
+        };
+        let ask = desk::AskId::parse(ask)?;
+        Some(Self {
+            ask: ask.as_str().to_owned(),
+            in_client,
+        })
+    }
+}
+
+/// Why the client's reply to a task's form was last refused, and how many
+/// replies were: the form asks again under a key of its own.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Note {
+    /// Replies refused so far.
+    pub refused: usize,
+    /// Why the last one was.
+    pub why: String,
+}
+
+impl Note {
+    /// The key the form is shown under now: a new one after each refusal,
+    /// as keys are not used again once answered.
+    pub fn key(&self) -> String {
+        match self.refused {
+            0 => super::rounds::KEY.to_owned(),
+            n => format!("{}-{}", super::rounds::KEY, n + 1),
+        }
+    }
+}
+
+/// Where the notes are kept.
+#[derive(Clone, Default)]
+pub struct Notes {
+    local: Arc<Mutex<HashMap<String, Note>>>,
+    shared: Option<PostgresStore>,
+}
+
+/// The prefix of a note's row among the shared MCP state.
+const NOTE_ROW: &str = "askdesk-task-note:";
+
+impl Notes {
+    /// Notes kept in `shared`, for every instance.
+    pub fn shared(shared: PostgresStore) -> Self {
+        Self {
+            local: Arc::default(),
+            shared: Some(shared),
+        }
+    }
+
+    /// The note of the ask `id`; none when no reply was refused.
+    pub async fn get(&self, id: &str) -> Note {
+        match &self.shared {
+            Some(store) => match store.session(&format!("{NOTE_ROW}{id}")).await {
+                Ok(json) => json
+                    .and_then(|json| serde_json::from_str(&json).ok())
+                    .unwrap_or_default(),
+                Err(e) => {
+                    tracing::warn!(id = %id, "a task's note was not read: {e}");
+                    Note::default()
+                }
+            },
+            None => self.lock().get(id).cloned().unwrap_or_default(),
+        }
+    }
+
+    /// Keeps `note` for the ask `id`.
+    pub async fn keep(&self, id: &str, note: &Note) {
+        match &self.shared {
+            Some(store) => {
+                let json = serde_json::to_string(note).unwrap_or_default();
+                if let Err(e) = store.keep_session(&format!("{NOTE_ROW}{id}"), &json).await {
+                    tracing::warn!(id = %id, "a task's note was not kept: {e}");
+                }
+            }
+            None => {
+                self.lock().insert(id.to_owned(), note.clone());
+            }
+        }
+    }
+
+    /// Forgets the note of an ask that ended.
+    pub async fn forget(&self, id: &str) {
+        match &self.shared {
+            Some(store) => {
+                if let Err(e) = store.drop_session(&format!("{NOTE_ROW}{id}")).await {
+                    tracing::debug!(id = %id, "a task's note was not dropped: {e}");
+                }
+            }
+            None => {
+                self.lock().remove(id);
+            }
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Note>> {
+        self.local.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// The task of `ask` as it stands.
+pub fn task(ask: &Ask, id: &TaskId) -> Task {
+    let updated = ask.finished_at.unwrap_or(ask.created_at);
+    let mut task = Task::new(
+        id.encode(),
+        rmcp::model::TaskStatus::Working,
+        ask.created_at.to_string(),
+        updated.to_string(),
+    )
+    .with_poll_interval_ms(POLL_INTERVAL_MS)
+    .with_status_message(format!("Waiting for the human to answer at {}", ask.url));
+    if let Some(expires) = ask.expires_at {
+        let ttl = expires.ms().saturating_sub(ask.created_at.ms());
+        task = task.with_ttl_ms(u64::try_from(ttl).unwrap_or(0));
+    }
+    task
+}
+
+/// The task of `ask` with what its status carries: the form when the
+/// person may answer in the client, `ask_user`'s own result once it ended.
+pub fn detailed(ask: &Ask, id: &TaskId, note: &Note, offers_form: bool) -> DetailedTask {
+    let task = task(ask, id);
+    if ask.status != AskStatus::Pending {
+        let result = serde_json::to_value(replies::finished(ask.clone()))
+            .ok()
+            .and_then(|v| v.as_object().cloned())
+            .unwrap_or_default();
+        return DetailedTask::new(task, TaskPayload::Completed { result });
+    }
+    let form = (id.in_client && offers_form && note.refused < elicit::ATTEMPTS)
+        .then(|| Form::new(&ask.request))
+        .flatten();
+    let Some(form) = form else {
+        return DetailedTask::new(task, TaskPayload::Working);
+    };
+    let mut message = replies::form_message(ask.title.as_deref(), &ask.url);
+    if note.refused > 0 {
+        message = elicit::again(&message, &note.why);
+    }
+    let request = InputRequest::Elicitation(form.request(message));
+    let input_requests = InputRequests::from([(note.key(), request)]);
+    DetailedTask::new(task, TaskPayload::InputRequired { input_requests })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ID: &str = "0123456789abcdef0123456789abcdef";
+
+    #[test]
+    fn task_ids_name_the_ask_and_where_it_is_answered() {
+        for in_client in [false, true] {
+            let id = TaskId {
+                ask: ID.to_owned(),
+                in_client,
+            };
+            assert_eq!(TaskId::parse(&id.encode()), Some(id));
+        }
+        assert_eq!(
+            TaskId::parse(&format!("{ID}.client")).map(|t| t.in_client),
+            Some(true)
+        );
+        for text in [
+            "",
+            "0123",
+            &format!("{ID}.desk"),
+            &format!("{ID}.client.client"),
+        ] {
+            assert_eq!(TaskId::parse(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn each_refusal_asks_under_a_key_of_its_own() {
+        let keys: Vec<String> = (0..3)
+            .map(|refused| {
+                Note {
+                    refused,
+                    why: String::new(),
+                }
+                .key()
+            })
+            .collect();
+        assert_eq!(keys, ["answer", "answer-2", "answer-3"]);
+    }
+}
