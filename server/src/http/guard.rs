@@ -21,7 +21,8 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use desk::{Caller, Desk};
-use std::{net::SocketAddr, sync::Arc};
+use std::{future::Future, net::SocketAddr, sync::Arc};
+use tower::Service;
 
 /// The policy of responses that are not pages: nothing may run or load.
 const NON_PAGE_CSP: &str = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
@@ -79,16 +80,35 @@ impl Recheck {
 }
 
 /// The middleware in front of every route.
-pub async fn guard(State(gate): State<Arc<Gate>>, mut request: Request, next: Next) -> Response {
+///
+/// A request that waits behind it (a long-poll) keeps only its route's
+/// future: the checks run in a box of their own, gone before the route
+/// runs, and the request moves on into the route.
+pub fn guard(
+    State(gate): State<Arc<Gate>>,
+    request: Request,
+    mut next: Next,
+) -> impl Future<Output = Response> {
+    let admitted = Box::pin(admitted(gate, request));
+    async move {
+        let response = match admitted.await {
+            Ok(request) => match next.call(request).await {
+                Ok(response) => response,
+                Err(never) => match never {},
+            },
+            Err(refusal) => refusal,
+        };
+        with_headers(response)
+    }
+}
+
+/// The request, marked with who sends it and how to check that again, or
+/// the refusal.
+async fn admitted(gate: Arc<Gate>, mut request: Request) -> Result<Request, Response> {
     let recheck = Recheck::new(&gate, request.headers());
     request.extensions_mut().insert(recheck);
-    // Boxed, so a request that waits behind the guard (a long-poll) does
-    // not keep the room of the guard's database reads while it waits.
-    let response = match Box::pin(admit(&gate, &mut request)).await {
-        Ok(()) => next.run(request).await,
-        Err(refusal) => refusal,
-    };
-    with_headers(response)
+    admit(&gate, &mut request).await?;
+    Ok(request)
 }
 
 /// The Content-Security-Policy of `/sw.js`, which governs the service
