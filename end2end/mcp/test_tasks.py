@@ -182,3 +182,56 @@ async def test_unknown_tasks_and_clients_without_the_extension_are_refused(serve
         plain = await result(server_url, "tools/call", {"name": "ask_user", "arguments": ask(other, None)}, {})
     assert plain.get("resultType", "complete") == "complete"
     assert plain["structuredContent"]["status"] == "answered"
+
+
+async def test_a_task_over_stdio(server_url):
+    """`askdesk mcp` speaks the extension too, as JSON lines on stdio."""
+    import os
+    import subprocess
+
+    from conftest import BINARY, SITE
+
+    process = await anyio.open_process(
+        [str(BINARY), "mcp"],
+        env={**os.environ, "ASKDESK_URL": server_url, "ASKDESK_SITE_ROOT": SITE, "RUST_LOG": "warn"},
+        stderr=subprocess.DEVNULL,
+    )
+    buffered = b""
+
+    async def call(method: str, params: dict) -> dict:
+        nonlocal buffered
+        meta = {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "raw-stdio", "version": "1"},
+            "io.modelcontextprotocol/clientCapabilities": extend(FORM),
+        }
+        request_id = next(ids)
+        line = {"jsonrpc": "2.0", "id": request_id, "method": method, "params": {**params, "_meta": meta}}
+        await process.stdin.send((json.dumps(line) + "\n").encode())
+        with anyio.fail_after(20):
+            while True:
+                while b"\n" not in buffered:
+                    buffered += await process.stdout.receive()
+                message, buffered = buffered.split(b"\n", 1)
+                reply = json.loads(message)
+                if reply.get("id") == request_id:
+                    assert "result" in reply, reply
+                    return reply["result"]
+
+    try:
+        title = f"task stdio {uuid.uuid4()}"
+        discovered = await call("server/discover", {})
+        assert TASKS in discovered["capabilities"]["extensions"]
+        created = await call("tools/call", {"name": "ask_user", "arguments": ask(title)})
+        assert created["resultType"] == "task"
+        asked = await call("tasks/get", {"taskId": created["taskId"]})
+        assert asked["status"] == "input_required"
+        await call("tasks/update", {"taskId": created["taskId"], "inputResponses": {
+            "answer": {"action": "accept", "content": {"q1": ["Auth", "Metrics"], "q1_other": "SSO", "q2": "SQLite"}}}})
+        done = await call("tasks/get", {"taskId": created["taskId"]})
+        assert done["result"]["structuredContent"]["answers"] == [
+            {"id": "q1", "selected": ["Auth", "Metrics"], "custom": "SSO"}, {"id": "q2", "selected": ["SQLite"]},
+        ]
+    finally:
+        process.terminate()
+        await process.wait()
