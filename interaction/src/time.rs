@@ -105,14 +105,13 @@ impl FromStr for Timestamp {
             Some([b'.', rest @ .., b'Z']) if !rest.is_empty() => rest,
             _ => return Err(NotATime),
         };
-        let millis = (0..3).try_fold(0u16, |n, i| match fraction.get(i) {
-            None => Ok(n * 10),
-            Some(b @ b'0'..=b'9') => Ok(n * 10 + u16::from(b - b'0')),
-            Some(_) => Err(NotATime),
-        })?;
         if !fraction.iter().all(u8::is_ascii_digit) {
             return Err(NotATime);
         }
+        // Milliseconds: the first three digits, missing ones as zeros.
+        let millis = (0..3).fold(0u16, |n, i| {
+            n * 10 + fraction.get(i).map_or(0, |d| u16::from(d - b'0'))
+        });
         let time =
             Time::from_hms(byte(hour)?, byte(minute)?, byte(second)?).map_err(|_| NotATime)?;
         let seconds = PrimitiveDateTime::new(date, time)
