@@ -217,7 +217,8 @@ impl ServerHandler for AskDesk {
         }
         let note = self.notes.get(&id.ask).await;
         // Replies to keys the task does not ask under now are ignored.
-        let Some(reply) = request.input_responses.get(&note.key()) else {
+        let asked = note.asks().then(|| note.key());
+        let Some(reply) = asked.and_then(|key| request.input_responses.get(&key)) else {
             return Ok(());
         };
         let reply: ElicitResult = serde_json::from_value(reply.clone()).map_err(|e| {
@@ -232,21 +233,11 @@ impl ServerHandler for AskDesk {
         if reply.action == ElicitationAction::Cancel {
             // Dismissed: the ask stays open at the desk, the form is not
             // shown again.
-            let done = tasks::Note {
-                refused: elicit::ATTEMPTS,
-                why: "dismissed in the client".to_owned(),
-            };
-            self.notes.keep(&id.ask, &done).await;
+            self.notes.keep(&id.ask, &note.after_dismissal()).await;
             return Ok(());
         }
         match elicit::settle(&self.backend, &ask.id, &ask.request, reply).await {
-            Some(why) => {
-                let refused = tasks::Note {
-                    refused: note.refused + 1,
-                    why,
-                };
-                self.notes.keep(&id.ask, &refused).await;
-            }
+            Some(why) => self.notes.keep(&id.ask, &note.after_refusal(why)).await,
             None => self.notes.forget(&id.ask).await,
         }
         Ok(())

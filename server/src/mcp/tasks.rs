@@ -12,7 +12,7 @@
 
 use super::{elicit, elicit::Form, replies};
 use desk::PostgresStore;
-use interaction::{Ask, AskStatus};
+use interaction::{Ask, AskCreated, AskStatus, Timestamp};
 use rmcp::model::{DetailedTask, InputRequest, InputRequests, Task, TaskPayload};
 use serde::{Deserialize, Serialize};
 use std::{
@@ -65,9 +65,35 @@ pub struct Note {
     pub refused: usize,
     /// Why the last one was.
     pub why: String,
+    /// The person dismissed the form: the ask is left to the desk.
+    #[serde(default)]
+    pub dismissed: bool,
 }
 
 impl Note {
+    /// Whether the client is (still) asked: not dismissed, and not refused
+    /// more often than a client is asked again.
+    pub fn asks(&self) -> bool {
+        !self.dismissed && self.refused < elicit::ATTEMPTS
+    }
+
+    /// The note after a reply was refused for `why`.
+    pub fn after_refusal(&self, why: String) -> Self {
+        Self {
+            refused: self.refused + 1,
+            why,
+            dismissed: false,
+        }
+    }
+
+    /// The note after the person dismissed the form.
+    pub fn after_dismissal(&self) -> Self {
+        Self {
+            dismissed: true,
+            ..self.clone()
+        }
+    }
+
     /// The key the form is shown under now: a new one after each refusal,
     /// as keys are not used again once answered.
     pub fn key(&self) -> String {
@@ -147,19 +173,34 @@ impl Notes {
     }
 }
 
+/// The task of an ask just made: what `ask_user` answers with.
+pub fn created(ask: &AskCreated, id: &TaskId) -> Task {
+    seed(id, &ask.url, ask.created_at, ask.created_at, ask.expires_at)
+}
+
 /// The task of `ask` as it stands.
 pub fn task(ask: &Ask, id: &TaskId) -> Task {
     let updated = ask.finished_at.unwrap_or(ask.created_at);
+    seed(id, &ask.url, ask.created_at, updated, ask.expires_at)
+}
+
+fn seed(
+    id: &TaskId,
+    url: &str,
+    created: Timestamp,
+    updated: Timestamp,
+    expires: Option<Timestamp>,
+) -> Task {
     let mut task = Task::new(
         id.encode(),
         rmcp::model::TaskStatus::Working,
-        ask.created_at.to_string(),
+        created.to_string(),
         updated.to_string(),
     )
     .with_poll_interval_ms(POLL_INTERVAL_MS)
-    .with_status_message(format!("Waiting for the human to answer at {}", ask.url));
-    if let Some(expires) = ask.expires_at {
-        let ttl = expires.ms().saturating_sub(ask.created_at.ms());
+    .with_status_message(format!("Waiting for the human to answer at {url}"));
+    if let Some(expires) = expires {
+        let ttl = expires.ms().saturating_sub(created.ms());
         task = task.with_ttl_ms(u64::try_from(ttl).unwrap_or(0));
     }
     task
@@ -176,7 +217,7 @@ pub fn detailed(ask: &Ask, id: &TaskId, note: &Note, offers_form: bool) -> Detai
             .unwrap_or_default();
         return DetailedTask::new(task, TaskPayload::Completed { result });
     }
-    let form = (id.in_client && offers_form && note.refused < elicit::ATTEMPTS)
+    let form = (id.in_client && offers_form && note.asks())
         .then(|| Form::new(&ask.request))
         .flatten();
     let Some(form) = form else {
@@ -226,7 +267,7 @@ mod tests {
             .map(|refused| {
                 Note {
                     refused,
-                    why: String::new(),
+                    ..Note::default()
                 }
                 .key()
             })

@@ -158,6 +158,7 @@ impl AskDesk {
         let message = form_message(title.as_deref(), &created.url);
         // The desk accepted these questions, so they are valid.
         let request = for_form.and_then(|r| ValidRequest::new(r).ok());
+        let form = request.as_ref().and_then(Form::new);
         // On 2026-07-28 the form goes back in the result; the client calls
         // again with the reply.
         let modern = context
@@ -167,24 +168,18 @@ impl AskDesk {
         if modern && capabilities.as_ref().is_some_and(|c| c.supports_tasks()) {
             let id = TaskId {
                 ask: created.id.clone(),
-                in_client: request.as_ref().and_then(Form::new).is_some(),
+                in_client: form.is_some(),
             };
-            let ask = self.backend.wait(&created.id, Duration::ZERO).await;
-            return match ask {
-                Ok(ask) => Ok(CreateTaskResult::new(tasks::task(&ask, &id)).into()),
-                Err(e) => Ok(tool_error(format!("The ask was made but not read back: {e}")).into()),
-            };
+            return Ok(CreateTaskResult::new(tasks::created(&created, &id)).into());
         }
-        if modern {
-            if let Some(form) = request.as_ref().and_then(Form::new) {
-                let state = RoundState::first(&created.id);
-                return Ok(rounds::form_result(&form, message, &state).into());
-            }
+        if let (true, Some(form)) = (modern, &form) {
+            let state = RoundState::first(&created.id);
+            return Ok(rounds::form_result(form, message, &state).into());
         }
         // On a session, the client's form races the page and the terminal;
         // once the ask has ended, by whichever, the form is withdrawn.
         let ended = CancellationToken::new();
-        let form = request.filter(|_| !modern).map(|request| {
+        let elicitation = request.filter(|_| !modern).map(|request| {
             let elicitation = Elicitation {
                 backend: self.backend.clone(),
                 peer: context.peer.clone(),
@@ -198,8 +193,8 @@ impl AskDesk {
             .follow(&created.id, &created.url, wait, OnAbort::Cancel, context)
             .await;
         ended.cancel();
-        if let Some(form) = form {
-            if let Err(e) = form.await {
+        if let Some(elicitation) = elicitation {
+            if let Err(e) = elicitation.await {
                 tracing::warn!("the client's form stopped: {e}");
             }
         }
