@@ -32,7 +32,8 @@ impl Builder {
 
     /// The surface this client's answers come from, as the server records
     /// it (`X-Askdesk-Via`): [`Via::Tui`] for the terminal UI,
-    /// [`Via::McpClient`] for an MCP client's own form. Without it, `api`.
+    /// [`Via::McpClient`] for an MCP client's own form, [`Via::McpApp`] for
+    /// askdesk's form inside an MCP host. Without it, `api`.
     pub fn via(mut self, via: Option<Via>) -> Self {
         self.via = via;
         self

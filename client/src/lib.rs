@@ -66,6 +66,15 @@ impl Client {
         &self.base
     }
 
+    /// This client (the same connections and token), its calls saying they
+    /// come from `via` (see [`Builder::via`]).
+    pub fn speaking_for(&self, via: Option<Via>) -> Self {
+        Self {
+            via,
+            ..self.clone()
+        }
+    }
+
     fn request(&self, method: Method, path: &str) -> RequestBuilder {
         let mut request = self.http.request(method, format!("{}{path}", self.base));
         if let Some(via) = self.via {

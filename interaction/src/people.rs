@@ -119,6 +119,8 @@ pub enum Via {
     Mcp,
     /// The agent's own MCP client, asked by elicitation.
     McpClient,
+    /// askdesk's form shown inside the agent's host (an MCP App).
+    McpApp,
     /// A Slack message's button.
     Slack,
     /// An ntfy notification's button.
@@ -129,20 +131,21 @@ pub enum Via {
 
 impl Via {
     /// Every surface.
-    pub const ALL: [Self; 9] = [
+    pub const ALL: [Self; 10] = [
         Self::Web,
         Self::Form,
         Self::Tui,
         Self::Api,
         Self::Mcp,
         Self::McpClient,
+        Self::McpApp,
         Self::Slack,
         Self::Ntfy,
         Self::Push,
     ];
 
     /// The surface as written: `web`, `form`, `tui`, `api`, `mcp`,
-    /// `mcp-client`, `slack`, `ntfy` or `push`.
+    /// `mcp-client`, `mcp-app`, `slack`, `ntfy` or `push`.
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Web => "web",
@@ -151,6 +154,7 @@ impl Via {
             Self::Api => "api",
             Self::Mcp => "mcp",
             Self::McpClient => "mcp-client",
+            Self::McpApp => "mcp-app",
             Self::Slack => "slack",
             Self::Ntfy => "ntfy",
             Self::Push => "push",

@@ -22,8 +22,9 @@ use std::{
 pub const SESSION_COOKIE: &str = "askdesk_session";
 
 /// The header a client of the API names its surface with: `tui` (the
-/// terminal UI) or `mcp-client` (an MCP client reporting the answer its
-/// person gave in its own form). Anything else is `api`.
+/// terminal UI), `mcp-client` (an MCP client reporting the answer its
+/// person gave in its own form) or `mcp-app` (one reporting an answer given
+/// in askdesk's form inside its host). Anything else is `api`.
 pub use client::VIA_HEADER;
 
 /// How long "does the desk have people?" is remembered when the server has
@@ -122,6 +123,7 @@ pub fn api_via(headers: &HeaderMap) -> Via {
     match headers.get(VIA_HEADER).and_then(|v| v.to_str().ok()) {
         Some("tui") => Via::Tui,
         Some("mcp-client") => Via::McpClient,
+        Some("mcp-app") => Via::McpApp,
         _ => Via::Api,
     }
 }
@@ -131,7 +133,7 @@ pub fn api_via(headers: &HeaderMap) -> Via {
 /// the agent answering, and it cannot be where signing in is required).
 pub fn answering(caller: Caller, headers: &HeaderMap) -> desk::Actor {
     match api_via(headers) {
-        Via::McpClient => desk::Actor::new(Caller::Link, Via::McpClient),
+        via @ (Via::McpClient | Via::McpApp) => desk::Actor::new(Caller::Link, via),
         via => desk::Actor::new(caller, via),
     }
 }

@@ -20,10 +20,11 @@ pub enum Backend {
     Remote(Client),
 }
 
-/// Who answers through the client's own form: the client reports its
-/// person's answer, as holding the ask's link would let it.
-fn in_client() -> Actor {
-    Actor::new(Caller::Link, Via::McpClient)
+/// Who answers through the client's own form (`via` [`Via::McpClient`]) or
+/// askdesk's form inside the client's host ([`Via::McpApp`]): the client
+/// reports its person's answer, as holding the ask's link would let it.
+fn in_client(via: Via) -> Actor {
+    Actor::new(Caller::Link, via)
 }
 
 /// The desk's refusal as the HTTP API reports it: the API's own status
@@ -57,25 +58,27 @@ impl Backend {
         }
     }
 
-    /// Answers the ask; the desk validates the answers.
-    pub async fn answer(&self, id: &str, answers: Answers) -> Result<Ask, Error> {
+    /// Answers the ask with what the person gave `via` the client's form
+    /// or askdesk's inside its host; the desk validates the answers.
+    pub async fn answer(&self, id: &str, answers: Answers, via: Via) -> Result<Ask, Error> {
         match self {
             Self::Local(desk) => desk
-                .answer(id, answers, &in_client())
+                .answer(id, answers, &in_client(via))
                 .await
                 .map_err(from_desk),
-            Self::Remote(client) => client.answer(id, &answers).await,
+            Self::Remote(client) => client.speaking_for(Some(via)).answer(id, &answers).await,
         }
     }
 
-    /// Declines the ask.
-    pub async fn decline(&self, id: &str, decline: &Decline) -> Result<Ask, Error> {
+    /// Declines the ask for the person, `via` the client's form or
+    /// askdesk's inside its host.
+    pub async fn decline(&self, id: &str, decline: &Decline, via: Via) -> Result<Ask, Error> {
         match self {
             Self::Local(desk) => desk
-                .decline(id, decline.clone(), &in_client())
+                .decline(id, decline.clone(), &in_client(via))
                 .await
                 .map_err(from_desk),
-            Self::Remote(client) => client.decline(id, decline).await,
+            Self::Remote(client) => client.speaking_for(Some(via)).decline(id, decline).await,
         }
     }
 

@@ -13,7 +13,7 @@
 //! saying why, a few times at most.
 
 use super::Backend;
-use interaction::{Answers, BatchDraft, Decline, Question, ValidRequest};
+use interaction::{Answers, BatchDraft, Decline, Question, ValidRequest, Via};
 use rmcp::{
     model::{
         ClientCapabilities, ClientResult, ElicitRequest, ElicitRequestParams, ElicitResult,
@@ -289,7 +289,7 @@ pub async fn settle(
                 Ok(answers) => answers,
                 Err(wrong) => return Some(bullets(wrong)),
             };
-            match backend.answer(id, answers).await {
+            match backend.answer(id, answers, Via::McpClient).await {
                 Ok(_) => None,
                 Err(client::Error::Invalid { problems, .. }) => {
                     Some(bullets(problems.into_iter().map(|p| p.message).collect()))
@@ -303,7 +303,10 @@ pub async fn settle(
             }
         }
         ElicitationAction::Decline => {
-            if let Err(e) = backend.decline(id, &Decline::default()).await {
+            if let Err(e) = backend
+                .decline(id, &Decline::default(), Via::McpClient)
+                .await
+            {
                 tracing::info!(id = %id, "the client's decline was not taken: {e}");
             }
             None

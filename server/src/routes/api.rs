@@ -236,7 +236,7 @@ async fn cancel(
 ) -> Result<Response, ApiError> {
     // `askdesk mcp` cancels through the API for its agent.
     let via = match crate::http::identity::api_via(&headers) {
-        Via::McpClient => Via::Mcp,
+        Via::McpClient | Via::McpApp => Via::Mcp,
         via => via,
     };
     let ask = state.desk.cancel(&id, &Actor::new(caller, via)).await?;
