@@ -343,6 +343,21 @@ pub fn LiveForm(
             form.update(|s| s.settle(result));
         });
     });
+    view! { <FormOrOutcome form questions send/> }
+}
+
+/// The form while the ask is open, then how it ended: on the page and in
+/// an agent's host ([`crate::hosted`]) alike.
+#[component]
+pub fn FormOrOutcome(
+    /// The form's state.
+    form: RwSignal<FormState>,
+    /// The ask's questions, in the request's order.
+    questions: Vec<Question>,
+    /// Carries what the form lets go to the server.
+    send: Callback<Outgoing>,
+) -> impl IntoView {
+    let ended = Memo::new(move |_| form.with(|s| s.ended().is_some()));
     move || {
         if ended.get() {
             let ended = form.with_untracked(|s| s.ended().cloned());

@@ -9,6 +9,7 @@
 
 mod calls;
 mod draft;
+pub mod host;
 #[cfg(feature = "hydrate")]
 pub(crate) mod json;
 
@@ -195,6 +196,20 @@ where
     #[cfg(not(feature = "hydrate"))]
     let _ = id;
     use_context::<T>()
+}
+
+/// Resolves after `wait` in the browser; at once on the server.
+pub async fn sleep(wait: std::time::Duration) {
+    #[cfg(feature = "hydrate")]
+    {
+        let ms = i32::try_from(wait.as_millis()).unwrap_or(i32::MAX);
+        let promise = leptos::web_sys::js_sys::Promise::new(&mut |resolve, _| {
+            let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+        });
+        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = wait;
 }
 
 /// Puts `text` on the clipboard.

@@ -13,6 +13,7 @@ pub mod browser;
 mod document;
 pub mod history;
 pub mod home;
+pub mod hosted;
 pub mod i18n;
 pub mod page_words;
 pub mod rpc;

@@ -6,6 +6,7 @@ tasks/cancel, and any instance answers for it."""
 
 import itertools
 import json
+import re
 import uuid
 
 import anyio
@@ -36,7 +37,7 @@ async def rpc(url: str, method: str, params: dict, capabilities: dict | None = N
         "MCP-Protocol-Version": "2026-07-28",
         "Mcp-Method": method,
     }
-    name = params.get("name") or params.get("taskId")
+    name = params.get("name") or params.get("taskId") or params.get("uri")
     if name:
         headers["Mcp-Name"] = name
     body = {"jsonrpc": "2.0", "id": next(ids), "method": method, "params": {**params, "_meta": meta}}
@@ -45,7 +46,10 @@ async def rpc(url: str, method: str, params: dict, capabilities: dict | None = N
     assert response.status_code in (200, 400), response.text
     assert "mcp-session-id" not in response.headers
     if response.headers.get("content-type", "").startswith("text/event-stream"):
-        frames = [line[5:].strip() for line in response.text.splitlines() if line.startswith("data:")]
+        # SSE's own line ends only: str.splitlines would also split at
+        # U+0085 and the like, which JSON strings may hold as they are.
+        lines = re.split(r"\r\n|\r|\n", response.text)
+        frames = [line[5:].strip() for line in lines if line.startswith("data:")]
         replies = [json.loads(f) for f in frames if f]
         return next(r for r in replies if "result" in r or "error" in r)
     return response.json()

@@ -1,6 +1,7 @@
-import { expect, type Locator, type Page } from "@playwright/test";
+import { expect, type FrameLocator, type Locator, type Page } from "@playwright/test";
 
-/** The answering page of one ask, `/asks/{id}`. */
+/** The answering page of one ask, `/asks/{id}`; or the same form where
+ * `scope` shows it (the MCP App's frame in a host page). */
 export class AskPage {
   readonly submit: Locator;
   readonly blockers: Locator;
@@ -9,13 +10,13 @@ export class AskPage {
   readonly decline: Locator;
   readonly outcome: Locator;
 
-  constructor(readonly page: Page) {
-    this.submit = page.getByRole("button", { name: "Submit answers" });
-    this.blockers = page.locator("#blockers");
-    this.declineToggle = page.getByText("Decline to answer");
-    this.reason = page.getByRole("textbox", { name: "Reason for the agent (optional)" });
-    this.decline = page.getByRole("button", { name: "Decline", exact: true });
-    this.outcome = page.getByRole("region", { name: /Answered|Declined|Withdrawn|Expired/ });
+  constructor(readonly page: Page, readonly scope: Page | FrameLocator = page) {
+    this.submit = scope.getByRole("button", { name: "Submit answers" });
+    this.blockers = scope.locator("#blockers");
+    this.declineToggle = scope.getByText("Decline to answer");
+    this.reason = scope.getByRole("textbox", { name: "Reason for the agent (optional)" });
+    this.decline = scope.getByRole("button", { name: "Decline", exact: true });
+    this.outcome = scope.getByRole("region", { name: /Answered|Declined|Withdrawn|Expired/ });
   }
 
   /** Opens the page; with JavaScript, waits until the wasm has hydrated it. */
@@ -25,7 +26,7 @@ export class AskPage {
   }
 
   question(name: RegExp | string): Locator {
-    return this.page.getByRole("group", { name });
+    return this.scope.getByRole("group", { name });
   }
 
   checkbox(question: RegExp | string, label: string): Locator {

@@ -6,9 +6,12 @@
 //! ask ends (or `waitSeconds` pass), sending progress notifications
 //! meanwhile; if the client cancels the call, the ask is cancelled.
 //! `await_answer` waits on an ask again; `cancel_ask` withdraws one.
+//! To a host that shows MCP Apps, `ask_user` brings askdesk's own form
+//! into the conversation ([`hosted`]).
 
 mod backend;
 pub mod elicit;
+pub mod hosted;
 mod replies;
 mod rounds;
 mod schema;
@@ -22,9 +25,9 @@ use crate::AppState;
 use rmcp::{
     model::{
         CallToolRequestParams, CallToolResponse, CancelTaskParams, ElicitResult, ElicitationAction,
-        ErrorData, GetTaskParams, GetTaskResult, Implementation, ListToolsResult,
-        PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
-        UpdateTaskParams,
+        ErrorData, GetTaskParams, GetTaskResult, Implementation, JsonObject, ListResourcesResult,
+        ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
+        ServerCapabilities, ServerConfig, Tool, ToolAnnotations, UpdateTaskParams,
     },
     service::RequestContext,
     transport::streamable_http_server::{
@@ -54,6 +57,8 @@ pub struct AskDesk {
     create_limit: Option<Arc<crate::http::limit::CreateLimit>>,
     /// Why tasks' last replies were refused.
     notes: tasks::Notes,
+    /// The form's document for hosts that show MCP Apps.
+    view: hosted::View,
 }
 
 impl AskDesk {
@@ -66,7 +71,14 @@ impl AskDesk {
             elicit: false,
             create_limit: None,
             notes: tasks::Notes::default(),
+            view: hosted::View::default(),
         }
+    }
+
+    /// Serves `view` as the form's document to hosts that show MCP Apps.
+    pub fn showing(mut self, view: hosted::View) -> Self {
+        self.view = view;
+        self
     }
 
     /// Keeps what tasks need between calls in `shared`, for every instance.
@@ -90,7 +102,29 @@ impl AskDesk {
         self
     }
 
-    /// The tools as `tools/list` describes them.
+    /// The tools as `tools/list` describes them to a client that shows
+    /// MCP Apps (`apps`: `ask_user` with its view, and the view's own
+    /// tools) or to any other.
+    pub fn tools_for(apps: bool) -> Vec<Tool> {
+        let mut tools = Self::tools();
+        if apps {
+            tools = tools
+                .into_iter()
+                .map(|tool| {
+                    if tool.name == TOOL {
+                        hosted::with_view(tool)
+                    } else {
+                        tool
+                    }
+                })
+                .chain(hosted::tools())
+                .collect();
+        }
+        tools
+    }
+
+    /// The tools as `tools/list` describes them to a client that shows no
+    /// MCP Apps.
     pub fn tools() -> Vec<Tool> {
         let tool =
             |name: &'static str, title: &str, description: &'static str, input, destructive| {
@@ -132,10 +166,15 @@ impl AskDesk {
 
 impl ServerHandler for AskDesk {
     fn get_info(&self) -> ServerConfig {
-        let capabilities = ServerCapabilities::builder()
+        let mut capabilities = ServerCapabilities::builder()
             .enable_tools()
+            .enable_resources()
             .enable_tasks()
             .build();
+        capabilities
+            .extensions
+            .get_or_insert_with(Default::default)
+            .insert(hosted::EXTENSION.to_owned(), JsonObject::new());
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("askdesk", env!("CARGO_PKG_VERSION")))
             .with_instructions(
@@ -150,9 +189,42 @@ impl ServerHandler for AskDesk {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(Self::tools()))
+        Ok(ListToolsResult::with_all_items(Self::tools_for(
+            shows_apps(&context),
+        )))
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(ListResourcesResult::with_all_items(
+            vec![hosted::resource()],
+        ))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        if request.uri != hosted::URI {
+            return Err(ErrorData::resource_not_found(
+                format!(
+                    "there is no resource {:?}; askdesk has {}",
+                    request.uri,
+                    hosted::URI
+                ),
+                None,
+            ));
+        }
+        self.view
+            .read()
+            .map(Into::into)
+            .map_err(|why| ErrorData::internal_error(why, None))
     }
 
     async fn call_tool(
@@ -163,10 +235,13 @@ impl ServerHandler for AskDesk {
         if request.name == TOOL {
             return self.ask(request, context).await;
         }
+        let apps = shows_apps(&context);
         let arguments = request.arguments.unwrap_or_default();
         let result = match request.name.as_ref() {
             AWAIT_ANSWER => self.await_answer(arguments, context).await,
             CANCEL_ASK => self.cancel_ask(arguments, context).await,
+            app::hosted::READ_TOOL if apps => hosted::read(&self.backend, arguments).await,
+            app::hosted::ANSWER_TOOL if apps => hosted::answer(&self.backend, arguments).await,
             other => {
                 return Err(ErrorData::invalid_params(
                     format!(
@@ -257,6 +332,13 @@ impl ServerHandler for AskDesk {
     }
 }
 
+/// Whether the calling client shows MCP Apps.
+fn shows_apps(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .client_capabilities()
+        .is_some_and(|c| hosted::shows_apps(&c))
+}
+
 impl AskDesk {
     /// The task named `task_id` and its ask as it stands.
     async fn task_ask(
@@ -286,7 +368,8 @@ pub fn http_service(state: &AppState) -> StreamableHttpService<AskDesk, LocalSes
     )
     .eliciting(state.mcp_elicit)
     .limiting(state.create_limit.clone())
-    .sharing(state.shared.clone());
+    .sharing(state.shared.clone())
+    .showing(hosted::View::from_assets(&state.assets));
     let mut config = StreamableHttpServerConfig::default()
         .disable_allowed_hosts()
         .with_cancellation_token(state.shutdown.child_token());

@@ -8,7 +8,7 @@
 
 use crate::{
     cli::{config::McpArgs, detached, run},
-    mcp::{AskDesk, Backend},
+    mcp::{hosted, AskDesk, Backend},
 };
 use rmcp::ServiceExt;
 
@@ -34,8 +34,18 @@ pub async fn find_desk(args: &McpArgs) -> Result<Backend, run::StartError> {
 /// Serves MCP on stdio until the client closes stdin.
 pub async fn run(args: McpArgs) -> Result<(), run::StartError> {
     let backend = find_desk(&args).await?;
-    let handler =
-        AskDesk::new(backend, args.serve.mcp_default_timeout).eliciting(args.serve.elicit);
+    // The form's document for hosts that show MCP Apps, from this binary's
+    // own site (or --site-root).
+    let view = match args.serve.assets() {
+        Ok(assets) => hosted::View::from_assets(&assets),
+        Err(e) => {
+            tracing::warn!("no form for hosts that show MCP Apps: {e}");
+            hosted::View::default()
+        }
+    };
+    let handler = AskDesk::new(backend, args.serve.mcp_default_timeout)
+        .eliciting(args.serve.elicit)
+        .showing(view);
     let service = handler
         .serve(rmcp::transport::stdio())
         .await

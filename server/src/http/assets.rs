@@ -164,6 +164,12 @@ impl Assets {
         self.bundles[bundle as usize].as_deref()
     }
 
+    /// The bytes of the site's file at `path` (e.g. `/pkg/hosted.js`), as
+    /// built (not compressed).
+    pub fn bytes(&self, path: &str) -> Option<&Bytes> {
+        self.files.get(path).map(|asset| &asset.identity)
+    }
+
     /// Whether the site is one cargo-leptos built (`cargo leptos watch`):
     /// its one module, which Leptos' own `<HydrationScripts>` loads, wakes
     /// every island.

@@ -2,7 +2,7 @@
 //! waiting, and of a refusal; and the message above the client's form.
 
 use super::{AWAIT_ANSWER, CANCEL_ASK, TOOL};
-use interaction::{Ask, AskStatus, Problem};
+use interaction::{Ask, AskCreated, AskStatus, Problem};
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde::Serialize;
 
@@ -49,6 +49,26 @@ pub fn finished(ask: Ask) -> CallToolResult {
     };
     let mut result = CallToolResult::success(vec![ContentBlock::text(projection.text)]);
     result.structured_content = serde_json::to_value(projection.structured).ok();
+    result
+}
+
+/// The result of `ask_user` for a host that shows MCP Apps, at once: the
+/// host shows askdesk's form with it (the view reads the ask it names);
+/// the model waits with `await_answer`.
+pub fn opened(created: &AskCreated) -> CallToolResult {
+    let text = format!(
+        "The questions are shown to the human in askdesk's form in this conversation, and at {}. \
+         Call {AWAIT_ANSWER} with askId {} to wait for the answers. Do not ask again.",
+        created.url,
+        interaction::json_quote(&created.id)
+    );
+    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+    result.structured_content = serde_json::to_value(Pending {
+        status: created.status,
+        ask_id: &created.id,
+        url: &created.url,
+    })
+    .ok();
     result
 }
 

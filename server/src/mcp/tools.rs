@@ -6,7 +6,8 @@
 
 use super::{
     elicit::{self, Elicitation, Form},
-    replies::{finished, form_message, pending, problem_list, tool_error},
+    hosted,
+    replies::{finished, form_message, opened, pending, problem_list, tool_error},
     rounds::{self, RoundState},
     tasks::{self, TaskId},
     AskDesk, AWAIT_ANSWER, CANCEL_ASK, PROGRESS_EVERY, TOOL,
@@ -155,6 +156,11 @@ impl AskDesk {
             Err(e) => return Ok(tool_error(e.to_string()).into()),
         };
         tracing::info!(id = %created.id, "waiting for the human to answer at {}", created.url);
+        // A host that shows MCP Apps shows the form now: the call returns
+        // the ask's id for it, and the model waits with await_answer.
+        if capabilities.as_ref().is_some_and(hosted::shows_apps) {
+            return Ok(opened(&created).into());
+        }
         let message = form_message(title.as_deref(), &created.url);
         // The desk accepted these questions, so they are valid.
         let request = for_form.and_then(|r| ValidRequest::new(r).ok());

@@ -1,0 +1,305 @@
+//! askdesk's form inside the agent's host: an MCP App (the extension
+//! `io.modelcontextprotocol/ui`). `ask_user` names the resource [`URI`];
+//! the host reads it (`resources/read`: the document `app::hosted`
+//! renders, with the `hosted` bundle inline) and shows it in the
+//! conversation. To a client that declares the extension, `ask_user`
+//! returns at once with the ask's id, which the host pushes to the view;
+//! the view reads and answers the ask with the app-only tools
+//! [`app::hosted::READ_TOOL`] and [`app::hosted::ANSWER_TOOL`] (hidden from
+//! the model by their visibility, and listed only to such clients),
+//! through the desk's one validator, recorded as `via: mcp-app`.
+
+use super::{replies::tool_error, Backend};
+use crate::http::assets::Assets;
+use app::error::ServerError;
+use app::hosted::{AnswerInApp, AppReply, ReadAsk, ANSWER_TOOL, READ_TOOL, READ_WAIT_SECONDS};
+use interaction::{Answers, Via};
+use rmcp::model::{
+    CallToolResult, ClientCapabilities, ContentBlock, JsonObject, MetaObject, ReadResourceResult,
+    Resource, ResourceContents, Tool,
+};
+use serde_json::{json, Value};
+use std::{sync::Arc, time::Duration};
+
+/// The extension's identifier.
+pub const EXTENSION: &str = "io.modelcontextprotocol/ui";
+/// The form's resource.
+pub const URI: &str = "ui://askdesk/ask";
+/// What an MCP App's document is.
+pub const MIME: &str = "text/html;profile=mcp-app";
+
+/// Whether the client shows MCP Apps: it declares the extension with our
+/// document's type.
+pub fn shows_apps(capabilities: &ClientCapabilities) -> bool {
+    capabilities
+        .extensions
+        .as_ref()
+        .and_then(|extensions| extensions.get(EXTENSION))
+        .and_then(|settings| settings.get("mimeTypes"))
+        .and_then(Value::as_array)
+        .is_some_and(|types| types.iter().any(|t| t == MIME))
+}
+
+/// `_meta.ui` of a tool: its view, and who may call it.
+fn tool_meta(visibility: &[&str]) -> MetaObject {
+    let mut meta = MetaObject::new();
+    meta.0.insert(
+        "ui".to_owned(),
+        json!({"resourceUri": URI, "visibility": visibility}),
+    );
+    meta
+}
+
+/// `ask_user` as a client that shows apps lists it: with its view.
+pub fn with_view(tool: Tool) -> Tool {
+    tool.with_meta(tool_meta(&["model", "app"]))
+}
+
+/// The app-only tools, for clients that show apps.
+pub fn tools() -> Vec<Tool> {
+    let ask_id = json!({"type": "string", "description": "The ask's id, from ask_user's result."});
+    let read = json!({
+        "type": "object",
+        "properties": {
+            "askId": ask_id,
+            "waitSeconds": {
+                "type": "integer", "minimum": 0, "maximum": READ_WAIT_SECONDS,
+                "description": "Wait up to this long for the ask to end."
+            }
+        },
+        "required": ["askId"],
+        "additionalProperties": false
+    });
+    let item = json!({
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"},
+            "selected": {"type": "array", "items": {"type": "string"}},
+            "custom": {"type": "string"}
+        },
+        "required": ["id", "selected"]
+    });
+    let answer = json!({
+        "type": "object",
+        "properties": {
+            "askId": ask_id,
+            "answers": {"type": "array", "items": item, "description": "One item per question."},
+            "decline": {
+                "type": "object",
+                "properties": {"reason": {"type": "string"}},
+                "description": "Instead of answers: the person does not answer."
+            }
+        },
+        "required": ["askId"],
+        "additionalProperties": false
+    });
+    let tool = |name: &'static str, title: &str, description: &'static str, input: Value| {
+        let input = match input {
+            Value::Object(map) => map,
+            _ => JsonObject::new(),
+        };
+        Tool::new(name, description, Arc::new(input))
+            .with_title(title.to_owned())
+            .with_meta(tool_meta(&["app"]))
+    };
+    vec![
+        tool(
+            READ_TOOL,
+            "Read an ask (askdesk's form)",
+            "For askdesk's form in the host only: the ask as it stands, waiting up to \
+             waitSeconds for it to end.",
+            read,
+        ),
+        tool(
+            ANSWER_TOOL,
+            "Answer an ask (askdesk's form)",
+            "For askdesk's form in the host only: the person's answers (or decline), checked \
+             by the desk as the page's are.",
+            answer,
+        ),
+    ]
+}
+
+/// The form's resource as `resources/list` names it.
+pub fn resource() -> Resource {
+    let mut resource = Resource::new(URI, "askdesk_form")
+        .with_title("askdesk's form")
+        .with_description("Answer the agent's questions in the conversation.");
+    resource.mime_type = Some(MIME.to_owned());
+    resource.meta = Some(resource_meta());
+    resource
+}
+
+/// `_meta.ui` of the document: it reaches nothing outside itself (every
+/// call goes through the host), and it draws its own frame.
+fn resource_meta() -> MetaObject {
+    let mut meta = MetaObject::new();
+    meta.0.insert(
+        "ui".to_owned(),
+        json!({
+            "csp": {"connectDomains": [], "resourceDomains": [], "frameDomains": [], "baseUriDomains": []},
+            "prefersBorder": false
+        }),
+    );
+    meta
+}
+
+/// The form's document, rendered once from the site's stylesheet and
+/// `hosted` bundle; `None` when the site has no such bundle (one
+/// cargo-leptos built).
+#[derive(Clone, Default)]
+pub struct View(Option<Arc<str>>);
+
+impl View {
+    /// The document from `assets`.
+    pub fn from_assets(assets: &Assets) -> Self {
+        let text = |path: &str| {
+            assets
+                .bytes(path)
+                .and_then(|bytes| String::from_utf8(bytes.to_vec()).ok())
+        };
+        let script = text("/pkg/hosted.js");
+        let style = assets.stylesheet().and_then(text);
+        Self(script.map(|script| {
+            Arc::from(app::hosted::document(
+                &script,
+                style.as_deref().unwrap_or(""),
+            ))
+        }))
+    }
+
+    /// `resources/read` of [`URI`].
+    pub fn read(&self) -> Result<ReadResourceResult, String> {
+        let html = self.0.as_deref().ok_or_else(|| {
+            "this askdesk's site has no hosted bundle (pkg/hosted.js); scripts/dev.sh builds it"
+                .to_owned()
+        })?;
+        let contents = ResourceContents::TextResourceContents {
+            uri: URI.to_owned(),
+            mime_type: Some(MIME.to_owned()),
+            text: html.to_owned(),
+            meta: Some(resource_meta()),
+        };
+        Ok(ReadResourceResult::new(vec![contents]))
+    }
+}
+
+/// The result of an app-only tool: its [`AppReply`] as `structuredContent`,
+/// an error result when it is a refusal.
+fn reply(reply: &AppReply) -> CallToolResult {
+    let text = match reply {
+        Ok(ask) => format!("The ask is {}.", ask.status.as_str()),
+        Err(e) => e.to_string(),
+    };
+    let mut result = match reply {
+        Ok(_) => CallToolResult::success(vec![ContentBlock::text(text)]),
+        Err(_) => CallToolResult::error(vec![ContentBlock::text(text)]),
+    };
+    result.structured_content = serde_json::to_value(reply).ok();
+    result
+}
+
+/// The desk's refusal as the page's server functions say it.
+fn refusal(error: client::Error) -> ServerError {
+    match error {
+        client::Error::Invalid { problems, .. } => {
+            ServerError::Invalid(interaction::Problems(problems))
+        }
+        client::Error::Finished { ask, .. } => ServerError::Finished(ask),
+        client::Error::Refused { status, .. } if status.as_u16() == 404 => ServerError::NotFound,
+        client::Error::Refused { status, .. } if status.as_u16() == 403 => ServerError::Forbidden,
+        other => {
+            tracing::warn!("the hosted form's call failed: {other}");
+            ServerError::Internal
+        }
+    }
+}
+
+fn arguments<T: serde::de::DeserializeOwned>(
+    tool: &str,
+    arguments: JsonObject,
+) -> Result<T, CallToolResult> {
+    serde_json::from_value(Value::Object(arguments))
+        .map_err(|e| tool_error(format!("The arguments are not what {tool} takes: {e}.")))
+}
+
+/// [`READ_TOOL`]: the ask, once it ended or after its wait.
+pub async fn read(backend: &Backend, input: JsonObject) -> CallToolResult {
+    let input: ReadAsk = match arguments(READ_TOOL, input) {
+        Ok(input) => input,
+        Err(refusal) => return refusal,
+    };
+    let wait = Duration::from_secs(input.wait_seconds.unwrap_or(0).min(READ_WAIT_SECONDS));
+    let read = backend.wait(&input.ask_id, wait).await.map_err(refusal);
+    reply(&read)
+}
+
+/// [`ANSWER_TOOL`]: the person's answers or decline, through the desk.
+pub async fn answer(backend: &Backend, input: JsonObject) -> CallToolResult {
+    let input: AnswerInApp = match arguments(ANSWER_TOOL, input) {
+        Ok(input) => input,
+        Err(refusal) => return refusal,
+    };
+    let done = match (input.answers, input.decline) {
+        (Some(answers), None) => {
+            backend
+                .answer(&input.ask_id, Answers { answers }, Via::McpApp)
+                .await
+        }
+        (None, Some(decline)) => backend.decline(&input.ask_id, &decline, Via::McpApp).await,
+        _ => {
+            return tool_error(format!(
+                "{ANSWER_TOOL} takes answers or a decline: one of the two."
+            ))
+        }
+    };
+    reply(&done.map_err(refusal))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn capabilities(value: Value) -> ClientCapabilities {
+        serde_json::from_value(value).expect("capabilities")
+    }
+
+    #[test]
+    fn a_client_shows_apps_when_it_declares_the_extension_with_our_type() {
+        let declared = capabilities(json!({"extensions": {EXTENSION: {"mimeTypes": [MIME]}}}));
+        assert!(shows_apps(&declared));
+        for other in [
+            json!({}),
+            json!({"extensions": {EXTENSION: {}}}),
+            json!({"extensions": {EXTENSION: {"mimeTypes": ["text/html"]}}}),
+            json!({"extensions": {"io.modelcontextprotocol/tasks": {}}}),
+        ] {
+            assert!(!shows_apps(&capabilities(other.clone())), "{other}");
+        }
+    }
+
+    #[test]
+    fn app_tools_are_for_the_app_alone_and_ask_user_for_both() {
+        for tool in tools() {
+            let meta = serde_json::to_value(&tool).expect("tool")["_meta"]["ui"].clone();
+            assert_eq!(
+                meta,
+                json!({"resourceUri": URI, "visibility": ["app"]}),
+                "{}",
+                tool.name
+            );
+        }
+        let ask = with_view(Tool::new("ask_user", "", Arc::new(JsonObject::new())));
+        let meta = serde_json::to_value(&ask).expect("tool")["_meta"]["ui"].clone();
+        assert_eq!(
+            meta,
+            json!({"resourceUri": URI, "visibility": ["model", "app"]})
+        );
+    }
+
+    #[test]
+    fn without_a_hosted_bundle_the_resource_says_how_to_get_one() {
+        let error = View::default().read().expect_err("no bundle");
+        assert!(error.contains("pkg/hosted.js"), "{error}");
+    }
+}
