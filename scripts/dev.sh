@@ -306,7 +306,10 @@ build_site() { # build_site [watch]
         --enable-bulk-memory --enable-nontrapping-float-to-int \
         "$work/${bundle}_bg.wasm" -o "$work/$bundle.wasm"
       # One classic script: the JavaScript minified by esbuild, the wasm in it.
-      node scripts/wasm-module.mjs "$work/$bundle.js" "$work/$bundle.wasm" "$SITE/pkg/$bundle.js"
+      # The hosted form's bundle is inlined into its document (--inline).
+      local inline=()
+      [ "$bundle" != hosted ] || inline=(--inline)
+      node scripts/wasm-module.mjs "${inline[@]}" "$work/$bundle.js" "$work/$bundle.wasm" "$SITE/pkg/$bundle.js"
       # A site laid out before the wasm moved into the JavaScript.
       rm -f "$SITE/pkg/$bundle".wasm{,.br,.gz}
     fi
@@ -348,7 +351,8 @@ build_watch_site() {
     rm -rf "$work/bundle"
     wasm-bindgen --target web --no-typescript --omit-default-module-path \
       --out-dir "$work/bundle" --out-name bundle "$work/frontend.wasm"
-    node scripts/wasm-module.mjs "$work/bundle/bundle.js" "$work/bundle/bundle_bg.wasm" "$SITE/pkg/${BUNDLES[0]}.js"
+    # --inline: the one file also stands as the hosted form's bundle.
+    node scripts/wasm-module.mjs --inline "$work/bundle/bundle.js" "$work/bundle/bundle_bg.wasm" "$SITE/pkg/${BUNDLES[0]}.js"
     local bundle
     for bundle in "${BUNDLES[@]:1}"; do cp "$SITE/pkg/${BUNDLES[0]}.js" "$SITE/pkg/$bundle.js"; done
   fi
@@ -382,7 +386,7 @@ served_url() {
 # bundle past its budget fails until it earns the bytes or the budget is
 # raised on purpose. Each budget is the size measured with rustup's
 # toolchain plus 2%; bench/size.sh reports the sizes beside the peers'.
-declare -A BUNDLE_BUDGET=([ask]=101100 [desk]=72420 [hosted]=94650)
+declare -A BUNDLE_BUDGET=([ask]=101100 [desk]=72420 [hosted]=96650)
 
 check_bundle_budget() {
   local bundle size over=

@@ -2,7 +2,10 @@
 // JavaScript, the wasm as a string of one character per byte, and the few
 // lines that compile the wasm and wake the page. `scripts/dev.sh` runs this
 // once per bundle, with esbuild on its PATH:
-//   node scripts/wasm-module.mjs GLUE.js BUNDLE.wasm OUT.js
+//   node scripts/wasm-module.mjs [--inline] GLUE.js BUNDLE.wasm OUT.js
+// With --inline the file may also stand as the text of an inline
+// `<script>` in HTML (the hosted form's document, app::hosted): see
+// INLINE_ESCAPES below.
 //
 // Why one file: on a repeat visit the browser's memory cache serves a
 // script at once, while a `fetch` of the wasm goes to the HTTP cache and
@@ -29,7 +32,9 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
-const [glue, wasm, out] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const inline = args[0] === "--inline";
+const [glue, wasm, out] = inline ? args.slice(1) : args;
 if (!out) {
   console.error("usage: node scripts/wasm-module.mjs GLUE.js BUNDLE.wasm OUT.js");
   process.exit(2);
@@ -91,7 +96,17 @@ if (parts.length !== 2) {
 // character up to U+00FF may stand in a literal, NUL and C1 controls
 // included (U+2028 and U+2029, the other line terminators, are above it).
 const ESCAPES = { 0x22: '\\"', 0x5c: "\\\\", 0x0a: "\\n", 0x0d: "\\r" };
+// Inside an inline `<script>`, HTML reads two more bytes differently: the
+// parser turns NUL into U+FFFD, and `<` may start `</script` or `<!--`.
+// esbuild's own output holds neither; in the wasm they are escapes (NUL as
+// `\0`, or `\x00` before a digit, where `\0` would start an octal escape).
+const INLINE_ESCAPES = { ...ESCAPES, 0x3c: "\\x3C" };
+const escapes = inline ? INLINE_ESCAPES : ESCAPES;
+const isDigit = (byte) => byte >= 0x30 && byte <= 0x39;
 const bytes = readFileSync(wasm);
 const chars = new Array(bytes.length);
-for (let i = 0; i < bytes.length; i++) chars[i] = ESCAPES[bytes[i]] ?? String.fromCharCode(bytes[i]);
+for (let i = 0; i < bytes.length; i++) {
+  chars[i] = inline && bytes[i] === 0 ? (isDigit(bytes[i + 1]) ? "\\x00" : "\\0")
+    : escapes[bytes[i]] ?? String.fromCharCode(bytes[i]);
+}
 writeFileSync(out, parts.join(`"${chars.join("")}"`));

@@ -369,7 +369,7 @@ pub fn http_service(state: &AppState) -> StreamableHttpService<AskDesk, LocalSes
     .eliciting(state.mcp_elicit)
     .limiting(state.create_limit.clone())
     .sharing(state.shared.clone())
-    .showing(hosted::View::from_assets(&state.assets));
+    .showing(hosted::View::of(state.assets.clone()));
     let mut config = StreamableHttpServerConfig::default()
         .disable_allowed_hosts()
         .with_cancellation_token(state.shutdown.child_token());

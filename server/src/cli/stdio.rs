@@ -35,14 +35,15 @@ pub async fn find_desk(args: &McpArgs) -> Result<Backend, run::StartError> {
 pub async fn run(args: McpArgs) -> Result<(), run::StartError> {
     let backend = find_desk(&args).await?;
     // The form's document for hosts that show MCP Apps, from this binary's
-    // own site (or --site-root).
-    let view = match args.serve.assets() {
-        Ok(assets) => hosted::View::from_assets(&assets),
+    // own site (or --site-root), read when a host first asks for it.
+    let serve = args.serve.clone();
+    let view = hosted::View::reading(move || match serve.assets() {
+        Ok(assets) => Some(std::sync::Arc::new(assets)),
         Err(e) => {
             tracing::warn!("no form for hosts that show MCP Apps: {e}");
-            hosted::View::default()
+            None
         }
-    };
+    });
     let handler = AskDesk::new(backend, args.serve.mcp_default_timeout)
         .eliciting(args.serve.elicit)
         .showing(view);

@@ -106,7 +106,7 @@ impl Assets {
         Ok(Self::from_files(files))
     }
 
-    fn from_files(files: impl IntoIterator<Item = (String, Vec<u8>)>) -> Self {
+    pub(crate) fn from_files(files: impl IntoIterator<Item = (String, Vec<u8>)>) -> Self {
         let mut raw: HashMap<String, Bytes> = files
             .into_iter()
             .map(|(name, bytes)| (name, Bytes::from(bytes)))

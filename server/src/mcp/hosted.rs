@@ -19,7 +19,10 @@ use rmcp::model::{
     Resource, ResourceContents, Tool,
 };
 use serde_json::{json, Value};
-use std::{sync::Arc, time::Duration};
+use std::{
+    sync::{Arc, OnceLock},
+    time::Duration,
+};
 
 /// The extension's identifier.
 pub const EXTENSION: &str = "io.modelcontextprotocol/ui";
@@ -70,15 +73,7 @@ pub fn tools() -> Vec<Tool> {
         "required": ["askId"],
         "additionalProperties": false
     });
-    let item = json!({
-        "type": "object",
-        "properties": {
-            "id": {"type": "string"},
-            "selected": {"type": "array", "items": {"type": "string"}},
-            "custom": {"type": "string"}
-        },
-        "required": ["id", "selected"]
-    });
+    let item = super::schema::answer_item();
     let answer = json!({
         "type": "object",
         "properties": {
@@ -144,36 +139,47 @@ fn resource_meta() -> MetaObject {
     meta
 }
 
-/// The form's document, rendered once from the site's stylesheet and
-/// `hosted` bundle; `None` when the site has no such bundle (one
-/// cargo-leptos built).
-#[derive(Clone, Default)]
-pub struct View(Option<Arc<str>>);
+/// Where the site comes from: the server's own, or one read when first
+/// needed (`askdesk mcp`, which serves no pages).
+type Site = Arc<dyn Fn() -> Option<Arc<Assets>> + Send + Sync>;
+
+/// The form's document, rendered from the site's stylesheet and `hosted`
+/// bundle the first time a host reads it, then kept.
+#[derive(Clone)]
+pub struct View {
+    site: Site,
+    document: Arc<OnceLock<Result<Arc<str>, String>>>,
+}
+
+impl Default for View {
+    /// No site: the resource says how to get one.
+    fn default() -> Self {
+        Self::reading(|| None)
+    }
+}
 
 impl View {
-    /// The document from `assets`.
-    pub fn from_assets(assets: &Assets) -> Self {
-        let text = |path: &str| {
-            assets
-                .bytes(path)
-                .and_then(|bytes| String::from_utf8(bytes.to_vec()).ok())
-        };
-        let script = text("/pkg/hosted.js");
-        let style = assets.stylesheet().and_then(text);
-        Self(script.map(|script| {
-            Arc::from(app::hosted::document(
-                &script,
-                style.as_deref().unwrap_or(""),
-            ))
-        }))
+    /// The document of the site in `assets`.
+    pub fn of(assets: Arc<Assets>) -> Self {
+        Self::reading(move || Some(assets.clone()))
+    }
+
+    /// The document of the site `site` reads, when first asked for.
+    pub fn reading(site: impl Fn() -> Option<Arc<Assets>> + Send + Sync + 'static) -> Self {
+        Self {
+            site: Arc::new(site),
+            document: Arc::default(),
+        }
+    }
+
+    fn document(&self) -> &Result<Arc<str>, String> {
+        self.document
+            .get_or_init(|| render((self.site)().as_deref()))
     }
 
     /// `resources/read` of [`URI`].
     pub fn read(&self) -> Result<ReadResourceResult, String> {
-        let html = self.0.as_deref().ok_or_else(|| {
-            "this askdesk's site has no hosted bundle (pkg/hosted.js); scripts/dev.sh builds it"
-                .to_owned()
-        })?;
+        let html = self.document().as_deref().map_err(Clone::clone)?;
         let contents = ResourceContents::TextResourceContents {
             uri: URI.to_owned(),
             mime_type: Some(MIME.to_owned()),
@@ -184,16 +190,36 @@ impl View {
     }
 }
 
+/// The document from `assets`, or why there is none: no site, no `hosted`
+/// bundle (a site cargo-leptos built has none), or one that may not stand
+/// inline (a site not built by `scripts/dev.sh`).
+fn render(assets: Option<&Assets>) -> Result<Arc<str>, String> {
+    let missing =
+        || "this askdesk's site has no hosted bundle (pkg/hosted.js); scripts/dev.sh builds it";
+    let assets = assets.ok_or_else(|| missing().to_owned())?;
+    let text = |path: &str| {
+        assets
+            .bytes(path)
+            .and_then(|bytes| std::str::from_utf8(bytes).ok())
+    };
+    let script = text("/pkg/hosted.js").ok_or_else(|| missing().to_owned())?;
+    if !app::hosted::inlinable(script) {
+        return Err("pkg/hosted.js may not stand inline; scripts/dev.sh builds it with                     scripts/wasm-module.mjs --inline"
+            .to_owned());
+    }
+    let style = assets.stylesheet().and_then(text).unwrap_or("");
+    Ok(Arc::from(app::hosted::document(script, style)))
+}
+
 /// The result of an app-only tool: its [`AppReply`] as `structuredContent`,
 /// an error result when it is a refusal.
 fn reply(reply: &AppReply) -> CallToolResult {
-    let text = match reply {
-        Ok(ask) => format!("The ask is {}.", ask.status.as_str()),
-        Err(e) => e.to_string(),
-    };
     let mut result = match reply {
-        Ok(_) => CallToolResult::success(vec![ContentBlock::text(text)]),
-        Err(_) => CallToolResult::error(vec![ContentBlock::text(text)]),
+        Ok(ask) => CallToolResult::success(vec![ContentBlock::text(format!(
+            "The ask is {}.",
+            ask.status.as_str()
+        ))]),
+        Err(e) => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
     };
     result.structured_content = serde_json::to_value(reply).ok();
     result
@@ -301,5 +327,15 @@ mod tests {
     fn without_a_hosted_bundle_the_resource_says_how_to_get_one() {
         let error = View::default().read().expect_err("no bundle");
         assert!(error.contains("pkg/hosted.js"), "{error}");
+    }
+
+    #[test]
+    fn a_bundle_that_may_not_stand_inline_is_not_served() {
+        let error = render(Some(&Assets::from_files([(
+            "pkg/hosted.js".to_owned(),
+            b"var s=\"</script>\";".to_vec(),
+        )])))
+        .expect_err("not inline");
+        assert!(error.contains("--inline"), "{error}");
     }
 }

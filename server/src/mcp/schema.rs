@@ -151,6 +151,20 @@ pub fn cancel_input() -> JsonObject {
     }))
 }
 
+/// One answer item (`interaction::AnswerItem`), as tools return it and
+/// askdesk's form in a host sends it.
+pub fn answer_item() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"},
+            "selected": {"type": "array", "items": {"type": "string"}},
+            "custom": {"type": "string", "description": "Text the human typed."}
+        },
+        "required": ["id", "selected"]
+    })
+}
+
 /// The output schema of every tool: `interaction::Structured` once the
 /// ask has ended; `{status: "pending", askId, url}` while it waits.
 pub fn output() -> JsonObject {
@@ -163,15 +177,7 @@ pub fn output() -> JsonObject {
             "answers": {
                 "type": "array",
                 "description": "Once ended: one item per question, in question order; empty unless answered.",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "id": {"type": "string"},
-                        "selected": {"type": "array", "items": {"type": "string"}},
-                        "custom": {"type": "string", "description": "Text the human typed."}
-                    },
-                    "required": ["id", "selected"]
-                }
+                "items": answer_item()
             },
             "reason": {"type": "string", "description": "Why the human declined, if they said."}
         },
