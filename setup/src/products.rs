@@ -1,0 +1,282 @@
+//! Where each product keeps its settings, and what askdesk puts there: a
+//! table of data, so that a new hook or a new file is a new row.
+
+/// An agent product askdesk can set itself up in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Product {
+    /// Anthropic's Claude Code.
+    ClaudeCode,
+    /// OpenAI's Codex.
+    Codex,
+    /// The Cursor editor.
+    Cursor,
+}
+
+/// Whose settings: the user's own, or the current project's (files meant to
+/// be committed with it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// The user's settings, for every project.
+    User,
+    /// The project's settings, in the current directory.
+    Project,
+}
+
+/// The folder a settings file's path starts from. The caller knows where
+/// each is; this crate reads no environment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Root {
+    /// The user's home folder.
+    Home,
+    /// Codex's own folder: `$CODEX_HOME`, by default `~/.codex`.
+    CodexHome,
+    /// The project's folder, the current directory.
+    Project,
+}
+
+/// How a settings file is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Strict JSON: the product reads nothing else, so a comment is an
+    /// error to report, not something to keep.
+    Json,
+    /// JSON with comments, which the product accepts and askdesk keeps.
+    Jsonc,
+    /// TOML; its comments are kept.
+    Toml,
+}
+
+/// One settings file of a product, and what askdesk puts in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettingsFile {
+    /// Where its path starts.
+    pub root: Root,
+    /// Its path below the root.
+    pub path: &'static str,
+    pub format: Format,
+    /// askdesk's MCP server entry, when this file holds MCP servers.
+    pub server: Option<McpServer>,
+    /// askdesk's hooks in this file, in the Claude Code settings shape
+    /// (`hooks` → event → matcher groups → commands).
+    pub hooks: &'static [Hook],
+    /// What the person should know once the file is written.
+    pub note: Option<&'static str>,
+}
+
+/// The name of askdesk's entry among a file's MCP servers.
+pub const SERVER_NAME: &str = "askdesk";
+
+/// askdesk's MCP server entry in one file: the table of servers it goes in
+/// and the fields askdesk sets. Fields a person added beside them stay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct McpServer {
+    /// The key of the servers' table: `mcpServers` or `mcp_servers`.
+    pub table: &'static str,
+    pub fields: &'static [Field],
+}
+
+/// One field of askdesk's MCP server entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Field {
+    pub key: &'static str,
+    pub value: FieldValue,
+}
+
+/// A field's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldValue {
+    /// The askdesk binary's absolute path.
+    Program,
+    Text(&'static str),
+    Texts(&'static [&'static str]),
+    Integer(i64),
+}
+
+/// One hook: a command the product runs on an event, the askdesk binary
+/// with `args`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hook {
+    /// The event, such as `PreToolUse`.
+    pub event: &'static str,
+    /// The tools it applies to; `None` for events without a matcher.
+    pub matcher: Option<&'static str>,
+    /// askdesk's arguments, such as `hook claude-code`.
+    pub args: &'static [&'static str],
+    /// Seconds the product lets it run: people take their time.
+    pub timeout: u32,
+}
+
+/// A day: how long a hook or a tool call may wait for a person.
+const A_DAY: u32 = 86_400;
+
+/// The stdio server `askdesk mcp`, as Claude Code's own `claude mcp add`
+/// writes one.
+const CLAUDE_CODE_SERVER: McpServer = McpServer {
+    table: "mcpServers",
+    fields: &[
+        Field {
+            key: "type",
+            value: FieldValue::Text("stdio"),
+        },
+        Field {
+            key: "command",
+            value: FieldValue::Program,
+        },
+        Field {
+            key: "args",
+            value: FieldValue::Texts(&["mcp"]),
+        },
+    ],
+};
+
+/// Codex stops waiting for a tool after its `tool_timeout_sec`, a minute
+/// unless set.
+const CODEX_SERVER: McpServer = McpServer {
+    table: "mcp_servers",
+    fields: &[
+        Field {
+            key: "command",
+            value: FieldValue::Program,
+        },
+        Field {
+            key: "args",
+            value: FieldValue::Texts(&["mcp"]),
+        },
+        Field {
+            key: "tool_timeout_sec",
+            value: FieldValue::Integer(A_DAY as i64),
+        },
+    ],
+};
+
+const CURSOR_SERVER: McpServer = McpServer {
+    table: "mcpServers",
+    fields: &[
+        Field {
+            key: "command",
+            value: FieldValue::Program,
+        },
+        Field {
+            key: "args",
+            value: FieldValue::Texts(&["mcp"]),
+        },
+    ],
+};
+
+/// Claude Code's hooks: its own `AskUserQuestion` goes to the desk.
+const CLAUDE_CODE_HOOKS: &[Hook] = &[Hook {
+    event: "PreToolUse",
+    matcher: Some("AskUserQuestion"),
+    args: &["hook", "claude-code"],
+    timeout: A_DAY,
+}];
+
+const RESTART: &str = "restart the agent (or start a new session) to load it";
+
+impl Product {
+    /// Every product, in the order the command line lists them.
+    pub const ALL: [Product; 3] = [Product::ClaudeCode, Product::Codex, Product::Cursor];
+
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Product::ClaudeCode => "claude-code",
+            Product::Codex => "codex",
+            Product::Cursor => "cursor",
+        }
+    }
+
+    /// Its name for people.
+    pub fn title(self) -> &'static str {
+        match self {
+            Product::ClaudeCode => "Claude Code",
+            Product::Codex => "Codex",
+            Product::Cursor => "Cursor",
+        }
+    }
+
+    /// The product named `name` on the command line.
+    pub fn from_name(name: &str) -> Option<Product> {
+        Product::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// The files askdesk writes for this product in `scope`, MCP first.
+    pub fn files(self, scope: Scope) -> Vec<SettingsFile> {
+        let file = |root, path, format, server, hooks, note| SettingsFile {
+            root,
+            path,
+            format,
+            server,
+            hooks,
+            note,
+        };
+        match (self, scope) {
+            // User-scoped servers are the top-level `mcpServers` of
+            // ~/.claude.json (per-project ones sit under `projects`);
+            // hooks live in the settings files.
+            (Product::ClaudeCode, Scope::User) => vec![
+                file(
+                    Root::Home,
+                    ".claude.json",
+                    Format::Json,
+                    Some(CLAUDE_CODE_SERVER),
+                    &[],
+                    Some(RESTART),
+                ),
+                file(
+                    Root::Home,
+                    ".claude/settings.json",
+                    Format::Json,
+                    None,
+                    CLAUDE_CODE_HOOKS,
+                    None,
+                ),
+            ],
+            (Product::ClaudeCode, Scope::Project) => vec![
+                file(
+                    Root::Project,
+                    ".mcp.json",
+                    Format::Json,
+                    Some(CLAUDE_CODE_SERVER),
+                    &[],
+                    Some("Claude Code asks once before it starts a project's MCP servers"),
+                ),
+                file(
+                    Root::Project,
+                    ".claude/settings.json",
+                    Format::Json,
+                    None,
+                    CLAUDE_CODE_HOOKS,
+                    None,
+                ),
+            ],
+            (Product::Codex, Scope::User) => vec![file(
+                Root::CodexHome,
+                "config.toml",
+                Format::Toml,
+                Some(CODEX_SERVER),
+                &[],
+                Some(RESTART),
+            )],
+            (Product::Codex, Scope::Project) => vec![file(
+                Root::Project,
+                ".codex/config.toml",
+                Format::Toml,
+                Some(CODEX_SERVER),
+                &[],
+                Some("Codex reads a project's .codex/config.toml only once the project is trusted"),
+            )],
+            (Product::Cursor, scope) => vec![file(
+                match scope {
+                    Scope::User => Root::Home,
+                    Scope::Project => Root::Project,
+                },
+                ".cursor/mcp.json",
+                Format::Jsonc,
+                Some(CURSOR_SERVER),
+                &[],
+                Some(RESTART),
+            )],
+        }
+    }
+}
