@@ -5,6 +5,7 @@
 mod creating;
 pub(crate) mod events;
 mod finishing;
+mod links;
 pub(crate) mod listing;
 mod notifying;
 mod people;

@@ -10,10 +10,11 @@
 //! `desk.rs` holds [`Desk`] itself (what it holds, how it is opened, reading
 //! an ask), and every other `impl Desk` block is in `desk/`, in a file named
 //! for what the desk does there: `creating`, `finishing`, `listing`,
-//! `watching`, `events`, `notifying`, `people`. The other top-level modules
-//! are what the desk speaks of (records, people, the outbox, errors) and the
-//! [`Store`] trait, none of which imports `desk` or `sql`, and `sql/` is the
-//! SQLite and PostgreSQL stores with the statements and rows they share.
+//! `watching`, `events`, `notifying`, `people`, `links`. The other
+//! top-level modules are what the desk speaks of (records, people,
+//! sessions, the outbox, errors) and the [`Store`] trait, none of which
+//! imports `desk` or `sql`, and `sql/` is the SQLite and PostgreSQL stores
+//! with the statements and rows they share.
 
 mod action;
 mod desk;
@@ -22,6 +23,7 @@ mod id;
 mod outbox;
 mod people;
 mod record;
+mod sessions;
 mod sql;
 mod store;
 
@@ -37,7 +39,11 @@ pub use id::AskId;
 pub use outbox::{
     Attempt, Claimed, DeliveryRow, Notice, Outbox, Owed, PushSubscription, Reminders,
 };
-pub use people::{digest, Actor, Caller, Grant, People, Person, SESSION_MS, TOKEN_PREFIX};
+pub use people::{digest, Actor, Caller, People, Person, TOKEN_PREFIX};
 pub use record::{End, Entry, Finisher, Record};
+pub use sessions::{
+    Grant, Holder, LinkRefusal, LinkValid, Opened, SessionId, SessionInfo, Sessions, SignInLink,
+    LINK_MS, SESSION_MS,
+};
 pub use sql::{Change, Changes, PoolSettings, PostgresStore, SqliteStore};
 pub use store::{Cursor, EventBounds, Keyed, ListFilter, Store};

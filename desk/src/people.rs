@@ -1,7 +1,7 @@
-//! People with their own tokens and roles, and signed-in browsers'
-//! sessions. Tokens and session cookies are kept only as SHA-256 digests;
-//! every check reads the database, so a person removed on one instance is
-//! refused by every instance on their next request.
+//! People with their own tokens and roles, and who may do what. Tokens
+//! are kept only as SHA-256 digests; every check reads the database, so a
+//! person removed on one instance is refused by every instance on their
+//! next request. Their signed-in browsers are `sessions`'.
 
 use crate::{
     error::{DeskError, StoreError},
@@ -14,9 +14,6 @@ use sha2::{Digest, Sha256};
 /// What every person's token starts with, so a leaked one is recognised
 /// (by a person, or a secret scanner).
 pub const TOKEN_PREFIX: &str = "askd_";
-
-/// How long a signed-in browser stays signed in: 30 days.
-pub const SESSION_MS: i64 = 30 * 24 * 60 * 60 * 1000;
 
 /// Someone with a token of their own.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -177,19 +174,6 @@ pub(crate) enum Finishing {
     Cancel,
 }
 
-/// Whose a signed-in session is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Grant {
-    /// A person's.
-    Person(Person),
-    /// The holder of the server's shared token, named by `tag` (a digest
-    /// of that token: a session outlives no change of the token).
-    Admin {
-        /// The digest.
-        tag: String,
-    },
-}
-
 /// The SHA-256 digest of `secret` in hex: how tokens and cookies are kept.
 pub fn digest(secret: &str) -> String {
     Sha256::digest(secret.as_bytes())
@@ -198,7 +182,7 @@ pub fn digest(secret: &str) -> String {
         .collect()
 }
 
-/// The people and sessions a store keeps; part of every `Store`.
+/// The people a store keeps; part of every `Store`.
 #[async_trait]
 pub trait People: Send + Sync {
     /// Adds `person` with the token whose digest is `token_digest`;
@@ -208,25 +192,10 @@ pub trait People: Send + Sync {
     /// Everyone, by name.
     async fn people(&self) -> Result<Vec<Person>, StoreError>;
 
-    /// Removes the person `name` and their sessions; whether there was one.
+    /// Removes the person `name` with their sessions and sign-in links;
+    /// whether there was one.
     async fn remove_person(&self, name: &str) -> Result<bool, StoreError>;
 
     /// The person whose token has this digest.
     async fn person_by_token(&self, token_digest: &str) -> Result<Option<Person>, StoreError>;
-
-    /// Keeps a session, by the digest of its cookie, until `expires_at`.
-    async fn add_session(
-        &self,
-        digest: &str,
-        grant: &Grant,
-        at: i64,
-        expires_at: i64,
-    ) -> Result<(), StoreError>;
-
-    /// Whose the session with this digest is, if it is still valid at
-    /// `now` (and its person still exists).
-    async fn session(&self, digest: &str, now: i64) -> Result<Option<Grant>, StoreError>;
-
-    /// Ends the session with this digest.
-    async fn remove_session(&self, digest: &str) -> Result<(), StoreError>;
 }

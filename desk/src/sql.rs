@@ -8,6 +8,7 @@ mod outbox;
 mod people;
 mod postgres;
 mod rows;
+mod sessions;
 mod sqlite;
 
 pub use postgres::{Change, Changes, PoolSettings, PostgresStore};

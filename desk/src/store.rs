@@ -83,7 +83,9 @@ impl EventBounds {
 /// Every implementation passes the same conformance suite
 /// (`desk/tests/conformance.rs`).
 #[async_trait]
-pub trait Store: crate::people::People + crate::outbox::Outbox + Send + Sync + 'static {
+pub trait Store:
+    crate::people::People + crate::sessions::Sessions + crate::outbox::Outbox + Send + Sync + 'static
+{
     /// Stores a new pending ask, with the idempotency key and the digest of
     /// its content when it was created with one, its creation as the next
     /// event and the notifications `owed` for it, in one transaction.

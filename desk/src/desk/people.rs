@@ -1,15 +1,17 @@
 //! The desk's people and sessions: adding and removing people, signing
-//! in and out, who may end an ask how, and checking an ask's recipients.
+//! in and out, listing and ending sessions, who may end an ask how, and
+//! checking an ask's recipients.
 
 use super::Desk;
 use crate::{
     error::DeskError,
-    people::{digest, Actor, Caller, Finishing, Grant, Person, SESSION_MS, TOKEN_PREFIX},
+    people::{digest, Actor, Caller, Finishing, Person, TOKEN_PREFIX},
+    sessions::{Grant, Holder, Opened, SessionId, SessionInfo, SESSION_MS},
 };
 use interaction::{person_name_problem, Problem, ProblemCode, Problems, Role, Via};
 
 /// `bytes` random bytes in hex.
-fn random_hex(bytes: usize) -> Result<String, DeskError> {
+pub(super) fn random_hex(bytes: usize) -> Result<String, DeskError> {
     let mut buf = vec![0u8; bytes];
     getrandom::fill(&mut buf).map_err(|e| DeskError::System(format!("no randomness: {e}")))?;
     Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
@@ -69,7 +71,13 @@ impl Desk {
         let cookie = random_hex(32)?;
         let now = self.now_ms();
         self.store
-            .add_session(&digest(&cookie), grant, now, now.saturating_add(SESSION_MS))
+            .add_session(
+                &digest(&cookie),
+                grant,
+                Opened::Token,
+                now,
+                now.saturating_add(SESSION_MS),
+            )
             .await?;
         Ok(cookie)
     }
@@ -82,6 +90,22 @@ impl Desk {
     /// Ends the session with this cookie.
     pub async fn close_session(&self, cookie: &str) -> Result<(), DeskError> {
         Ok(self.store.remove_session(&digest(cookie)).await?)
+    }
+
+    /// The signed-in sessions (only `holder`'s, when given), newest first;
+    /// never their cookies.
+    pub async fn sessions(&self, holder: Option<&Holder>) -> Result<Vec<SessionInfo>, DeskError> {
+        Ok(self.store.sessions(holder, self.now_ms()).await?)
+    }
+
+    /// Ends the session named `id` (only if it is `holder`'s, when given),
+    /// on every instance at its next request; whether there was one.
+    pub async fn end_session(
+        &self,
+        id: &SessionId,
+        holder: Option<&Holder>,
+    ) -> Result<bool, DeskError> {
+        Ok(self.store.remove_session_by_id(id, holder).await?)
     }
 
     /// Whether `actor` may end an ask for `to` so, under this desk's rule

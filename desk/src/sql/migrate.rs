@@ -100,6 +100,11 @@ pub(crate) const SQLITE: Migrations = Migrations(&[
         "people",
         include_str!("../../migrations/sqlite/0009_people.sql"),
     ),
+    (
+        10,
+        "sign-in links",
+        include_str!("../../migrations/sqlite/0010_sign_in_links.sql"),
+    ),
 ]);
 
 /// PostgreSQL's schema.
@@ -153,6 +158,11 @@ pub(crate) const POSTGRES: Migrations = Migrations(&[
         10,
         "people",
         include_str!("../../migrations/postgres/0010_people.sql"),
+    ),
+    (
+        11,
+        "sign-in links",
+        include_str!("../../migrations/postgres/0011_sign_in_links.sql"),
     ),
 ]);
 

@@ -1,6 +1,7 @@
 //! The one implementation of [`People`](crate::people::People) over SQL, for
 //! every database, as `sql_store!` is for asks: the same statements,
-//! expanded once per pool type by [`sql_people!`].
+//! expanded once per pool type by [`sql_people!`]. Their sessions and
+//! sign-in links are `sql_sessions!`'s.
 
 use crate::{
     error::{corrupt, StoreError},
@@ -52,6 +53,10 @@ macro_rules! sql_people {
                     .bind(name)
                     .execute(&mut *tx)
                     .await?;
+                sqlx::query("DELETE FROM sign_in_links WHERE person = $1")
+                    .bind(name)
+                    .execute(&mut *tx)
+                    .await?;
                 let removed = sqlx::query("DELETE FROM people WHERE name = $1")
                     .bind(name)
                     .execute(&mut *tx)
@@ -71,77 +76,6 @@ macro_rules! sql_people {
                 .fetch_optional(&self.pool)
                 .await?;
                 row.as_ref().map($crate::sql::people::person_of).transpose()
-            }
-
-            async fn add_session(
-                &self,
-                digest: &str,
-                grant: &$crate::people::Grant,
-                at: i64,
-                expires_at: i64,
-            ) -> Result<(), $crate::error::StoreError> {
-                let (person, tag) = match grant {
-                    $crate::people::Grant::Person(p) => (Some(p.name.as_str()), None),
-                    $crate::people::Grant::Admin { tag } => (None, Some(tag.as_str())),
-                };
-                let mut tx = self.pool.begin().await?;
-                // Ended sessions go as new ones come.
-                sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
-                    .bind(at)
-                    .execute(&mut *tx)
-                    .await?;
-                sqlx::query(
-                    "INSERT INTO sessions (digest, person, admin_tag, created_at, expires_at) \
-                     VALUES ($1, $2, $3, $4, $5)",
-                )
-                .bind(digest)
-                .bind(person)
-                .bind(tag)
-                .bind(at)
-                .bind(expires_at)
-                .execute(&mut *tx)
-                .await?;
-                tx.commit().await?;
-                Ok(())
-            }
-
-            async fn session(
-                &self,
-                digest: &str,
-                now: i64,
-            ) -> Result<Option<$crate::people::Grant>, $crate::error::StoreError> {
-                use sqlx::Row;
-                let row = sqlx::query(
-                    "SELECT p.name, p.role, p.created_at, s.person, s.admin_tag \
-                     FROM sessions s LEFT JOIN people p ON p.name = s.person \
-                     WHERE s.digest = $1 AND s.expires_at > $2",
-                )
-                .bind(digest)
-                .bind(now)
-                .fetch_optional(&self.pool)
-                .await?;
-                let Some(row) = row else {
-                    return Ok(None);
-                };
-                let person: Option<String> = row.try_get("person")?;
-                let found: Option<String> = row.try_get("name")?;
-                let tag: Option<String> = row.try_get("admin_tag")?;
-                Ok(match (person, found, tag) {
-                    (Some(_), Some(_), _) => Some($crate::people::Grant::Person(
-                        $crate::sql::people::person_of(&row)?,
-                    )),
-                    (None, _, Some(tag)) => Some($crate::people::Grant::Admin { tag }),
-                    // The person is gone.
-                    _ => None,
-                })
-            }
-
-            async fn remove_session(&self, digest: &str) -> Result<(), $crate::error::StoreError> {
-                sqlx::query("DELETE FROM sessions WHERE digest = $1")
-                    .bind(digest)
-                    .execute(&self.pool)
-                    .await?;
-                Ok(())
             }
         }
     };

@@ -176,4 +176,5 @@ impl PostgresStore {
 
 super::asks::sql_store!(PostgresStore, sqlx::Postgres, "seq");
 super::people::sql_people!(PostgresStore, sqlx::Postgres);
+super::sessions::sql_sessions!(PostgresStore, sqlx::Postgres);
 super::outbox::sql_outbox!(PostgresStore, sqlx::Postgres, "FOR UPDATE SKIP LOCKED");

@@ -68,4 +68,5 @@ impl SqliteStore {
 
 super::asks::sql_store!(SqliteStore, sqlx::Sqlite, "rowid");
 super::people::sql_people!(SqliteStore, sqlx::Sqlite);
+super::sessions::sql_sessions!(SqliteStore, sqlx::Sqlite);
 super::outbox::sql_outbox!(SqliteStore, sqlx::Sqlite, "");

@@ -43,6 +43,9 @@ macro_rules! suite {
     };
 }
 
+/// The suite's runner, for the desk's other test files.
+pub(crate) use suite;
+
 suite!(
     the_same_idempotency_key_gives_the_same_ask_and_other_content_is_refused,
     racing_creations_with_one_key_make_one_ask,

@@ -4,4 +4,5 @@
 mod common;
 mod conformance;
 mod postgres;
+mod sessions;
 mod sqlite;
