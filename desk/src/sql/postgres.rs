@@ -5,7 +5,6 @@
 use super::migrate;
 use crate::{error::StoreError, id::AskId};
 use sqlx::{
-    migrate::Migrator,
     postgres::{PgConnectOptions, PgListener, PgPoolOptions},
     PgPool,
 };
@@ -114,12 +113,7 @@ impl PostgresStore {
             .acquire_timeout(settings.acquire_timeout)
             .connect_with(options)
             .await?;
-        let applied: Option<i64> = sqlx::query_scalar(migrate::APPLIED)
-            .fetch_one(&pool)
-            .await
-            .unwrap_or(None);
-        migrate::POSTGRES.check(applied)?;
-        Migrator::new(migrate::POSTGRES).await?.run(&pool).await?;
+        migrate::upgrade_postgres(&pool, migrate::POSTGRES).await?;
         Ok(Self { pool })
     }
 

@@ -4,7 +4,6 @@
 use super::migrate;
 use crate::error::StoreError;
 use sqlx::{
-    migrate::Migrator,
     sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
     SqlitePool,
 };
@@ -56,12 +55,7 @@ impl SqliteStore {
     }
 
     async fn migrate(pool: SqlitePool) -> Result<Self, StoreError> {
-        let applied: Option<i64> = sqlx::query_scalar(migrate::APPLIED)
-            .fetch_one(&pool)
-            .await
-            .unwrap_or(None);
-        migrate::SQLITE.check(applied)?;
-        Migrator::new(migrate::SQLITE).await?.run(&pool).await?;
+        migrate::upgrade_sqlite(&pool, migrate::SQLITE).await?;
         Ok(Self { pool })
     }
 }
