@@ -9,6 +9,7 @@ mod links;
 pub(crate) mod listing;
 mod notifying;
 mod people;
+mod retention;
 pub(crate) mod watching;
 
 use crate::{
@@ -59,6 +60,8 @@ pub struct Desk {
     action_key: action::ActionKey,
     /// Whether only signed-in people (and admins) may answer and decline.
     answer_requires_sign_in: bool,
+    /// How long finished asks are kept, if not forever (`retention`).
+    keep_finished: Option<std::time::Duration>,
 }
 
 impl fmt::Debug for Desk {
@@ -89,6 +92,7 @@ impl Desk {
             push_channel: None,
             action_key,
             answer_requires_sign_in: false,
+            keep_finished: None,
         })
     }
 

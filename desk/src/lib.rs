@@ -10,9 +10,9 @@
 //! `desk.rs` holds [`Desk`] itself (what it holds, how it is opened, reading
 //! an ask), and every other `impl Desk` block is in `desk/`, in a file named
 //! for what the desk does there: `creating`, `finishing`, `listing`,
-//! `watching`, `events`, `notifying`, `people`, `links`. The other
+//! `watching`, `events`, `notifying`, `people`, `links`, `retention`. The other
 //! top-level modules are what the desk speaks of (records, people,
-//! sessions, the outbox, errors) and the [`Store`] trait, none of which
+//! sessions, the outbox, retention, errors) and the [`Store`] trait, none of which
 //! imports `desk` or `sql`, and `sql/` is the SQLite and PostgreSQL stores
 //! with the statements and rows they share.
 
@@ -23,6 +23,7 @@ mod id;
 mod outbox;
 mod people;
 mod record;
+mod retention;
 mod sessions;
 mod sql;
 mod store;
@@ -41,6 +42,7 @@ pub use outbox::{
 };
 pub use people::{digest, Actor, Caller, People, Person, TOKEN_PREFIX};
 pub use record::{End, Entry, Finisher, Record};
+pub use retention::{Removed, Retention};
 pub use sessions::{
     Grant, Holder, LinkRefusal, LinkValid, Opened, SessionId, SessionInfo, Sessions, SignInLink,
     LINK_MS, SESSION_MS,

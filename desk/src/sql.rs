@@ -7,6 +7,7 @@ mod migrate;
 mod outbox;
 mod people;
 mod postgres;
+mod retention;
 mod rows;
 mod sessions;
 mod sqlite;

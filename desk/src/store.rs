@@ -84,7 +84,13 @@ impl EventBounds {
 /// (`desk/tests/conformance.rs`).
 #[async_trait]
 pub trait Store:
-    crate::people::People + crate::sessions::Sessions + crate::outbox::Outbox + Send + Sync + 'static
+    crate::people::People
+    + crate::sessions::Sessions
+    + crate::outbox::Outbox
+    + crate::retention::Retention
+    + Send
+    + Sync
+    + 'static
 {
     /// Stores a new pending ask, with the idempotency key and the digest of
     /// its content when it was created with one, its creation as the next

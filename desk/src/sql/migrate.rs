@@ -194,6 +194,11 @@ pub(crate) const SQLITE: Migrations = Migrations(&[
         "sign-in links",
         include_str!("../../migrations/sqlite/0010_sign_in_links.sql"),
     ),
+    (
+        11,
+        "retention",
+        include_str!("../../migrations/sqlite/0011_retention.sql"),
+    ),
 ]);
 
 /// PostgreSQL's schema.
@@ -252,6 +257,11 @@ pub(crate) const POSTGRES: Migrations = Migrations(&[
         11,
         "sign-in links",
         include_str!("../../migrations/postgres/0011_sign_in_links.sql"),
+    ),
+    (
+        12,
+        "retention",
+        include_str!("../../migrations/postgres/0012_retention.sql"),
     ),
 ]);
 

@@ -172,3 +172,4 @@ super::asks::sql_store!(PostgresStore, sqlx::Postgres, "seq");
 super::people::sql_people!(PostgresStore, sqlx::Postgres);
 super::sessions::sql_sessions!(PostgresStore, sqlx::Postgres);
 super::outbox::sql_outbox!(PostgresStore, sqlx::Postgres, "FOR UPDATE SKIP LOCKED");
+super::retention::sql_retention!(PostgresStore);

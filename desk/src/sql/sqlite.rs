@@ -64,3 +64,4 @@ super::asks::sql_store!(SqliteStore, sqlx::Sqlite, "rowid");
 super::people::sql_people!(SqliteStore, sqlx::Sqlite);
 super::sessions::sql_sessions!(SqliteStore, sqlx::Sqlite);
 super::outbox::sql_outbox!(SqliteStore, sqlx::Sqlite, "");
+super::retention::sql_retention!(SqliteStore);

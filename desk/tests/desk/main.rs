@@ -4,5 +4,6 @@
 mod common;
 mod conformance;
 mod postgres;
+mod retention;
 mod sessions;
 mod sqlite;
