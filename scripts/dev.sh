@@ -409,7 +409,11 @@ suite_clippy() {
 
 # The vocabulary, the desk on every store (PostgreSQL included, see
 # need_postgres), the router in-process.
-suite_unit() { cargo test --workspace --exclude frontend; }
+# zsh and fish: the completion scripts are checked by the shells themselves.
+suite_unit() {
+  apt_install zsh fish
+  cargo test --workspace --exclude frontend
+}
 
 suite_wasm() {
   install_browser

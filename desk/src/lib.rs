@@ -47,5 +47,5 @@ pub use sessions::{
     Grant, Holder, LinkRefusal, LinkValid, Opened, SessionId, SessionInfo, Sessions, SignInLink,
     LINK_MS, SESSION_MS,
 };
-pub use sql::{Change, Changes, PoolSettings, PostgresStore, SqliteStore};
+pub use sql::{Change, Changes, Contents, PoolSettings, PostgresStore, SqliteStore};
 pub use store::{Cursor, EventBounds, Keyed, ListFilter, Store};

@@ -13,4 +13,4 @@ mod sessions;
 mod sqlite;
 
 pub use postgres::{Change, Changes, PoolSettings, PostgresStore};
-pub use sqlite::SqliteStore;
+pub use sqlite::{Contents, SqliteStore};

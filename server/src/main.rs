@@ -1,9 +1,10 @@
 use clap::Parser;
 use server::cli::{
+    backup,
     config::{Cli, Command, Hook, McpArgs, ServeArgs},
     detached, hook, people,
     run::{self, StartError},
-    stdio,
+    shell, stdio,
 };
 use std::{process::ExitCode, time::Instant};
 use tokio_util::sync::CancellationToken;
@@ -61,6 +62,16 @@ async fn run() -> ExitCode {
             in_terminal(move || tui::terminal::answer(args, started)).await
         }
         Some(Command::Hook(Hook::ClaudeCode(args))) => Ok(claude_code_hook(args).await),
+        Some(Command::Backup { file, database }) => backup::run(file, database, cli.serve.database)
+            .await
+            .map_err(|e| e.to_string()),
+        Some(Command::Completions { shell }) => {
+            shell::completions(shell, &mut std::io::stdout());
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Man) => shell::manual(&mut std::io::stdout())
+            .map(|()| ExitCode::SUCCESS)
+            .map_err(|e| format!("cannot write the manual page: {e}")),
         Some(Command::Stop(args)) => match detached::stop(&args) {
             Ok(done) => {
                 println!("{done}");

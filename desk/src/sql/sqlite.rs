@@ -54,9 +54,85 @@ impl SqliteStore {
         Self::migrate(pool).await
     }
 
+    /// Writes a consistent copy of the database to `file`, which must not
+    /// exist yet. `VACUUM INTO` reads one snapshot, so writers go on while
+    /// it copies, and every commit made before it began is in the copy.
+    pub async fn back_up_into(&self, file: &Path) -> Result<(), StoreError> {
+        let Some(name) = file.to_str() else {
+            return Err(StoreError::Corrupt {
+                id: file.display().to_string(),
+                detail: "a backup's file name must be UTF-8".to_owned(),
+            });
+        };
+        sqlx::query("VACUUM INTO ?")
+            .bind(name)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// What a SQLite file holds, read without changing it (no migration,
+    /// no journal mode): for saying what a backup copied.
+    pub async fn contents_of(path: &Path) -> Result<Contents, StoreError> {
+        let options = SqliteConnectOptions::new().filename(path).read_only(true);
+        let pool = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(options)
+            .await?;
+        let by_status: Vec<(String, i64)> =
+            sqlx::query_as("SELECT status, count(*) FROM asks GROUP BY status ORDER BY status")
+                .fetch_all(&pool)
+                .await?;
+        let people = sqlx::query_scalar("SELECT count(*) FROM people")
+            .fetch_one(&pool)
+            .await?;
+        let sessions = sqlx::query_scalar("SELECT count(*) FROM sessions")
+            .fetch_one(&pool)
+            .await?;
+        let deliveries = sqlx::query_scalar("SELECT count(*) FROM deliveries")
+            .fetch_one(&pool)
+            .await?;
+        pool.close().await;
+        Ok(Contents {
+            asks: by_status,
+            people,
+            sessions,
+            deliveries,
+        })
+    }
+
     async fn migrate(pool: SqlitePool) -> Result<Self, StoreError> {
         migrate::upgrade_sqlite(&pool, migrate::SQLITE).await?;
         Ok(Self { pool })
+    }
+}
+
+/// What a desk's database holds, counted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Contents {
+    /// Asks by status (`answered`, `pending`, …), each status once.
+    pub asks: Vec<(String, i64)>,
+    /// People with tokens of their own.
+    pub people: i64,
+    /// Signed-in browser sessions.
+    pub sessions: i64,
+    /// Notifications, delivered or owed.
+    pub deliveries: i64,
+}
+
+impl std::fmt::Display for Contents {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let total: i64 = self.asks.iter().map(|(_, n)| n).sum();
+        write!(f, "{total} asks")?;
+        if !self.asks.is_empty() {
+            let each: Vec<String> = self.asks.iter().map(|(s, n)| format!("{n} {s}")).collect();
+            write!(f, " ({})", each.join(", "))?;
+        }
+        write!(
+            f,
+            ", {} people, {} sessions, {} notifications",
+            self.people, self.sessions, self.deliveries
+        )
     }
 }
 

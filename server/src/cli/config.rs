@@ -47,6 +47,25 @@ pub enum Command {
     /// answered there. Exit codes: 0 stopped, or none was running; 1 it
     /// would not stop.
     Stop(StopArgs),
+    /// Write a consistent copy of a SQLite desk to FILE, also while it
+    /// serves and takes answers (SQLite's `VACUUM INTO`): every answer
+    /// acknowledged before the backup began is in the copy. FILE must not
+    /// exist yet. A PostgreSQL desk is backed up with `pg_dump` (README).
+    Backup {
+        /// Where the copy goes; serve it with `--database FILE`.
+        file: PathBuf,
+        #[command(flatten)]
+        database: DatabaseArgs,
+    },
+    /// Print the completion script of a shell on stdout, e.g.
+    /// `askdesk completions bash > ~/.local/share/bash-completion/completions/askdesk`.
+    Completions {
+        /// The shell: bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
+    /// Print askdesk's manual page (roff) on stdout, e.g.
+    /// `askdesk man > ~/.local/share/man/man1/askdesk.1`.
+    Man,
 }
 
 /// Options of `askdesk stop`.

@@ -3,6 +3,7 @@
 
 mod api;
 mod assets;
+mod backup;
 mod client_tls;
 mod common;
 mod contract;
@@ -16,3 +17,4 @@ mod pages;
 mod people;
 mod security;
 mod serving;
+mod shell;
