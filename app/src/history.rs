@@ -7,7 +7,7 @@ use crate::page_words::SpeakPage;
 use crate::{
     home::AskItem,
     i18n::{use_lang, Speak},
-    rpc::{search_history, HistoryData},
+    rpc::{search_history, HistoryData, Retention},
     PageLoad,
 };
 use interaction::AskStatus;
@@ -67,11 +67,17 @@ pub fn HistoryPage() -> impl IntoView {
         </form>
         <Suspense fallback=move || view! { <p class="loading">{words.loading}</p> }>
             {Suspend::new(async move {
+                let kept = |retention: Option<Retention>| {
+                    retention.map(|r| {
+                        view! { <p class="retention">{(words.retention)(r.keep_secs, r.removed)}</p> }
+                    })
+                };
                 match data.await {
-                    Ok(HistoryData { asks, older }) if asks.is_empty() && older.is_none() => {
-                        view! { <p class="empty-history">{words.no_matches}</p> }.into_any()
+                    Ok(HistoryData { asks, older, retention }) if asks.is_empty() && older.is_none() => {
+                        view! { <p class="empty-history">{words.no_matches}</p> {kept(retention)} }
+                            .into_any()
                     }
-                    Ok(HistoryData { asks, older }) => {
+                    Ok(HistoryData { asks, older, retention }) => {
                         let items = asks
                             .into_iter()
                             .map(|ask| view! { <AskItem ask now for_you=false/> })
@@ -79,7 +85,8 @@ pub fn HistoryPage() -> impl IntoView {
                         let older = older.map(|older| {
                             view! { <p class="older"><a href=older_link(older) rel="next">{words.older}</a></p> }
                         });
-                        view! { <ul class="asks history" id="history">{items}</ul> {older} }.into_any()
+                        view! { <ul class="asks history" id="history">{items}</ul> {older} {kept(retention)} }
+                            .into_any()
                     }
                     Err(e) => view! { <p class="error">{t.server_error(&e)}</p> }.into_any(),
                 }

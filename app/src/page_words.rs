@@ -49,6 +49,8 @@ pub struct PageWords {
     pub search: &'static str,
     pub older: &'static str,
     pub no_matches: &'static str,
+    /// "Asks are removed 90 days after they finish; 12 removed so far."
+    pub retention: fn(u64, u64) -> String,
     pub notify_device: &'static str,
     pub push_subscribed: &'static str,
     pub push_denied: &'static str,
@@ -67,6 +69,15 @@ pub struct PageWords {
     pub something_wrong: &'static str,
     pub to_waiting: &'static str,
     pub loading: &'static str,
+}
+
+/// "1 day", "90 days".
+fn plural(n: u64, unit: &str) -> String {
+    if n == 1 {
+        format!("1 {unit}")
+    } else {
+        format!("{n} {unit}s")
+    }
 }
 
 fn via_en(via: Via) -> &'static str {
@@ -153,6 +164,14 @@ pub static EN: PageWords = PageWords {
     search: "Search",
     older: "Older asks",
     no_matches: "No ask matches.",
+    retention: |keep, removed| {
+        let keep = match keep {
+            s if s >= 86_400 && s % 86_400 == 0 => plural(s / 86_400, "day"),
+            s if s >= 3_600 && s % 3_600 == 0 => plural(s / 3_600, "hour"),
+            s => plural(s, "second"),
+        };
+        format!("Asks are removed {keep} after they finish; {removed} removed so far.")
+    },
     notify_device: "Notify this device",
     push_subscribed: "This device will be notified of new asks, even with the desk closed.",
     push_denied: "Notifications are blocked for this site; allow them in the browser's settings.",
@@ -207,6 +226,14 @@ pub static ZH: PageWords = PageWords {
     search: "搜索",
     older: "更早的提问",
     no_matches: "没有匹配的提问。",
+    retention: |keep, removed| {
+        let keep = match keep {
+            s if s >= 86_400 && s % 86_400 == 0 => format!("{} 天", s / 86_400),
+            s if s >= 3_600 && s % 3_600 == 0 => format!("{} 小时", s / 3_600),
+            s => format!("{s} 秒"),
+        };
+        format!("提问结束 {keep}后即被删除；至今已删除 {removed} 个。")
+    },
     notify_device: "在此设备上通知我",
     push_subscribed: "即使关闭了提问台，此设备也会收到新提问的通知。",
     push_denied: "此网站的通知已被阻止；请在浏览器设置中允许。",

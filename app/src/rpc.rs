@@ -150,6 +150,17 @@ pub struct HistoryData {
     pub asks: Vec<AskSummary>,
     /// Where the next (older) page starts, when there is one.
     pub older: Option<String>,
+    /// How long finished asks are kept, when not forever.
+    pub retention: Option<Retention>,
+}
+
+/// What `--keep-finished` does to the history, as `/history` says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Retention {
+    /// Asks are removed this many seconds after they finish.
+    pub keep_secs: u64,
+    /// How many have been removed so far.
+    pub removed: u64,
 }
 
 /// A page of every ask, newest first, with the status, agent and text the
@@ -169,13 +180,22 @@ pub async fn search_history(
         text: some(text),
         after: desk::Cursor::parse(&cursor),
     };
-    let page = ssr::desk()?
+    let desk = ssr::desk()?;
+    let page = desk
         .search(&filter, HISTORY as u32)
         .await
         .map_err(ssr::refuse)?;
+    let retention = match desk.keep_finished() {
+        Some(keep) => Some(Retention {
+            keep_secs: keep.as_secs(),
+            removed: desk.removed().await.map_err(ssr::refuse)?.total,
+        }),
+        None => None,
+    };
     Ok(HistoryData {
         asks: page.asks,
         older: page.next.map(desk::Cursor::encode),
+        retention,
     })
 }
 

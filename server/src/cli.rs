@@ -1,13 +1,15 @@
 //! The commands `askdesk` runs: their settings ([`config`]), starting and
 //! serving the desk ([`run`]), running it in the background ([`detached`]),
-//! people, the agents' hooks, MCP over stdio, backups ([`backup`]), and
-//! completions and the manual page ([`shell`]).
+//! people, the agents' hooks, MCP over stdio, removing old asks
+//! ([`retention`]), backups ([`backup`]), and completions and the manual
+//! page ([`shell`]).
 
 pub mod backup;
 pub mod config;
 pub mod detached;
 pub mod hook;
 pub mod people;
+pub mod retention;
 pub mod run;
 pub mod shell;
 pub mod stdio;

@@ -28,6 +28,7 @@ pub async fn asks_finished_longer_ago_than_kept_are_removed_and_the_rest_stay(ki
     let (desk, _db) = desk_on(kind).await;
     let desk = desk
         .with_clock(Arc::new(move || clock.load(Ordering::SeqCst)))
+        .notifying(vec!["webhook:test".to_owned()])
         .keeping_finished(Some(Duration::from_secs(90 * 86_400)));
 
     // 100 days ago: one answered, one declined, one cancelled; one left pending.
@@ -57,13 +58,21 @@ pub async fn asks_finished_longer_ago_than_kept_are_removed_and_the_rest_stay(ki
         .expect("answered");
 
     assert_eq!(desk.removed().await.expect("tally"), Removed::default());
+    for old in [&old_answered, &old_declined, &old_cancelled] {
+        assert!(!desk.deliveries(old).await.expect("deliveries").is_empty());
+    }
     assert_eq!(desk.remove_old_finished().await.expect("removed"), 3);
     for gone in [&old_answered, &old_declined, &old_cancelled] {
         assert!(
             matches!(desk.get(gone).await, Err(DeskError::NotFound)),
             "{gone} is removed"
         );
+        assert!(
+            desk.deliveries(gone).await.expect("deliveries").is_empty(),
+            "{gone}'s notifications are removed with it"
+        );
     }
+    assert!(!desk.deliveries(&old_pending).await.expect("deliveries").is_empty());
     assert_eq!(
         desk.get(&old_pending).await.expect("kept").status,
         AskStatus::Pending

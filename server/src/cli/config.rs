@@ -176,6 +176,11 @@ pub struct ServeArgs {
     /// behind is told to re-read the asks.
     #[arg(long, env = "ASKDESK_KEEP_EVENTS", default_value_t = desk::KEEP_EVENTS)]
     pub keep_events: u64,
+    /// Remove asks finished longer ago than this (`90d`, `12h`; a bare
+    /// number is seconds), with their events and notifications, in small
+    /// batches, at start and every hour after. Default: keep every ask.
+    #[arg(long, env = "ASKDESK_KEEP_FINISHED", value_parser = parse_duration)]
+    pub keep_finished: Option<std::time::Duration>,
     /// The URL people and agents reach this server at, e.g.
     /// `https://desk.example.com`. Links to asks start with it, and its host
     /// is accepted in `Host` and `Origin`. Default: `http://<addr>`.
@@ -319,6 +324,7 @@ impl fmt::Debug for ServeArgs {
             .field("database_connections", &self.database_connections)
             .field("database_timeout", &self.database_timeout)
             .field("keep_events", &self.keep_events)
+            .field("keep_finished", &self.keep_finished)
             .field("public_url", &self.public_url)
             .field("token", &self.token.as_ref().map(|_| "<set>"))
             .field("allowed_hosts", &self.allowed_hosts)

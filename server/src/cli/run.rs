@@ -199,7 +199,8 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         .map_err(|e| format!("cannot read the database {database}: {e}"))?
         .notifying(channels.names())
         .reminding(channels.reminders())
-        .requiring_sign_in_to_answer(args.answer_requires_sign_in);
+        .requiring_sign_in_to_answer(args.answer_requires_sign_in)
+        .keeping_finished(args.keep_finished);
     if args.answer_requires_sign_in && !security.has_token() {
         let people = desk
             .has_people()
@@ -294,6 +295,9 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
             }
         }
     });
+    if let Some(keep) = args.keep_finished {
+        tokio::spawn(crate::cli::retention::run(desk.clone(), keep, shutdown.clone()));
+    }
     let task = tokio::spawn(async move {
         crate::http::serving::serve(listener, app(state), shutdown).await;
         // The file is free for another server once this one has stopped.

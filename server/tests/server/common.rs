@@ -24,6 +24,7 @@ pub fn args(token: Option<&str>) -> ServeArgs {
         database_connections: 10,
         database_timeout: 5,
         keep_events: desk::KEEP_EVENTS,
+        keep_finished: None,
         public_url: None,
         token: token.map(str::to_owned),
         allowed_hosts: Vec::new(),

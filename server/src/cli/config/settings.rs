@@ -140,6 +140,10 @@ impl ServeArgs {
                 self.remind_after.map(|d| format!("{}s", d.as_secs())),
             ),
             (
+                "--keep-finished",
+                self.keep_finished.map(|d| format!("{}s", d.as_secs())),
+            ),
+            (
                 "--escalate-after",
                 self.escalate_after.map(|d| format!("{}s", d.as_secs())),
             ),
@@ -261,6 +265,7 @@ mod tests {
             database_connections: 3,
             database_timeout: 9,
             keep_events: 77,
+            keep_finished: Some(std::time::Duration::from_secs(90 * 86_400)),
             public_url: Some("https://desk.example.com".to_owned()),
             token: Some("s3cret-token".to_owned()),
             allowed_hosts: vec!["a.example".to_owned(), "b.example".to_owned()],
