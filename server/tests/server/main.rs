@@ -19,3 +19,4 @@ mod retention;
 mod security;
 mod serving;
 mod shell;
+mod upgrade;
