@@ -11,5 +11,6 @@ pub mod hook;
 pub mod people;
 pub mod retention;
 pub mod run;
+pub mod setup;
 pub mod shell;
 pub mod stdio;

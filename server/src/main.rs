@@ -50,6 +50,7 @@ async fn run() -> ExitCode {
         Some(Command::People(command)) => people::run(command, cli.serve.database)
             .await
             .map_err(|e| e.to_string()),
+        Some(Command::Setup(args)) => server::cli::setup::run(&args).map_err(|e| e.to_string()),
         None => logged(serve(cli.serve)).await,
         // The terminal loop blocks its thread, so it runs where blocking
         // is allowed; its HTTP calls run on this runtime. No log lines

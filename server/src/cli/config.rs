@@ -39,6 +39,11 @@ pub enum Command {
     /// Hooks for agents' own question tools: their questions go to the desk.
     #[command(subcommand)]
     Hook(Hook),
+    /// Write askdesk's MCP server, and its hooks where the agent has them,
+    /// into the agent's own settings with this binary's path: merged into
+    /// what is there, so a second run changes nothing. Exit codes: 0 done
+    /// (or nothing to do), 1 a settings file could not be read or written.
+    Setup(SetupArgs),
     /// Answer a request file (or `-` for stdin) in the terminal, with no
     /// server. Exit codes: 0 answered (the answers JSON on stdout), 3
     /// declined, 130 interrupted, 1 the request is invalid.
@@ -133,6 +138,30 @@ pub enum Hook {
     /// prints the hook's decision. Without a desk it prints nothing, and
     /// Claude Code asks in its terminal as usual.
     ClaudeCode(McpArgs),
+}
+
+/// Options of `askdesk setup`.
+#[derive(Debug, Clone, Args)]
+pub struct SetupArgs {
+    /// The agent whose settings askdesk joins.
+    #[arg(value_parser = products())]
+    pub product: setup::Product,
+    /// The current directory's project files, to commit with it, instead
+    /// of the user's own settings.
+    #[arg(long)]
+    pub project: bool,
+    /// Print the change as a unified diff, and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Take askdesk's entries out instead, and nothing else.
+    #[arg(long)]
+    pub remove: bool,
+}
+
+fn products() -> impl clap::builder::TypedValueParser<Value = setup::Product> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(setup::Product::ALL.map(setup::Product::name))
+        .try_map(|name| setup::Product::from_name(&name).ok_or("not an agent askdesk knows"))
 }
 
 /// Options of `askdesk mcp`.
