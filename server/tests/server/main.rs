@@ -18,5 +18,6 @@ mod people;
 mod retention;
 mod security;
 mod serving;
+mod setup;
 mod shell;
 mod upgrade;

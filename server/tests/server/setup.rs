@@ -1,0 +1,402 @@
+//! `askdesk setup` as a person runs it: the binary, a temporary HOME (and
+//! a temporary project for `--project`) holding settings files with other
+//! servers, other hooks, comments and an order of their own.
+
+use std::{
+    fs,
+    os::unix::fs::PermissionsExt,
+    path::{Path, PathBuf},
+    process::Command,
+};
+
+/// What one run printed, and how it ended.
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `askdesk setup ARGS` with HOME at `home`, in `cwd`.
+fn setup(home: &Path, cwd: &Path, args: &[&str]) -> Run {
+    let output = Command::new(env!("CARGO_BIN_EXE_askdesk"))
+        .arg("setup")
+        .args(args)
+        .env("HOME", home)
+        .env_remove("CODEX_HOME")
+        .current_dir(cwd)
+        .output()
+        .expect("askdesk runs");
+    Run {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+fn ok(home: &Path, cwd: &Path, args: &[&str]) -> String {
+    let run = setup(home, cwd, args);
+    assert_eq!(run.code, Some(0), "{args:?}: {}{}", run.stdout, run.stderr);
+    run.stdout
+}
+
+/// The path the entries run: the binary, absolute and canonical.
+fn program() -> String {
+    fs::canonicalize(env!("CARGO_BIN_EXE_askdesk"))
+        .expect("the binary")
+        .to_str()
+        .expect("UTF-8")
+        .to_owned()
+}
+
+fn write(path: &Path, text: &str) {
+    fs::create_dir_all(path.parent().expect("a folder")).expect("folder");
+    fs::write(path, text).expect("written");
+}
+
+fn read(path: &Path) -> String {
+    fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Every file under `dir`, for checking that nothing else was written.
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir(dir).expect("a folder").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            found.extend(files(&path));
+        } else {
+            found.push(path);
+        }
+    }
+    found.sort();
+    found
+}
+
+const CLAUDE_JSON: &str = r#"{
+    "numStartups": 12,
+    "theme": "dark",
+    "mcpServers": {
+        "github": {"type": "http", "url": "https://api.example.com/mcp"},
+        "files": {
+            "command": "npx",
+            "args": ["-y", "files"]
+        }
+    },
+    "projects": {
+        "/home/me/app": {"mcpServers": {"db": {"command": "db-mcp"}}}
+    },
+    "autoUpdates": false
+}
+"#;
+
+const CLAUDE_SETTINGS: &str = r#"{
+  "model": "opus",
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Bash",
+        "hooks": [{"type": "command", "command": "lint-shell"}]
+      }
+    ],
+    "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]
+  },
+  "permissions": {"allow": ["Bash(git *)"]}
+}
+"#;
+
+const CODEX_CONFIG: &str = r#"# Codex, the way I like it.
+model = "o3" # the big one
+
+[mcp_servers.docs]
+command = "docs-mcp"
+args = ["--stdio"]
+
+# Profiles come last.
+[profiles.fast]
+model = "o4-mini"
+"#;
+
+const CURSOR_MCP: &str = r#"{
+  // Servers for every workspace.
+  "mcpServers": {
+    "playwright": {"command": "npx", "args": ["@playwright/mcp"]} // browser
+  }
+}
+"#;
+
+/// Each product's files in a HOME, as they were, and as they should be
+/// with askdesk (`{askdesk}` stands for the binary's path).
+fn user_files() -> Vec<(&'static str, &'static str, String)> {
+    vec![
+        (
+            ".claude.json",
+            CLAUDE_JSON,
+            CLAUDE_JSON.replace(
+                "        }\n    },\n    \"projects\"",
+                "        },\n        \"askdesk\": {\n            \"type\": \"stdio\",\n            \"command\": \"{askdesk}\",\n            \"args\": [\"mcp\"]\n        }\n    },\n    \"projects\"",
+            ),
+        ),
+        (
+            ".claude/settings.json",
+            CLAUDE_SETTINGS,
+            CLAUDE_SETTINGS.replace(
+                "      }\n    ],\n    \"Stop\"",
+                "      },\n      {\n        \"matcher\": \"AskUserQuestion\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"{askdesk} hook claude-code\",\n            \"timeout\": 86400\n          }\n        ]\n      }\n    ],\n    \"Stop\"",
+            ),
+        ),
+        (
+            ".codex/config.toml",
+            CODEX_CONFIG,
+            CODEX_CONFIG.replace(
+                "# Profiles",
+                "[mcp_servers.askdesk]\ncommand = \"{askdesk}\"\nargs = [\"mcp\"]\ntool_timeout_sec = 86400\n\n# Profiles",
+            ),
+        ),
+        (
+            ".cursor/mcp.json",
+            CURSOR_MCP,
+            CURSOR_MCP.replace(
+                "} // browser\n",
+                "}, // browser\n    \"askdesk\": {\n      \"command\": \"{askdesk}\",\n      \"args\": [\"mcp\"]\n    }\n",
+            ),
+        ),
+    ]
+}
+
+/// The user files `product` writes.
+fn of(product: &str) -> &'static [&'static str] {
+    match product {
+        "claude-code" => &[".claude.json", ".claude/settings.json"],
+        "codex" => &[".codex/config.toml"],
+        _ => &[".cursor/mcp.json"],
+    }
+}
+
+#[test]
+fn each_agent_is_set_up_in_the_users_own_files_once_and_removed_again() {
+    let askdesk = program();
+    assert!(
+        askdesk
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+".contains(c)),
+        "the expected texts below write the path unquoted: {askdesk}"
+    );
+    let home = tempfile::tempdir().expect("home");
+    let home = home.path();
+    for (path, original, _) in user_files() {
+        write(&home.join(path), original);
+        fs::set_permissions(home.join(path), fs::Permissions::from_mode(0o600)).expect("mode");
+    }
+    let everything = files(home);
+    for product in ["claude-code", "codex", "cursor"] {
+        let mine = of(product);
+        let expected = |path: &str| {
+            let (_, _, with) = user_files()
+                .into_iter()
+                .find(|(p, ..)| *p == path)
+                .expect("a file");
+            with.replace("{askdesk}", &askdesk)
+        };
+        let original = |path: &str| {
+            user_files()
+                .into_iter()
+                .find(|(p, ..)| *p == path)
+                .expect("a file")
+                .1
+        };
+
+        // A dry run shows the diff and writes nothing.
+        let shown = ok(home, home, &[product, "--dry-run"]);
+        for path in mine {
+            let full = home.join(path).display().to_string();
+            assert!(
+                shown.contains(&format!("--- {full}\n+++ {full}\n@@ ")),
+                "{shown}"
+            );
+            assert_eq!(
+                read(&home.join(path)),
+                original(path),
+                "{product}: a dry run wrote"
+            );
+        }
+        assert!(shown.contains(&askdesk), "{shown}");
+        assert!(
+            shown.ends_with("Dry run: nothing was written.\n"),
+            "{shown}"
+        );
+
+        // The real run adds askdesk, and nothing else moves.
+        let said = ok(home, home, &[product]);
+        for path in mine {
+            assert_eq!(read(&home.join(path)), expected(path), "{product}: {path}");
+            let mode = fs::metadata(home.join(path))
+                .expect("file")
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o600, "{path}: its permissions");
+            assert!(
+                said.contains(&format!("{}: added the ", home.join(path).display())),
+                "{said}"
+            );
+        }
+        assert_eq!(
+            files(home),
+            everything,
+            "no file beside them, no temporary left"
+        );
+
+        // Again: nothing changes, and it says so.
+        let again = ok(home, home, &[product]);
+        assert!(
+            again.contains("Nothing changed: askdesk is set up for"),
+            "{again}"
+        );
+        let dry = ok(home, home, &[product, "--dry-run"]);
+        assert!(dry.starts_with("Nothing would change"), "{dry}");
+        for path in mine {
+            assert_eq!(
+                read(&home.join(path)),
+                expected(path),
+                "{product}: {path}, again"
+            );
+        }
+
+        // Removing gives back exactly what was there.
+        let removed = ok(home, home, &[product, "--remove"]);
+        for path in mine {
+            assert_eq!(
+                read(&home.join(path)),
+                original(path),
+                "{product}: {path} after --remove"
+            );
+            assert!(
+                removed.contains(&format!("{}: removed the ", home.join(path).display())),
+                "{removed}"
+            );
+        }
+        let none = ok(home, home, &[product, "--remove"]);
+        assert!(
+            none.contains("Nothing changed: askdesk is not set up for"),
+            "{none}"
+        );
+    }
+    assert_eq!(files(home), everything);
+}
+
+#[test]
+fn project_files_are_made_in_the_current_directory_and_leave_with_askdesk() {
+    let home = tempfile::tempdir().expect("home");
+    let project = tempfile::tempdir().expect("project");
+    let (home, project) = (home.path(), project.path());
+    let askdesk = program();
+    write(&project.join(".cursor/mcp.json"), CURSOR_MCP);
+
+    let said = ok(home, project, &["claude-code", "--project"]);
+    assert!(
+        said.contains(&format!("{}: created", project.join(".mcp.json").display())),
+        "{said}"
+    );
+    let mcp: serde_json::Value =
+        serde_json::from_str(&read(&project.join(".mcp.json"))).expect("JSON");
+    assert_eq!(mcp["mcpServers"]["askdesk"]["command"], askdesk.as_str());
+    assert_eq!(
+        mcp["mcpServers"]["askdesk"]["args"],
+        serde_json::json!(["mcp"])
+    );
+    let settings: serde_json::Value =
+        serde_json::from_str(&read(&project.join(".claude/settings.json"))).expect("JSON");
+    let group = &settings["hooks"]["PreToolUse"][0];
+    assert_eq!(group["matcher"], "AskUserQuestion");
+    assert_eq!(
+        group["hooks"][0]["command"],
+        format!("{askdesk} hook claude-code")
+    );
+    assert_eq!(group["hooks"][0]["timeout"], 86400);
+    assert!(
+        said.contains("Note: Claude Code asks once before"),
+        "{said}"
+    );
+
+    ok(home, project, &["codex", "--project"]);
+    let codex = read(&project.join(".codex/config.toml"));
+    assert_eq!(
+        codex,
+        format!("[mcp_servers.askdesk]\ncommand = \"{askdesk}\"\nargs = [\"mcp\"]\ntool_timeout_sec = 86400\n")
+    );
+    ok(home, project, &["cursor", "--project"]);
+    assert!(read(&project.join(".cursor/mcp.json"))
+        .starts_with("{\n  // Servers for every workspace.\n"));
+    assert_eq!(
+        files(home),
+        Vec::<PathBuf>::new(),
+        "the user's files are not touched"
+    );
+
+    // Files askdesk made hold nothing else: removing askdesk removes them.
+    for product in ["claude-code", "codex", "cursor"] {
+        ok(home, project, &[product, "--project", "--remove"]);
+    }
+    assert_eq!(files(project), [project.join(".cursor/mcp.json")]);
+    assert_eq!(read(&project.join(".cursor/mcp.json")), CURSOR_MCP);
+}
+
+#[test]
+fn a_malformed_file_is_named_with_its_line_and_nothing_is_written() {
+    let home = tempfile::tempdir().expect("home");
+    let home = home.path();
+    let broken = "{\n  \"model\": \"opus\",\n  \"hooks\": {\"PreToolUse\": [}\n}\n";
+    write(&home.join(".claude/settings.json"), broken);
+    write(&home.join(".claude.json"), CLAUDE_JSON);
+    for args in [
+        &["claude-code"][..],
+        &["claude-code", "--dry-run"],
+        &["claude-code", "--remove"],
+    ] {
+        let run = setup(home, home, args);
+        assert_eq!(run.code, Some(1), "{args:?}: {}", run.stdout);
+        let path = home.join(".claude/settings.json").display().to_string();
+        assert!(
+            run.stderr
+                .contains(&format!("cannot read {path}, line 3, column ")),
+            "{}",
+            run.stderr
+        );
+        assert!(run.stderr.contains("no file was changed"), "{}", run.stderr);
+        assert_eq!(read(&home.join(".claude/settings.json")), broken);
+        assert_eq!(
+            read(&home.join(".claude.json")),
+            CLAUDE_JSON,
+            "not even the good file"
+        );
+    }
+
+    let toml = "model = \"o3\"\n\n[mcp_servers.docs\ncommand = \"x\"\n";
+    write(&home.join(".codex/config.toml"), toml);
+    let run = setup(home, home, &["codex"]);
+    assert_eq!(run.code, Some(1));
+    let path = home.join(".codex/config.toml").display().to_string();
+    assert!(
+        run.stderr
+            .contains(&format!("cannot read {path}, line 3, column ")),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(read(&home.join(".codex/config.toml")), toml);
+}
+
+#[test]
+fn a_settings_file_that_is_a_link_stays_a_link() {
+    let home = tempfile::tempdir().expect("home");
+    let home = home.path();
+    write(&home.join("dotfiles/cursor-mcp.json"), CURSOR_MCP);
+    fs::create_dir_all(home.join(".cursor")).expect("folder");
+    std::os::unix::fs::symlink(
+        home.join("dotfiles/cursor-mcp.json"),
+        home.join(".cursor/mcp.json"),
+    )
+    .expect("link");
+    ok(home, home, &["cursor"]);
+    let link = fs::symlink_metadata(home.join(".cursor/mcp.json")).expect("link");
+    assert!(link.file_type().is_symlink());
+    assert!(read(&home.join("dotfiles/cursor-mcp.json")).contains(&program()));
+}
