@@ -1,7 +1,7 @@
 //! The HTTP vocabulary the routes and MCP share: the replies and errors,
 //! the security settings and the guard every request passes, who a request
-//! is, rate limits, long-poll waiting, the connection loop and the site's
-//! files. Nothing here knows a route.
+//! is, rate limits, long-poll waiting, the connection loop, https and the
+//! site's files. Nothing here knows a route.
 
 pub mod assets;
 pub mod guard;
@@ -11,4 +11,5 @@ pub mod public;
 pub mod reply;
 pub mod security;
 pub mod serving;
+pub mod tls;
 pub mod waiting;
