@@ -136,7 +136,7 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
     let shutdown = CancellationToken::new();
     let started = run::start(&args, shutdown.clone()).await?;
     // The one line on stdout: scripts and people read the URL from it.
-    println!("askdesk is serving on http://{}", started.addr);
+    println!("askdesk is serving on {}", started.url());
     let mut task = started.task;
     tokio::select! {
         () = shutdown_signal() => {

@@ -212,9 +212,18 @@ pub struct ServeArgs {
     pub keep_finished: Option<std::time::Duration>,
     /// The URL people and agents reach this server at, e.g.
     /// `https://desk.example.com`. Links to asks start with it, and its host
-    /// is accepted in `Host` and `Origin`. Default: `http://<addr>`.
+    /// is accepted in `Host` and `Origin`. Default: `http://<addr>`, or
+    /// `https://<addr>` with --tls-cert.
     #[arg(long, env = "ASKDESK_PUBLIC_URL")]
     pub public_url: Option<String>,
+    /// Serve https with this certificate (PEM, the chain after it), and no
+    /// http; needs --tls-key. A renewed certificate written over the file
+    /// is served without a restart.
+    #[arg(long, env = "ASKDESK_TLS_CERT")]
+    pub tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert (PEM).
+    #[arg(long, env = "ASKDESK_TLS_KEY")]
+    pub tls_key: Option<PathBuf>,
     /// A secret that API clients send as `Authorization: Bearer <token>`
     /// and people enter once to use the desk's pages. Ask pages stay
     /// reachable by their unguessable link.
@@ -355,6 +364,8 @@ impl fmt::Debug for ServeArgs {
             .field("keep_events", &self.keep_events)
             .field("keep_finished", &self.keep_finished)
             .field("public_url", &self.public_url)
+            .field("tls_cert", &self.tls_cert)
+            .field("tls_key", &self.tls_key)
             .field("token", &self.token.as_ref().map(|_| "<set>"))
             .field("allowed_hosts", &self.allowed_hosts)
             .field("mcp_default_timeout", &self.mcp_default_timeout)

@@ -5,6 +5,7 @@
 use crate::{
     app,
     cli::config::{Database, ServeArgs},
+    http::tls::{Certificates, Tls},
     AppState, Shared,
 };
 use desk::{Desk, PoolSettings, PostgresStore, SqliteStore, Store};
@@ -28,6 +29,16 @@ pub struct Started {
     pub desk: Desk,
     /// Ends when the server has stopped.
     pub task: JoinHandle<()>,
+    /// The certificate it serves, when it serves https.
+    pub tls: Option<Arc<Certificates>>,
+}
+
+impl Started {
+    /// Where it answers on its own address: `https://…` or `http://…`.
+    pub fn url(&self) -> String {
+        let scheme = if self.tls.is_some() { "https" } else { "http" };
+        format!("{scheme}://{}", self.addr)
+    }
 }
 
 /// A SQLite file this process serves: an exclusive lock on `<file>.lock`,
@@ -153,6 +164,7 @@ pub async fn open_database(
 /// Checks the settings, opens the store, binds and serves until `shutdown`
 /// is cancelled. Nothing listens if a check fails.
 pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Started, StartError> {
+    let tls = args.tls()?.map(Tls::open).transpose()?;
     args.security(args.addr)?;
     let assets = args.assets()?;
     if assets.is_empty() {
@@ -191,7 +203,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
     let addr = listener.local_addr()?;
     if let Some(claim) = &mut claim {
-        claim.announce(&format!("http://{addr}"));
+        claim.announce(&format!("{}://{addr}", args.scheme()));
     }
     let security = args.security(addr)?;
     let desk = Desk::open(store, security.public_url())
@@ -249,7 +261,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
             tracing::info!(database = %database, "asks are stored")
         }
     }
-    if state.security.public_url() != format!("http://{addr}") {
+    if state.security.public_url() != format!("{}://{addr}", args.scheme()) {
         tracing::info!(
             public_url = state.security.public_url(),
             "links to asks use the public URL"
@@ -298,10 +310,58 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
     if let Some(keep) = args.keep_finished {
         tokio::spawn(crate::cli::retention::run(desk.clone(), keep, shutdown.clone()));
     }
+    let acceptor = tls.as_ref().map(Tls::acceptor);
+    let certificates = tls.as_ref().map(Tls::certificates);
+    if let Some(tls) = tls {
+        tokio::spawn(tls.follow_renewals(shutdown.clone()));
+    }
     let task = tokio::spawn(async move {
-        crate::http::serving::serve(listener, app(state), shutdown).await;
+        crate::http::serving::serve(listener, app(state), acceptor, shutdown).await;
         // The file is free for another server once this one has stopped.
         drop(claim);
     });
-    Ok(Started { addr, desk, task })
+    Ok(Started {
+        addr,
+        desk,
+        task,
+        tls: certificates,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::config::Cli;
+    use clap::Parser;
+    use std::ffi::OsString;
+
+    #[tokio::test]
+    async fn a_tls_key_that_cannot_be_read_refuses_the_start_naming_it() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let cert = dir.path().join("desk.crt");
+        let certified =
+            rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_owned()]).expect("certificate");
+        std::fs::write(&cert, certified.cert.pem()).expect("write");
+        let key = dir.path().join("desk.key");
+        let flags: [OsString; 7] = [
+            "askdesk".into(),
+            "--addr=127.0.0.1:0".into(),
+            "--database=:memory:".into(),
+            "--tls-cert".into(),
+            cert.into(),
+            "--tls-key".into(),
+            key.clone().into(),
+        ];
+        let cli = Cli::try_parse_from(flags).expect("flags");
+        let refused = start(&cli.serve, CancellationToken::new())
+            .await
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(
+            refused.starts_with("cannot read the TLS key ")
+                && refused.contains(&key.display().to_string()),
+            "{refused}"
+        );
+    }
 }

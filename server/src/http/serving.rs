@@ -5,12 +5,21 @@
 //! - every accepted connection gets `TCP_NODELAY` (see [`accepted`]);
 //! - a request that waits (a long-poll, an event stream) gets its own copy
 //!   of its URI and header values before hyper reads on, see [`own_head`].
+//!
+//! With TLS, each connection's handshake runs in its own task, under
+//! [`HANDSHAKE_TIMEOUT`], so a client that stalls it holds up no other.
 
+use super::tls::HANDSHAKE_TIMEOUT;
 use axum::{body::Body, extract::ConnectInfo, serve::Listener, Router};
 use hyper::{body::Incoming, header::HeaderValue, Request};
 use hyper_util::rt::TokioIo;
-use std::pin::pin;
-use tokio::{net::TcpListener, sync::watch};
+use std::{net::SocketAddr, pin::pin};
+use tokio::{
+    io::{AsyncRead, AsyncWrite},
+    net::TcpListener,
+    sync::watch,
+};
+use tokio_rustls::TlsAcceptor;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
 
@@ -23,10 +32,16 @@ pub fn accepted(tcp: &tokio::net::TcpStream) {
     }
 }
 
-/// Serves `router` on `listener` until `stop` is cancelled; then accepts no
-/// more, lets every request under way finish (a long-poll answers at once
-/// when the server stops) and returns when every connection has closed.
-pub async fn serve(mut listener: TcpListener, router: Router, stop: CancellationToken) {
+/// Serves `router` on `listener` until `stop` is cancelled (over TLS when
+/// given an acceptor); then accepts no more, lets every request under way
+/// finish (a long-poll answers at once when the server stops) and returns
+/// when every connection has closed.
+pub async fn serve(
+    mut listener: TcpListener,
+    router: Router,
+    tls: Option<TlsAcceptor>,
+    stop: CancellationToken,
+) {
     // Each connection holds a receiver; `closed` resolves when all are gone.
     let (open_tx, open_rx) = watch::channel(());
     loop {
@@ -38,22 +53,21 @@ pub async fn serve(mut listener: TcpListener, router: Router, stop: Cancellation
         let router = router.clone();
         let stop = stop.clone();
         let open = open_rx.clone();
+        let tls = tls.clone();
         tokio::spawn(async move {
-            // The service is called as hyper parses each request's head,
-            // before hyper reads on; the router runs when first polled.
-            let service = hyper::service::service_fn(move |request: Request<Incoming>| {
-                let mut request = own_head(request).map(Body::new);
-                request.extensions_mut().insert(ConnectInfo(remote));
-                router.clone().oneshot(request)
-            });
-            let mut connection = pin!(hyper::server::conn::http1::Builder::new()
-                .serve_connection(TokioIo::new(tcp), service)
-                .with_upgrades());
-            tokio::select! {
-                served = connection.as_mut() => finished(served),
-                () = stop.cancelled() => {
-                    connection.as_mut().graceful_shutdown();
-                    finished(connection.await);
+            match tls {
+                None => connection(tcp, remote, router, &stop).await,
+                Some(acceptor) => {
+                    let handshake = tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(tcp));
+                    let stream = tokio::select! {
+                        shaken = handshake => shaken,
+                        () = stop.cancelled() => return,
+                    };
+                    match stream {
+                        Ok(Ok(stream)) => connection(stream, remote, router, &stop).await,
+                        Ok(Err(e)) => tracing::debug!(%remote, "a TLS handshake failed: {e}"),
+                        Err(_) => tracing::debug!(%remote, "a TLS handshake timed out"),
+                    }
                 }
             }
             drop(open);
@@ -62,6 +76,31 @@ pub async fn serve(mut listener: TcpListener, router: Router, stop: Cancellation
     drop(open_rx);
     drop(listener);
     open_tx.closed().await;
+}
+
+/// Serves the requests of one connection until it closes, or until `stop`
+/// is cancelled and the request under way on it has finished.
+async fn connection<I>(io: I, remote: SocketAddr, router: Router, stop: &CancellationToken)
+where
+    I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    // The service is called as hyper parses each request's head, before
+    // hyper reads on; the router runs when first polled.
+    let service = hyper::service::service_fn(move |request: Request<Incoming>| {
+        let mut request = own_head(request).map(Body::new);
+        request.extensions_mut().insert(ConnectInfo(remote));
+        router.clone().oneshot(request)
+    });
+    let mut connection = pin!(hyper::server::conn::http1::Builder::new()
+        .serve_connection(TokioIo::new(io), service)
+        .with_upgrades());
+    tokio::select! {
+        served = connection.as_mut() => finished(served),
+        () = stop.cancelled() => {
+            connection.as_mut().graceful_shutdown();
+            finished(connection.await);
+        }
+    }
 }
 
 fn finished(served: hyper::Result<()>) {

@@ -26,6 +26,8 @@ pub fn args(token: Option<&str>) -> ServeArgs {
         keep_events: desk::KEEP_EVENTS,
         keep_finished: None,
         public_url: None,
+        tls_cert: None,
+        tls_key: None,
         token: token.map(str::to_owned),
         allowed_hosts: Vec::new(),
         mcp_default_timeout: None,

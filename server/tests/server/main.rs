@@ -20,4 +20,5 @@ mod security;
 mod serving;
 mod setup;
 mod shell;
+mod tls;
 mod upgrade;

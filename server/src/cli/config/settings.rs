@@ -4,7 +4,7 @@
 
 use super::{database_at, ConfigError, Database, ServeArgs, MIN_TOKEN_CHARS};
 use crate::{
-    http::{assets::Assets, security::Security},
+    http::{assets::Assets, security::Security, tls::TlsFiles},
     notify::{ChannelSettings, Channels},
 };
 use axum::http::Uri;
@@ -133,6 +133,14 @@ impl ServeArgs {
                 "--site-root",
                 self.site_root.as_ref().map(|p| p.display().to_string()),
             ),
+            (
+                "--tls-cert",
+                self.tls_cert.as_ref().map(|p| p.display().to_string()),
+            ),
+            (
+                "--tls-key",
+                self.tls_key.as_ref().map(|p| p.display().to_string()),
+            ),
             ("--web-push", self.web_push.clone()),
             ("--create-limit", self.create_limit.map(|n| n.to_string())),
             (
@@ -223,10 +231,41 @@ impl ServeArgs {
         Ok(Security::new(self.token.clone(), public_url, hosts))
     }
 
+    /// The certificate and key to serve https with, when both are given;
+    /// one without the other is refused.
+    pub fn tls(&self) -> Result<Option<TlsFiles>, ConfigError> {
+        match (&self.tls_cert, &self.tls_key) {
+            (Some(cert), Some(key)) => Ok(Some(TlsFiles {
+                cert: cert.clone(),
+                key: key.clone(),
+            })),
+            (None, None) => Ok(None),
+            (Some(_), None) => Err(ConfigError(
+                "--tls-cert needs --tls-key (ASKDESK_TLS_KEY): the certificate's private key, PEM"
+                    .to_owned(),
+            )),
+            (None, Some(_)) => Err(ConfigError(
+                "--tls-key needs --tls-cert (ASKDESK_TLS_CERT): the certificate it is the key of, \
+                 PEM"
+                .to_owned(),
+            )),
+        }
+    }
+
+    /// How this server is reached on its own address: `https` when it
+    /// serves TLS itself.
+    pub fn scheme(&self) -> &'static str {
+        if self.tls_cert.is_some() && self.tls_key.is_some() {
+            "https"
+        } else {
+            "http"
+        }
+    }
+
     /// The public URL, checked, without a trailing slash.
     pub fn public_url(&self, bound: SocketAddr) -> Result<String, ConfigError> {
         let Some(url) = &self.public_url else {
-            return Ok(format!("http://{bound}"));
+            return Ok(format!("{}://{bound}", self.scheme()));
         };
         let url = url.trim_end_matches('/');
         let uri: Uri = url
@@ -267,6 +306,8 @@ mod tests {
             keep_events: 77,
             keep_finished: Some(std::time::Duration::from_secs(90 * 86_400)),
             public_url: Some("https://desk.example.com".to_owned()),
+            tls_cert: Some(PathBuf::from("/etc/askdesk/desk cert.pem")),
+            tls_key: Some(PathBuf::from("/etc/askdesk/desk.key")),
             token: Some("s3cret-token".to_owned()),
             allowed_hosts: vec!["a.example".to_owned(), "b.example".to_owned()],
             mcp_default_timeout: Some(600),
