@@ -243,6 +243,8 @@ mod tests {
             expires_at: None,
             finished_at: None,
             answers: None,
+            default_answers: None,
+            defaulted: false,
             decline_reason: None,
             projection: None,
             answered_by: None,

@@ -4,11 +4,11 @@
 //! other encodes.
 
 use crate::{
-    model::{AnswerItem, Question, Request},
+    model::{AnswerItem, Answers, Question, Request},
     problem::{Problem, ProblemCode, Problems},
     projection::ToolOutput,
     time::Timestamp,
-    validate::ValidRequest,
+    validate::{ValidAnswers, ValidRequest},
 };
 use serde::{Deserialize, Serialize};
 
@@ -87,6 +87,11 @@ pub struct NewAsk {
     /// and with sign-in required to answer, only they (or an admin) may.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub to: Vec<String>,
+    /// What the agent goes on with if nobody answers before the ask
+    /// expires: answers to every question, checked as answers are. Shown
+    /// to the people asked while it waits; it needs `timeout_seconds`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_answers: Option<Vec<AnswerItem>>,
 }
 
 /// A [`NewAsk`] that passed validation: blank title and agent are dropped,
@@ -104,6 +109,9 @@ pub struct ValidNewAsk {
     /// The people it is for: well-formed names, each once (whether the desk
     /// has them is the desk's to check).
     pub to: Vec<String>,
+    /// The answers that apply if it expires unanswered, in canonical form;
+    /// only an ask with a timeout has them.
+    pub default_answers: Option<ValidAnswers>,
 }
 
 /// The text trimmed; blank text counts as none.
@@ -167,6 +175,26 @@ impl NewAsk {
             }
         }
         problems.extend(crate::people::check_recipients(&self.to));
+        let mut default_answers = None;
+        if let Some(items) = self.default_answers {
+            if self.timeout_seconds.is_none() {
+                problems.push(Problem::new(
+                    "defaultAnswers",
+                    ProblemCode::DefaultsWithoutTimeout,
+                    "default answers apply only when an ask expires, and this ask has no \
+                     timeoutSeconds; give it one, or leave defaultAnswers out"
+                        .to_owned(),
+                ));
+            }
+            // Checked as a person's answers are, by the one validator; with
+            // a broken request there is nothing to check them against.
+            if let Ok(request) = &request {
+                match request.validate_answers(Answers { answers: items }) {
+                    Ok(valid) => default_answers = Some(valid),
+                    Err(found) => problems.extend(found.0.into_iter().map(under_defaults)),
+                }
+            }
+        }
         match request {
             Ok(request) if problems.is_empty() => Ok(ValidNewAsk {
                 request,
@@ -174,10 +202,22 @@ impl NewAsk {
                 agent,
                 timeout_seconds: self.timeout_seconds,
                 to: self.to,
+                default_answers,
             }),
             _ => Err(Problems(problems)),
         }
     }
+}
+
+/// A problem of answers (`answers[1].selected[0]`) as a problem of an
+/// ask's default answers (`defaultAnswers[1].selected[0]`).
+fn under_defaults(mut problem: Problem) -> Problem {
+    let rest = problem
+        .path
+        .strip_prefix("answers")
+        .unwrap_or(&problem.path);
+    problem.path = format!("defaultAnswers{rest}");
+    problem
 }
 
 /// The reply to `POST /api/v1/asks`.
@@ -219,9 +259,18 @@ pub struct Ask {
     pub expires_at: Option<Timestamp>,
     /// When it left `pending`.
     pub finished_at: Option<Timestamp>,
-    /// The human's answers, in canonical form, once answered.
+    /// The human's answers, in canonical form, once answered; or, when
+    /// `defaulted`, the agent's default answers, which no person chose.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answers: Option<Vec<AnswerItem>>,
+    /// What the agent goes on with if nobody answers before the ask
+    /// expires, as it gave them; absent when it gave none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_answers: Option<Vec<AnswerItem>>,
+    /// Whether the ask expired unanswered and its `answers` are the
+    /// agent's defaults; absent (false) otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub defaulted: bool,
     /// What the human said when declining.
     pub decline_reason: Option<String>,
     /// What the agent's model reads, once the ask has finished.

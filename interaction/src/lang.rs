@@ -163,6 +163,10 @@ impl ProblemCode {
             Self::TimeoutOutOfRange => format!(
                 "超时必须在 1 到 {MAX_TIMEOUT_SECONDS} 秒（7 天）之间；不填则一直等到有人处理。"
             ),
+            Self::DefaultsWithoutTimeout => {
+                "默认回答只在提问过期时使用；请同时设置 timeoutSeconds，或去掉 defaultAnswers。"
+                    .to_owned()
+            }
             Self::ReasonTooLong => format!("理由太长；最多 {MAX_CUSTOM_CHARS} 个字符，请删减。"),
             Self::InvalidIdempotencyKey => format!(
                 "幂等键须为 1 到 {} 个可见 ASCII 字符。",

@@ -8,7 +8,7 @@
 
 use crate::{
     ask::{NewAsk, ValidNewAsk},
-    model::{Question, QuestionOption},
+    model::{AnswerItem, Question, QuestionOption},
     problem::Problems,
 };
 use serde::Deserialize;
@@ -43,6 +43,11 @@ pub struct LenientAsk {
     /// The people the ask is for, by name.
     #[serde(default)]
     pub to: Vec<String>,
+    /// What the agent goes on with if nobody answers in time (with
+    /// `timeout_seconds`): an item per question, by id (`q1`, `q2`, … for
+    /// questions given without one).
+    #[serde(default)]
+    pub default_answers: Option<Vec<AnswerItem>>,
 }
 
 /// A question as an agent may write it.
@@ -114,6 +119,7 @@ impl LenientAsk {
             agent: self.agent,
             timeout_seconds: self.timeout_seconds,
             to: self.to,
+            default_answers: self.default_answers,
         }
     }
 

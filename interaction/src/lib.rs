@@ -49,6 +49,7 @@
 //! | `title_too_long` | `title` | an ask's title over 200 characters |
 //! | `agent_too_long` | `agent` | the agent's name over 100 characters |
 //! | `timeout_out_of_range` | `timeoutSeconds` | not between 1 and 604,800 (7 days) |
+//! | `defaults_without_timeout` | `defaultAnswers` | default answers on an ask without `timeoutSeconds` |
 //! | `reason_too_long` | `reason` | a decline reason over 10,000 characters |
 //! | `invalid_idempotency_key` | `idempotencyKey` (MCP), `Idempotency-Key` (HTTP) | not 1–200 visible ASCII characters |
 //! | `idempotency_conflict` | `idempotencyKey`, `Idempotency-Key` | the key was used for an ask with other content |

@@ -109,6 +109,8 @@ pub enum ProblemCode {
     AgentTooLong,
     /// An ask's timeout is zero or longer than allowed.
     TimeoutOutOfRange,
+    /// An ask has default answers but no timeout, so they could never apply.
+    DefaultsWithoutTimeout,
     /// A decline reason is too long.
     ReasonTooLong,
     /// An idempotency key is empty, too long or not visible ASCII.
@@ -124,7 +126,7 @@ pub enum ProblemCode {
 
 impl ProblemCode {
     /// Every code, in the order of the crate documentation's table.
-    pub const ALL: [Self; 32] = [
+    pub const ALL: [Self; 33] = [
         Self::NoQuestions,
         Self::TooManyQuestions,
         Self::InvalidId,
@@ -152,6 +154,7 @@ impl ProblemCode {
         Self::TitleTooLong,
         Self::AgentTooLong,
         Self::TimeoutOutOfRange,
+        Self::DefaultsWithoutTimeout,
         Self::ReasonTooLong,
         Self::InvalidIdempotencyKey,
         Self::IdempotencyConflict,
@@ -189,6 +192,7 @@ impl ProblemCode {
             Self::TitleTooLong => "title_too_long",
             Self::AgentTooLong => "agent_too_long",
             Self::TimeoutOutOfRange => "timeout_out_of_range",
+            Self::DefaultsWithoutTimeout => "defaults_without_timeout",
             Self::ReasonTooLong => "reason_too_long",
             Self::InvalidIdempotencyKey => "invalid_idempotency_key",
             Self::IdempotencyConflict => "idempotency_conflict",

@@ -24,6 +24,10 @@ pub enum Outcome {
     Cancelled,
     /// The ask ran out of time before it was answered.
     Expired,
+    /// The ask ran out of time before it was answered, and the agent had
+    /// given default answers for that case: they apply, though no person
+    /// chose them. Its status is `expired`.
+    Defaulted(ValidAnswers),
 }
 
 impl Outcome {
@@ -33,11 +37,20 @@ impl Outcome {
             Self::Answered(_) => AskStatus::Answered,
             Self::Declined { .. } => AskStatus::Declined,
             Self::Cancelled => AskStatus::Cancelled,
-            Self::Expired => AskStatus::Expired,
+            Self::Expired | Self::Defaulted(_) => AskStatus::Expired,
         }
     }
 
-    /// The answers, when the ask was answered.
+    /// The agent's default answers, when they applied because nobody
+    /// answered in time. Never a person's answers: see [`Outcome::answers`].
+    pub fn defaults(&self) -> Option<&ValidAnswers> {
+        match self {
+            Self::Defaulted(defaults) => Some(defaults),
+            _ => None,
+        }
+    }
+
+    /// The human's answers, when the ask was answered.
     pub fn answers(&self) -> Option<&ValidAnswers> {
         match self {
             Self::Answered(answers) => Some(answers),
@@ -55,7 +68,8 @@ impl Outcome {
 }
 
 /// The structured value: `{"status": "answered", "answers": [...]}`, with
-/// `reason` on a declined ask that has one. `answers` is empty unless answered.
+/// `reason` on a declined ask that has one. `answers` is empty unless
+/// answered, or expired with the agent's defaults (then `defaulted` is true).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Structured {
     /// How the ask ended; never `pending`.
@@ -65,6 +79,10 @@ pub struct Structured {
     /// The human's reason for declining.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Whether `answers` are the agent's own defaults, which applied
+    /// because nobody answered in time; absent (false) otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub defaulted: bool,
 }
 
 /// A request and its outcome, as the agent receives them.
@@ -85,6 +103,7 @@ pub fn project(request: &ValidRequest, outcome: &Outcome) -> ToolOutput {
                 status: AskStatus::Answered,
                 answers: answers.items().to_vec(),
                 reason: None,
+                defaulted: false,
             },
         ),
         Outcome::Declined { reason } => {
@@ -98,6 +117,7 @@ pub fn project(request: &ValidRequest, outcome: &Outcome) -> ToolOutput {
                     status: AskStatus::Declined,
                     answers: Vec::new(),
                     reason: reason.clone(),
+                    defaulted: false,
                 },
             )
         }
@@ -107,6 +127,7 @@ pub fn project(request: &ValidRequest, outcome: &Outcome) -> ToolOutput {
                 status: AskStatus::Cancelled,
                 answers: Vec::new(),
                 reason: None,
+                defaulted: false,
             },
         ),
         Outcome::Expired => (
@@ -115,6 +136,16 @@ pub fn project(request: &ValidRequest, outcome: &Outcome) -> ToolOutput {
                 status: AskStatus::Expired,
                 answers: Vec::new(),
                 reason: None,
+                defaulted: false,
+            },
+        ),
+        Outcome::Defaulted(defaults) => (
+            defaulted_text(request, defaults),
+            Structured {
+                status: AskStatus::Expired,
+                answers: defaults.items().to_vec(),
+                reason: None,
+                defaulted: true,
             },
         ),
     };
@@ -129,7 +160,44 @@ fn answered_text(request: &ValidRequest, answers: &ValidAnswers) -> String {
         questions.len(),
         if questions.len() == 1 { "" } else { "s" }
     );
-    for (i, question) in questions.iter().enumerate() {
+    push_items(
+        &mut text,
+        request,
+        answers,
+        "Selected options",
+        "Text typed by the user",
+    );
+    text
+}
+
+/// An expiry with the agent's defaults: said so first, and each default
+/// marked as the agent's, so the model never takes it for the user's.
+fn defaulted_text(request: &ValidRequest, defaults: &ValidAnswers) -> String {
+    let mut text = String::from(
+        "No person answered: the question expired first. The agent's own default answers, \
+         given when it asked, apply instead; the user did not choose them. Quoted strings \
+         are JSON.",
+    );
+    push_items(
+        &mut text,
+        request,
+        defaults,
+        "Default options",
+        "Default text",
+    );
+    text
+}
+
+/// Each question of `request` with its item of `answers`: the options
+/// under `chosen`, the text under `typed`.
+fn push_items(
+    text: &mut String,
+    request: &ValidRequest,
+    answers: &ValidAnswers,
+    chosen: &str,
+    typed: &str,
+) {
+    for (i, question) in request.questions().iter().enumerate() {
         let _ = write!(
             text,
             "\n\nQuestion {} (id {}",
@@ -144,12 +212,11 @@ fn answered_text(request: &ValidRequest, answers: &ValidAnswers) -> String {
             continue;
         };
         let labels: Vec<String> = item.selected.iter().map(|l| json_quote(l)).collect();
-        let _ = write!(text, "\nSelected options: [{}]", labels.join(", "));
+        let _ = write!(text, "\n{chosen}: [{}]", labels.join(", "));
         if let Some(custom) = &item.custom {
-            let _ = write!(text, "\nText typed by the user: {}", json_quote(custom));
+            let _ = write!(text, "\n{typed}: {}", json_quote(custom));
         }
     }
-    text
 }
 
 /// One answer in the format of Claude Code's own `AskUserQuestion` tool:

@@ -92,6 +92,7 @@ fn every_problem_code() -> Vec<ProblemCode> {
             | C::TitleTooLong
             | C::AgentTooLong
             | C::TimeoutOutOfRange
+            | C::DefaultsWithoutTimeout
             | C::ReasonTooLong
             | C::InvalidIdempotencyKey
             | C::IdempotencyConflict

@@ -2,6 +2,7 @@
 
 mod answers;
 mod asks;
+mod defaults;
 mod drafts;
 mod lang;
 mod lenient;

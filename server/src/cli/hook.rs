@@ -89,6 +89,7 @@ pub async fn claude_code(args: McpArgs, stdin: &str) -> Option<String> {
         wait_seconds: None,
         idempotency_key: None,
         to: Vec::new(),
+        default_answers: None,
     }
     .into_new_ask();
     let backend = match super::stdio::find_desk(&args).await {

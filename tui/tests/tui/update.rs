@@ -360,6 +360,8 @@ fn ask(id: &str, status: AskStatus) -> Ask {
         expires_at: None,
         finished_at: None,
         answers: None,
+        default_answers: None,
+        defaulted: false,
         decline_reason: None,
         projection: None,
         answered_by: None,
