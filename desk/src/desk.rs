@@ -21,7 +21,7 @@ use crate::{
     store::Store,
 };
 use events::Events;
-use interaction::{Ask, AskSummary, Outcome};
+use interaction::{Ask, AskSummary};
 use std::{
     fmt,
     sync::Arc,
@@ -145,7 +145,8 @@ impl Desk {
         // Boxed: ending is the rare path of a read, and its future would
         // otherwise size every read's, and every long-poll's, which holds
         // one for as long as it waits.
-        match Box::pin(self.end(record, Outcome::Expired, at, None)).await? {
+        let outcome = record.expiry();
+        match Box::pin(self.end(record, outcome, at, None)).await? {
             Ok(expired) => Ok(expired),
             // Someone else ended it first; read how.
             Err(id) => self.store.get(&id).await?.ok_or(DeskError::NotFound),

@@ -3,7 +3,9 @@
 
 use crate::id::AskId;
 use interaction::Timestamp;
-use interaction::{project, Ask, AskStatus, AskSummary, Outcome, ToolOutput, ValidRequest, Via};
+use interaction::{
+    project, Ask, AskStatus, AskSummary, Outcome, ToolOutput, ValidAnswers, ValidRequest, Via,
+};
 
 /// An ask as stored. Its request passed validation before it was stored
 /// and again when it was read back, so code holding a `Record` relies on it.
@@ -25,6 +27,9 @@ pub struct Record {
     pub end: Option<End>,
     /// The people it is for, by name (empty: anyone).
     pub to: Vec<String>,
+    /// What the agent goes on with if nobody answers before it expires,
+    /// validated against `request`; only an ask with `expires_at` has them.
+    pub defaults: Option<ValidAnswers>,
 }
 
 /// Who finished an ask and through which surface. Made by the server from
@@ -132,6 +137,15 @@ impl Record {
         self.end.is_none() && self.expires_at.is_some_and(|at| at <= now)
     }
 
+    /// How the ask ends when its time runs out: with the agent's default
+    /// answers if it gave any, else unanswered.
+    pub fn expiry(&self) -> Outcome {
+        match &self.defaults {
+            Some(defaults) => Outcome::Defaulted(defaults.clone()),
+            None => Outcome::Expired,
+        }
+    }
+
     /// The list entry of this ask; its page is at `url`.
     pub fn summary(&self, url: String) -> AskSummary {
         Entry {
@@ -160,9 +174,13 @@ impl Record {
             created_at: Timestamp::from_ms(self.created_at),
             expires_at: self.expires_at.map(Timestamp::from_ms),
             finished_at: end.map(|e| Timestamp::from_ms(e.at)),
+            // A person's answers, or the defaults that applied instead;
+            // `defaulted` tells which.
             answers: end
-                .and_then(|e| e.outcome.answers())
+                .and_then(|e| e.outcome.answers().or(e.outcome.defaults()))
                 .map(|a| a.items().to_vec()),
+            default_answers: self.defaults.as_ref().map(|d| d.items().to_vec()),
+            defaulted: end.is_some_and(|e| e.outcome.defaults().is_some()),
             decline_reason: end.and_then(|e| e.outcome.reason()).map(str::to_owned),
             projection: end.map(|e| e.projection.clone()),
             answered_by: end

@@ -16,11 +16,12 @@ fn fingerprint(valid: &ValidNewAsk) -> String {
         &valid.agent,
         valid.timeout_seconds,
     );
-    // An ask for anyone digests as it did before asks had `to`.
-    let json = if valid.to.is_empty() {
-        serde_json::to_vec(&content)
-    } else {
-        serde_json::to_vec(&(content, &valid.to))
+    // An ask for anyone, without defaults, digests as it did before asks
+    // had `to` and `defaultAnswers`.
+    let json = match (valid.to.is_empty(), &valid.default_answers) {
+        (true, None) => serde_json::to_vec(&content),
+        (false, None) => serde_json::to_vec(&(content, &valid.to)),
+        (_, Some(defaults)) => serde_json::to_vec(&(content, &valid.to, defaults)),
     }
     .unwrap_or_default();
     Sha256::digest(&json)
@@ -104,6 +105,7 @@ impl Desk {
             expires_at,
             end: None,
             to: valid.to,
+            defaults: valid.default_answers,
         })
     }
 

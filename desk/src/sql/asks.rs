@@ -72,8 +72,9 @@ macro_rules! sql_store {
                 let mut tx = self.pool.begin().await?;
                 let inserted = sqlx::query(
                     "INSERT INTO asks (id, status, title, agent, request, question_count, \
-                     created_at, expires_at, idempotency_key, fingerprint, search, recipients) \
-                     VALUES ($1, 'pending', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                     created_at, expires_at, idempotency_key, fingerprint, search, recipients, \
+                     default_answers) \
+                     VALUES ($1, 'pending', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
                 )
                 .bind(record.id.as_str())
                 .bind(&record.title)
@@ -86,6 +87,13 @@ macro_rules! sql_store {
                 .bind(key.map(|k| k.fingerprint.as_str()))
                 .bind(record.search_text())
                 .bind($crate::sql::rows::stored_recipients(&record.to))
+                .bind(
+                    record
+                        .defaults
+                        .as_ref()
+                        .map(|d| json(&record.id, &d.items()))
+                        .transpose()?,
+                )
                 .execute(&mut *tx)
                 .await;
                 match inserted {

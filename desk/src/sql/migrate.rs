@@ -199,6 +199,11 @@ pub(crate) const SQLITE: Migrations = Migrations(&[
         "retention",
         include_str!("../../migrations/sqlite/0011_retention.sql"),
     ),
+    (
+        12,
+        "default answers",
+        include_str!("../../migrations/sqlite/0012_default_answers.sql"),
+    ),
 ]);
 
 /// PostgreSQL's schema.
@@ -262,6 +267,11 @@ pub(crate) const POSTGRES: Migrations = Migrations(&[
         12,
         "retention",
         include_str!("../../migrations/postgres/0012_retention.sql"),
+    ),
+    (
+        13,
+        "default answers",
+        include_str!("../../migrations/postgres/0013_default_answers.sql"),
     ),
 ]);
 

@@ -7,14 +7,15 @@ use crate::{
     record::{End, Entry, Finisher, Record},
 };
 use interaction::{
-    project, AnswerItem, Answers, AskStatus, Outcome, Request, ToolOutput, ValidRequest, Via,
+    project, AnswerItem, Answers, AskStatus, Outcome, Request, ToolOutput, ValidAnswers,
+    ValidRequest, Via,
 };
 use sqlx::{ColumnIndex, Decode, Row, Type};
 
 /// The columns `get` selects, in every store.
 pub(crate) const RECORD_COLUMNS: &str = "id, status, title, agent, request, created_at, \
     expires_at, finished_at, answers, decline_reason, projection, finished_by, finished_via, \
-    recipients";
+    recipients, default_answers";
 
 /// The columns `list` selects, in every store.
 pub(crate) const ENTRY_COLUMNS: &str =
@@ -49,6 +50,7 @@ struct Columns {
     finished_by: Option<String>,
     finished_via: Option<String>,
     recipients: Option<String>,
+    default_answers: Option<String>,
 }
 
 /// The names an ask is for, from their stored JSON (`NULL`: anyone).
@@ -89,6 +91,7 @@ where
         finished_by: row.try_get("finished_by")?,
         finished_via: row.try_get("finished_via")?,
         recipients: row.try_get("recipients")?,
+        default_answers: row.try_get("default_answers")?,
     };
     columns.into_record()
 }
@@ -126,7 +129,12 @@ impl Columns {
         let request = ValidRequest::new(request)
             .map_err(|p| corrupt(id, format!("its request is invalid: {p}")))?;
         let status = parse_status(id, &self.status)?;
-        let end = match (self.outcome(status, &request)?, self.finished_at) {
+        let defaults = self
+            .default_answers
+            .as_deref()
+            .map(|text| answers(id, text, &request, "default answers"))
+            .transpose()?;
+        let end = match (self.outcome(status, &request, &defaults)?, self.finished_at) {
             (None, _) => None,
             (Some(_), None) => return Err(corrupt(id, "it ended but has no finish time")),
             (Some(outcome), Some(at)) => {
@@ -156,32 +164,50 @@ impl Columns {
             expires_at: self.expires_at,
             end,
             to: recipients(id, self.recipients.as_deref())?,
+            defaults,
         })
     }
 
-    /// How an ask with this status ended; `None` while pending.
+    /// How an ask with this status ended; `None` while pending. Defaults
+    /// apply only on expiry, so an expired ask that has them applied them.
     fn outcome(
         &self,
         status: AskStatus,
         request: &ValidRequest,
+        defaults: &Option<ValidAnswers>,
     ) -> Result<Option<Outcome>, StoreError> {
         let id = &self.id;
         Ok(Some(match status {
             AskStatus::Pending => return Ok(None),
-            AskStatus::Answered => {
-                let items: Vec<AnswerItem> =
-                    serde_json::from_str(self.answers.as_deref().unwrap_or("null"))
-                        .map_err(|e| corrupt(id, format!("its answers do not decode: {e}")))?;
-                let valid = request
-                    .validate_answers(Answers { answers: items })
-                    .map_err(|p| corrupt(id, format!("its answers are invalid: {p}")))?;
-                Outcome::Answered(valid)
-            }
+            AskStatus::Answered => Outcome::Answered(answers(
+                id,
+                self.answers.as_deref().unwrap_or("null"),
+                request,
+                "answers",
+            )?),
             AskStatus::Declined => Outcome::Declined {
                 reason: self.decline_reason.clone(),
             },
             AskStatus::Cancelled => Outcome::Cancelled,
-            AskStatus::Expired => Outcome::Expired,
+            AskStatus::Expired => match defaults {
+                Some(defaults) => Outcome::Defaulted(defaults.clone()),
+                None => Outcome::Expired,
+            },
         }))
     }
+}
+
+/// Stored answer items (`what` they are, for the error) decoded and
+/// validated against the ask's request.
+fn answers(
+    id: &str,
+    text: &str,
+    request: &ValidRequest,
+    what: &str,
+) -> Result<ValidAnswers, StoreError> {
+    let items: Vec<AnswerItem> = serde_json::from_str(text)
+        .map_err(|e| corrupt(id, format!("its {what} do not decode: {e}")))?;
+    request
+        .validate_answers(Answers { answers: items })
+        .map_err(|p| corrupt(id, format!("its {what} are invalid: {p}")))
 }

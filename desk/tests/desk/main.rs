@@ -3,6 +3,7 @@
 
 mod common;
 mod conformance;
+mod defaults;
 mod postgres;
 mod retention;
 mod sessions;
