@@ -1,7 +1,7 @@
 use clap::Parser;
 use server::cli::{
     backup,
-    config::{Cli, Command, Hook, McpArgs, ServeArgs},
+    config::{Cli, Command, Hook, ServeArgs},
     detached, hook, people,
     run::{self, StartError},
     shell, stdio,
@@ -62,7 +62,7 @@ async fn run() -> ExitCode {
         Some(Command::Answer(args)) => {
             in_terminal(move || tui::terminal::answer(args, started)).await
         }
-        Some(Command::Hook(Hook::ClaudeCode(args))) => Ok(claude_code_hook(args).await),
+        Some(Command::Hook(which)) => Ok(run_hook(which).await),
         Some(Command::Backup { file, database }) => backup::run(file, database, cli.serve.database)
             .await
             .map_err(|e| e.to_string()),
@@ -117,16 +117,21 @@ async fn in_terminal(
         .map_err(|e| format!("the terminal UI stopped: {e}"))?
 }
 
-/// `askdesk hook claude-code`: always exits 0, printing the decision if
-/// there is one (a hook that fails lets Claude Code ask as usual).
-async fn claude_code_hook(args: McpArgs) -> ExitCode {
+/// `askdesk hook claude-code` and `askdesk hook codex`: always exits 0,
+/// printing the decision if there is one (a hook that fails lets the agent
+/// ask as usual).
+async fn run_hook(which: Hook) -> ExitCode {
     use std::io::Read;
     let mut stdin = String::new();
     if let Err(e) = std::io::stdin().read_to_string(&mut stdin) {
         eprintln!("askdesk hook: cannot read stdin: {e}");
         return ExitCode::SUCCESS;
     }
-    if let Some(output) = hook::claude_code(args, &stdin).await {
+    let output = match which {
+        Hook::ClaudeCode(args) => hook::claude_code(args, &stdin).await,
+        Hook::Codex(args) => hook::codex(args, &stdin).await,
+    };
+    if let Some(output) = output {
         println!("{output}");
     }
     ExitCode::SUCCESS

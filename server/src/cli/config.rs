@@ -136,8 +136,14 @@ pub enum Hook {
     /// hook's JSON on stdin, puts the questions to the desk at --url (or
     /// one it starts, as `askdesk mcp` does), waits for the answer and
     /// prints the hook's decision. Without a desk it prints nothing, and
-    /// Claude Code asks in its terminal as usual.
+    /// Claude Code asks in its terminal as usual. As a `PermissionRequest`
+    /// hook it puts the permission prompt to the desk: allow once, always
+    /// allow, or deny.
     ClaudeCode(McpArgs),
+    /// A Codex `PermissionRequest` hook: Codex's approval prompt goes to
+    /// the desk, and the person's allow or deny comes back as the hook's
+    /// decision. Without a desk it prints nothing, and Codex asks as usual.
+    Codex(McpArgs),
 }
 
 /// Options of `askdesk setup`.

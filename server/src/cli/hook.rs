@@ -6,6 +6,13 @@
 //! faithful projection as context), or `deny` when the person declined or
 //! the ask ended unanswered. It always exits 0: a hook that fails, or finds
 //! no desk, prints nothing and Claude Code asks in its terminal as usual.
+//!
+//! The same command takes Claude Code's `PermissionRequest` event, and
+//! `askdesk hook codex` takes Codex's: both are in [`permission`].
+
+mod permission;
+
+pub use permission::codex;
 
 use crate::cli::config::McpArgs;
 use interaction::{claude_code_answer, Ask, AskStatus, LenientAsk, LenientQuestion};
@@ -55,6 +62,9 @@ struct Decision {
 
 /// Runs the hook on `stdin`; returns what to print on stdout, if anything.
 pub async fn claude_code(args: McpArgs, stdin: &str) -> Option<String> {
+    if permission::is_permission_request(stdin) {
+        return permission::run(permission::Agent::ClaudeCode, args, stdin).await;
+    }
     let input: HookInput = match serde_json::from_str(stdin) {
         Ok(input) => input,
         Err(e) => {
@@ -73,18 +83,10 @@ pub async fn claude_code(args: McpArgs, stdin: &str) -> Option<String> {
             return None;
         }
     };
-    let folder = input
-        .cwd
-        .as_deref()
-        .and_then(|cwd| std::path::Path::new(cwd).file_name())
-        .map(|name| name.to_string_lossy().into_owned());
     let new = LenientAsk {
         questions: questions.questions,
         title: None,
-        agent: Some(match folder {
-            Some(folder) => format!("Claude Code · {folder}"),
-            None => "Claude Code".to_owned(),
-        }),
+        agent: Some(agent_name("Claude Code", input.cwd.as_deref())),
         timeout_seconds: None,
         wait_seconds: None,
         idempotency_key: None,
@@ -114,20 +116,37 @@ pub async fn claude_code(args: McpArgs, stdin: &str) -> Option<String> {
         }
     };
     eprintln!("askdesk: answer at {}", created.url);
-    let ask = loop {
-        match backend.wait(&created.id, desk::MAX_WAIT).await {
-            Ok(ask) if ask.status.is_finished() => break ask,
+    let ask = ended(&backend, &created.id, "Claude Code").await?;
+    let output = decision(&ask, &input.tool_input);
+    serde_json::to_string(&output).ok()
+}
+
+/// Who asks: the agent, and the folder it works in.
+fn agent_name(agent: &str, cwd: Option<&str>) -> String {
+    let folder = cwd
+        .and_then(|cwd| std::path::Path::new(cwd).file_name())
+        .map(|name| name.to_string_lossy().into_owned());
+    match folder {
+        Some(folder) => format!("{agent} · {folder}"),
+        None => agent.to_owned(),
+    }
+}
+
+/// The ask once it has ended, waiting as long as it takes; `None` (said on
+/// stderr) when the desk stops answering, so `agent` asks as usual.
+async fn ended(backend: &crate::mcp::Backend, id: &str, agent: &str) -> Option<Ask> {
+    loop {
+        match backend.wait(id, desk::MAX_WAIT).await {
+            Ok(ask) if ask.status.is_finished() => return Some(ask),
             Ok(_) => {}
             Err(e) => {
                 eprintln!(
-                    "askdesk hook: waiting for the answer failed: {e}; Claude Code asks as usual"
+                    "askdesk hook: waiting for the answer failed: {e}; {agent} asks as usual"
                 );
                 return None;
             }
         }
-    };
-    let output = decision(&ask, &input.tool_input);
-    serde_json::to_string(&output).ok()
+    }
 }
 
 /// The hook's decision for an ask that has ended.

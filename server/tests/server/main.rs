@@ -15,6 +15,7 @@ mod hook;
 mod notify;
 mod pages;
 mod people;
+mod permission;
 mod retention;
 mod security;
 mod serving;
