@@ -30,12 +30,17 @@ pub struct QuestionDraft {
 }
 
 impl QuestionDraft {
-    /// An empty draft.
+    /// A draft with nothing checked, and the question's default (if any)
+    /// as its text.
     pub fn new(question: &Question) -> Self {
         Self {
             question: question.clone(),
             checked: vec![false; question.options.len()],
-            custom: String::new(),
+            custom: question
+                .default
+                .as_ref()
+                .map(crate::format::Scalar::text)
+                .unwrap_or_default(),
         }
     }
 

@@ -142,6 +142,14 @@ impl ProblemCode {
             }
             Self::PreviewTooLong => format!("选项预览太长；最多 {MAX_PREVIEW_CHARS} 个字符。"),
             Self::MultiSelectWithoutOptions => "多选问题至少需要一个选项。".to_owned(),
+            Self::UnknownFormat => {
+                "不认识这个格式；可用 integer、number、date、date-time、email、uri。".to_owned()
+            }
+            Self::FormatWithOptions => "格式和默认值只用于没有选项的问题。".to_owned(),
+            Self::InvalidBound => {
+                "最小值或最大值不符合格式，该格式没有大小之分，或最大值小于最小值。".to_owned()
+            }
+            Self::InvalidDefault => "默认值不是这个问题的有效回答。".to_owned(),
             Self::UnknownQuestion => {
                 "这个回答指向不存在的问题；请只回答这次提问中的问题。".to_owned()
             }
@@ -158,6 +166,8 @@ impl ProblemCode {
             Self::ExclusiveCustom => {
                 "这个问题只接受一种回答：选择一个选项，或填写“其他”，不能两者都有。".to_owned()
             }
+            Self::InvalidFormat => "回答的格式不对；请按问题要求的格式填写。".to_owned(),
+            Self::OutOfRange => "回答超出了允许的范围；请填写最小值与最大值之间的值。".to_owned(),
             Self::TitleTooLong => format!("提问标题太长；最多 {MAX_TITLE_CHARS} 个字符。"),
             Self::AgentTooLong => format!("智能体名称太长；最多 {MAX_AGENT_CHARS} 个字符。"),
             Self::TimeoutOutOfRange => format!(

@@ -8,6 +8,7 @@
 
 use crate::{
     ask::{NewAsk, ValidNewAsk},
+    format::Scalar,
     model::{AnswerItem, Question, QuestionOption},
     problem::Problems,
 };
@@ -51,7 +52,7 @@ pub struct LenientAsk {
 }
 
 /// A question as an agent may write it.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LenientQuestion {
     /// Optional here; assigned by position when missing.
@@ -68,6 +69,18 @@ pub struct LenientQuestion {
     /// Whether several options may be chosen (`multiple` works too).
     #[serde(default, alias = "multiple")]
     pub multi_select: Option<bool>,
+    /// What a typed answer must be (see [`Question::format`]).
+    #[serde(default)]
+    pub format: Option<String>,
+    /// The least value of a typed answer.
+    #[serde(default)]
+    pub minimum: Option<Scalar>,
+    /// The greatest value of a typed answer.
+    #[serde(default)]
+    pub maximum: Option<Scalar>,
+    /// The text the answer starts with.
+    #[serde(default)]
+    pub default: Option<Scalar>,
 }
 
 /// An option as an agent may write it: `"SQLite"` or `{"label": "SQLite", …}`.
@@ -101,6 +114,10 @@ impl LenientQuestion {
                 })
                 .collect(),
             multi_select: self.multi_select.unwrap_or(false),
+            format: self.format,
+            minimum: self.minimum,
+            maximum: self.maximum,
+            default: self.default,
         }
     }
 }

@@ -36,6 +36,10 @@
 //! | `description_too_long` | `questions[i].options[j].description` | over 2,000 characters |
 //! | `preview_too_long` | `questions[i].options[j].preview` | over 20,000 characters |
 //! | `multi_select_without_options` | `questions[i].multiSelect` | multi-select needs at least one option |
+//! | `unknown_format` | `questions[i].format` | not `integer`, `number`, `date`, `date-time`, `email` or `uri` |
+//! | `format_with_options` | `questions[i].format`, `questions[i].default` | a format or a default on a question with options |
+//! | `invalid_bound` | `questions[i].minimum`, `questions[i].maximum` | not a value of the format, on a format without order (or none), or `maximum` below `minimum` |
+//! | `invalid_default` | `questions[i].default` | not a valid answer to the question (its format and bounds) |
 //! | `unknown_question` | `answers[i].id` | no question has this id |
 //! | `duplicate_answer` | `answers[i].id` | the question is answered twice |
 //! | `missing_answer` | `answers` | a question has no answer |
@@ -46,6 +50,8 @@
 //! | `custom_too_long` | `answers[i].custom` | over 10,000 characters |
 //! | `empty_answer` | `answers[i]` | neither a label nor custom text |
 //! | `exclusive_custom` | `answers[i].custom` | single-select or optionless with both a label and custom text |
+//! | `invalid_format` | `answers[i].custom` | typed text that is not of the question's format |
+//! | `out_of_range` | `answers[i].custom` | typed text below the question's `minimum` or above its `maximum` |
 //! | `title_too_long` | `title` | an ask's title over 200 characters |
 //! | `agent_too_long` | `agent` | the agent's name over 100 characters |
 //! | `timeout_out_of_range` | `timeoutSeconds` | not between 1 and 604,800 (7 days) |
@@ -67,6 +73,7 @@ mod decline;
 mod delivery;
 mod draft;
 mod event;
+mod format;
 mod idempotency;
 mod lang;
 mod lenient;
@@ -85,6 +92,7 @@ pub use decline::{Decline, Declined, ValidDecline};
 pub use delivery::{Delivery, DeliveryState, Notice};
 pub use draft::{BatchDraft, Blocker, QuestionDraft, Reason};
 pub use event::{AskEvent, ResetEvent, ASK_EVENT, RESET_EVENT};
+pub use format::{Format, Scalar};
 pub use idempotency::{IdempotencyKey, MAX_IDEMPOTENCY_KEY_CHARS};
 pub use lang::Lang;
 pub use lenient::{LenientAsk, LenientOption, LenientQuestion};

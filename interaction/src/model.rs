@@ -1,5 +1,6 @@
 //! The wire types, exactly as they travel as JSON (camelCase).
 
+use crate::format::{Format, Scalar};
 use serde::{Deserialize, Serialize};
 
 /// A batch of questions an agent puts to a human.
@@ -30,6 +31,29 @@ pub struct Question {
     /// Whether several options may be chosen, together with custom text.
     #[serde(default)]
     pub multi_select: bool,
+    /// What the typed answer of a question without options must be:
+    /// `integer`, `number`, `date`, `date-time`, `email` or `uri`
+    /// ([`Format`]); any text when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    /// The least value a typed answer may have (numbers and dates).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimum: Option<Scalar>,
+    /// The greatest value a typed answer may have (numbers and dates).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maximum: Option<Scalar>,
+    /// The text a question without options starts with, for the person to
+    /// keep or change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<Scalar>,
+}
+
+impl Question {
+    /// The format the typed answer must have, if the question names a
+    /// known one (a valid request names only known formats).
+    pub fn format(&self) -> Option<Format> {
+        self.format.as_deref().and_then(Format::parse)
+    }
 }
 
 /// One choice offered by a [`Question`].

@@ -81,6 +81,15 @@ pub enum ProblemCode {
     PreviewTooLong,
     /// A multi-select question offers no options.
     MultiSelectWithoutOptions,
+    /// A question names a format askdesk does not know.
+    UnknownFormat,
+    /// A question with options has a format or a default.
+    FormatWithOptions,
+    /// A minimum or maximum is no value of the question's format, is given
+    /// for a format without order, or the maximum is below the minimum.
+    InvalidBound,
+    /// A question's default is no valid answer to it.
+    InvalidDefault,
     // Answers.
     /// An answer names no question of the request.
     UnknownQuestion,
@@ -102,6 +111,10 @@ pub enum ProblemCode {
     EmptyAnswer,
     /// A single-select or optionless question has both a label and custom text.
     ExclusiveCustom,
+    /// Typed text is not of the question's format.
+    InvalidFormat,
+    /// Typed text is below the question's minimum or above its maximum.
+    OutOfRange,
     // Asks.
     /// An ask's title is too long.
     TitleTooLong,
@@ -126,7 +139,7 @@ pub enum ProblemCode {
 
 impl ProblemCode {
     /// Every code, in the order of the crate documentation's table.
-    pub const ALL: [Self; 33] = [
+    pub const ALL: [Self; 39] = [
         Self::NoQuestions,
         Self::TooManyQuestions,
         Self::InvalidId,
@@ -141,6 +154,10 @@ impl ProblemCode {
         Self::DescriptionTooLong,
         Self::PreviewTooLong,
         Self::MultiSelectWithoutOptions,
+        Self::UnknownFormat,
+        Self::FormatWithOptions,
+        Self::InvalidBound,
+        Self::InvalidDefault,
         Self::UnknownQuestion,
         Self::DuplicateAnswer,
         Self::MissingAnswer,
@@ -151,6 +168,8 @@ impl ProblemCode {
         Self::CustomTooLong,
         Self::EmptyAnswer,
         Self::ExclusiveCustom,
+        Self::InvalidFormat,
+        Self::OutOfRange,
         Self::TitleTooLong,
         Self::AgentTooLong,
         Self::TimeoutOutOfRange,
@@ -179,6 +198,10 @@ impl ProblemCode {
             Self::DescriptionTooLong => "description_too_long",
             Self::PreviewTooLong => "preview_too_long",
             Self::MultiSelectWithoutOptions => "multi_select_without_options",
+            Self::UnknownFormat => "unknown_format",
+            Self::FormatWithOptions => "format_with_options",
+            Self::InvalidBound => "invalid_bound",
+            Self::InvalidDefault => "invalid_default",
             Self::UnknownQuestion => "unknown_question",
             Self::DuplicateAnswer => "duplicate_answer",
             Self::MissingAnswer => "missing_answer",
@@ -189,6 +212,8 @@ impl ProblemCode {
             Self::CustomTooLong => "custom_too_long",
             Self::EmptyAnswer => "empty_answer",
             Self::ExclusiveCustom => "exclusive_custom",
+            Self::InvalidFormat => "invalid_format",
+            Self::OutOfRange => "out_of_range",
             Self::TitleTooLong => "title_too_long",
             Self::AgentTooLong => "agent_too_long",
             Self::TimeoutOutOfRange => "timeout_out_of_range",

@@ -6,6 +6,7 @@ mod answer;
 mod request;
 
 pub(crate) use answer::item_problems;
+use answer::typed_problem;
 
 use crate::{
     model::{AnswerItem, Answers, Question, Request},

@@ -2,9 +2,11 @@
 
 use super::{chars, is_blank, longer_than, MAX_CUSTOM_CHARS};
 use crate::{
+    format::Scalar,
     model::{AnswerItem, Question},
     problem::{Problem, ProblemCode as Code},
 };
+use std::cmp::Ordering;
 
 /// The problems of one answer item against its question. Drafts use it to
 /// say why a question cannot be submitted yet.
@@ -69,7 +71,12 @@ pub(crate) fn item_problems(
                 chars(custom)
             ),
         ),
-        _ => {}
+        Some(custom) => {
+            if let Some((code, message)) = typed_problem(question, custom.trim()) {
+                push(".custom", code, message);
+            }
+        }
+        None => {}
     }
     if item.selected.is_empty() && item.custom.is_none() {
         push(
@@ -94,4 +101,38 @@ pub(crate) fn item_problems(
         );
     }
     problems
+}
+
+/// What is wrong with typed `text` (trimmed, not blank) as the answer to
+/// `question`: not of its format, or outside its bounds. A question's
+/// `default` is held to the same rule.
+pub(super) fn typed_problem(question: &Question, text: &str) -> Option<(Code, String)> {
+    let format = question.format()?;
+    let Some(value) = format.read(text) else {
+        return Some((
+            Code::InvalidFormat,
+            format!("the answer must be {}; {text:?} is not", format.describe()),
+        ));
+    };
+    let bound = |scalar: &Option<Scalar>| {
+        let scalar = scalar.as_ref()?;
+        Some((scalar.text(), format.read(&scalar.text())?))
+    };
+    if let Some((least, minimum)) = bound(&question.minimum) {
+        if value.compare(minimum) == Some(Ordering::Less) {
+            return Some((
+                Code::OutOfRange,
+                format!("the answer must be at least {least}; {text} is less"),
+            ));
+        }
+    }
+    if let Some((most, maximum)) = bound(&question.maximum) {
+        if value.compare(maximum) == Some(Ordering::Greater) {
+            return Some((
+                Code::OutOfRange,
+                format!("the answer must be at most {most}; {text} is more"),
+            ));
+        }
+    }
+    None
 }

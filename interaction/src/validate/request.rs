@@ -6,7 +6,8 @@ use super::{
     MAX_LABEL_CHARS, MAX_OPTIONS, MAX_PREVIEW_CHARS, MAX_QUESTIONS, MAX_QUESTION_CHARS,
 };
 use crate::{
-    model::Request,
+    format::Format,
+    model::{Question, Request},
     problem::{Problem, ProblemCode as Code},
 };
 use std::collections::HashSet;
@@ -96,6 +97,7 @@ pub(super) fn request_problems(request: &Request) -> Vec<Problem> {
                 "a multi-select question needs at least one option".to_owned(),
             );
         }
+        typed_rules(q, &mut push);
         let mut labels = HashSet::new();
         for (j, option) in q.options.iter().enumerate() {
             let suffix = format!(".options[{j}].label");
@@ -152,6 +154,89 @@ pub(super) fn request_problems(request: &Request) -> Vec<Problem> {
         }
     }
     problems
+}
+
+/// The rules of a typed question: a known format, on a question without
+/// options; bounds that are values of an ordered format, the least first;
+/// and a default that is itself a valid answer.
+fn typed_rules(q: &Question, push: &mut impl FnMut(&str, Code, String)) {
+    let format = match q.format.as_deref() {
+        None => None,
+        Some(name) => match Format::parse(name) {
+            Some(format) => Some(format),
+            None => {
+                let known: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
+                push(
+                    ".format",
+                    Code::UnknownFormat,
+                    format!("format {name:?} is not one of {}", known.join(", ")),
+                );
+                return;
+            }
+        },
+    };
+    if !q.options.is_empty() {
+        for (field, given) in [
+            ("format", q.format.is_some()),
+            ("default", q.default.is_some()),
+        ] {
+            if given {
+                push(
+                    &format!(".{field}"),
+                    Code::FormatWithOptions,
+                    format!("a {field} applies only to a question without options"),
+                );
+            }
+        }
+        return;
+    }
+    let mut bounds = Vec::new();
+    for (field, bound) in [("minimum", &q.minimum), ("maximum", &q.maximum)] {
+        let Some(bound) = bound else { continue };
+        let text = bound.text();
+        match format.filter(|f| f.has_range()) {
+            None => push(
+                &format!(".{field}"),
+                Code::InvalidBound,
+                format!(
+                    "a {field} applies only to the formats integer, number, date and date-time"
+                ),
+            ),
+            Some(format) => match format.read(&text) {
+                Some(value) => bounds.push(value),
+                None => push(
+                    &format!(".{field}"),
+                    Code::InvalidBound,
+                    format!("the {field} must be {}; {text:?} is not", format.describe()),
+                ),
+            },
+        }
+    }
+    if let [least, most] = bounds[..] {
+        if most.compare(least) == Some(std::cmp::Ordering::Less) {
+            push(
+                ".maximum",
+                Code::InvalidBound,
+                "the maximum is below the minimum".to_owned(),
+            );
+        }
+    }
+    if let Some(default) = &q.default {
+        let text = default.text();
+        let problem = if is_blank(&text) {
+            Some("the default is blank; leave it out or give a value".to_owned())
+        } else if longer_than(&text, super::MAX_CUSTOM_CHARS) {
+            Some(format!(
+                "the default has more than {} characters",
+                super::MAX_CUSTOM_CHARS
+            ))
+        } else {
+            super::typed_problem(q, text.trim()).map(|(_, message)| message)
+        };
+        if let Some(message) = problem {
+            push(".default", Code::InvalidDefault, message);
+        }
+    }
 }
 
 fn is_valid_id(id: &str) -> bool {

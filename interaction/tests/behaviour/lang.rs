@@ -79,6 +79,10 @@ fn every_problem_code() -> Vec<ProblemCode> {
             | C::DescriptionTooLong
             | C::PreviewTooLong
             | C::MultiSelectWithoutOptions
+            | C::UnknownFormat
+            | C::FormatWithOptions
+            | C::InvalidBound
+            | C::InvalidDefault
             | C::UnknownQuestion
             | C::DuplicateAnswer
             | C::MissingAnswer
@@ -89,6 +93,8 @@ fn every_problem_code() -> Vec<ProblemCode> {
             | C::CustomTooLong
             | C::EmptyAnswer
             | C::ExclusiveCustom
+            | C::InvalidFormat
+            | C::OutOfRange
             | C::TitleTooLong
             | C::AgentTooLong
             | C::TimeoutOutOfRange

@@ -9,6 +9,7 @@ mod lenient;
 mod projection;
 mod properties;
 mod request;
+mod typed;
 
 use interaction::{Request, ValidRequest};
 

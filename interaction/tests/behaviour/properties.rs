@@ -23,6 +23,10 @@ fn question(i: usize) -> impl Strategy<Value = Question> {
                 header: None,
                 multi_select: multi && !options.is_empty(),
                 options,
+                format: None,
+                minimum: None,
+                maximum: None,
+                default: None,
             }
         })
 }

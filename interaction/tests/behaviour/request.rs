@@ -15,6 +15,10 @@ fn question(id: &str, options: &[&str], multi: bool) -> Question {
             })
             .collect(),
         multi_select: multi,
+        format: None,
+        minimum: None,
+        maximum: None,
+        default: None,
     }
 }
 
