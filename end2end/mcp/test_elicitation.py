@@ -166,3 +166,31 @@ async def test_elicit_asks_in_the_client_unless_a_call_says_desk(server_url):
             server_url, title, "decline", {"reason": "not now"}))
         assert result.structured_content["status"] == "declined"
     assert len(form.shown) == 1
+
+
+@pytest.mark.parametrize("kind", TRANSPORTS)
+async def test_typed_questions_get_typed_fields_and_their_replies_are_validated(kind, server_url):
+    """A typed question's field is elicitation's own primitive (an integer
+    with its bounds, a date string); a reply out of range is refused by the
+    desk's validator and the form is shown again, saying why."""
+    form = Form(accept({"count": 12, "day": "2026-12-24"}), accept({"count": 4, "day": "2026-12-24"}))
+    title = f"typed {kind} {uuid.uuid4()}"
+    arguments = {
+        "title": title,
+        "answerIn": "client",
+        "questions": [
+            {"id": "count", "question": "How many replicas?", "format": "integer", "minimum": 1, "maximum": 10, "default": 3},
+            {"id": "day", "question": "Which day?", "format": "date"},
+        ],
+    }
+    async with connect(kind, server_url, elicitation_callback=form) as session:
+        result, _ = await call_while(session, arguments, nothing)
+    assert result.structured_content == {"status": "answered", "answers": [
+        {"id": "count", "selected": [], "custom": "4"},
+        {"id": "day", "selected": [], "custom": "2026-12-24"},
+    ]}
+    schema = form.shown[0].requested_schema["properties"]
+    assert schema["count"]["type"] == "integer"
+    assert (schema["count"]["minimum"], schema["count"]["maximum"], schema["count"]["default"]) == (1, 10, 3)
+    assert (schema["day"]["type"], schema["day"]["format"]) == ("string", "date")
+    assert "at most 10" in form.shown[1].message

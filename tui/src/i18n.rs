@@ -34,6 +34,9 @@ pub struct Words {
     pub untitled: &'static str,
     pub question_of: fn(usize, usize) -> String,
     pub your_answer: &'static str,
+    /// What a typed question takes: its format and bounds, e.g. "a whole
+    /// number, from 1 to 10".
+    pub expects: fn(interaction::Format, Option<&str>, Option<&str>) -> String,
     pub other: &'static str,
     pub overrides: &'static str,
     pub not_ready: &'static str,
@@ -85,6 +88,15 @@ pub static EN: Words = Words {
     untitled: "Questions from your agent",
     question_of: |n, of| format!("Question {n} of {of}"),
     your_answer: "Your answer: ",
+    expects: |format, least, most| {
+        let range = match (least, most) {
+            (Some(l), Some(m)) => format!(", from {l} to {m}"),
+            (Some(l), None) => format!(", at least {l}"),
+            (None, Some(m)) => format!(", at most {m}"),
+            (None, None) => String::new(),
+        };
+        format!("Type {}{range}.", format.describe())
+    },
     other: "Other: ",
     overrides: "Your Other text replaces the chosen option.",
     not_ready: "Not ready: ",
@@ -129,6 +141,23 @@ pub static ZH: Words = Words {
     untitled: "来自智能体的问题",
     question_of: |n, of| format!("第 {n} 题，共 {of} 题"),
     your_answer: "你的回答：",
+    expects: |format, least, most| {
+        let what = match format {
+            interaction::Format::Integer => "整数",
+            interaction::Format::Number => "数字",
+            interaction::Format::Date => "日期（YYYY-MM-DD）",
+            interaction::Format::DateTime => "日期和时间（YYYY-MM-DDTHH:MM）",
+            interaction::Format::Email => "电子邮件地址",
+            interaction::Format::Uri => "带协议的网址（https://…）",
+        };
+        let range = match (least, most) {
+            (Some(l), Some(m)) => format!("，范围 {l} 至 {m}"),
+            (Some(l), None) => format!("，至少 {l}"),
+            (None, Some(m)) => format!("，至多 {m}"),
+            (None, None) => String::new(),
+        };
+        format!("请输入{what}{range}。")
+    },
     other: "其他：",
     overrides: "你填写的“其他”会取代所选的选项。",
     not_ready: "尚未完成：",

@@ -9,7 +9,7 @@ use crate::{
     i18n::{use_lang, Speak, Words},
 };
 use askform::state::{FormState, Outgoing};
-use interaction::{Problem, Question, QuestionDraft};
+use interaction::{Format, Problem, Question, QuestionDraft};
 use leptos::{either::Either, prelude::*};
 
 /// How the page names a question: its header, or its number.
@@ -187,12 +187,14 @@ pub fn QuestionField(
         let id = question.id.clone();
         Memo::new(move |_| form.with(|s| s.problems_of(Some(&id)).cloned().collect::<Vec<_>>()))
     };
+    let typed = typed_input(&question);
     let Question {
         id,
         question: text,
         header,
         options,
         multi_select,
+        ..
     } = question;
     let input_type = if multi_select { "checkbox" } else { "radio" };
     let name = selected_field(&id);
@@ -207,6 +209,14 @@ pub fn QuestionField(
             let description = option.description.map(|d| {
                 view! { <span class="option-description" id=description_id>{d}</span> }
             });
+            // A preview is exactly what the option is about (a command, a
+            // diff): shown as it is, monospace, with its whitespace. A
+            // newline right after `<pre>` is dropped by HTML, so none leads.
+            let preview = option
+                .preview
+                .filter(|p| !p.trim().is_empty())
+                .map(|p| p.trim_start_matches(['\n', '\r']).to_owned())
+                .map(|p| view! { <pre class="option-preview">{p}</pre> });
             let first_checked =
                 form.with_untracked(|s| s.batch().draft(index).is_some_and(|d| d.is_checked(i)));
             let checked =
@@ -228,6 +238,7 @@ pub fn QuestionField(
                     />
                     <label for=input_id>{option.label}</label>
                     {description}
+                    {preview}
                 </div>
             }
         })
@@ -252,8 +263,33 @@ pub fn QuestionField(
                 {overrides}
             </div>
         })
+    } else if let Some(Typed {
+        kind,
+        min,
+        max,
+        step,
+    }) = typed
+    {
+        // A typed question gets the browser's own input for its format;
+        // the draft and the validator still decide what is accepted.
+        Either::Right(Either::Left(view! {
+            <div class="free-text">
+                <label for=other_id.clone()>{t.your_answer}</label>
+                <input
+                    type=kind
+                    id=other_id
+                    name=other_field(&id)
+                    min=min
+                    max=max
+                    step=step
+                    value=first_custom
+                    prop:value=custom
+                    on:input=on_input
+                />
+            </div>
+        }))
     } else {
-        Either::Right(view! {
+        Either::Right(Either::Right(view! {
             <div class="free-text">
                 <label for=other_id.clone()>{t.your_answer}</label>
                 <textarea
@@ -266,7 +302,7 @@ pub fn QuestionField(
                     {first_custom}
                 </textarea>
             </div>
-        })
+        }))
     };
     let problems_id = format!("{id}-problems");
     let problem_list = {
@@ -286,6 +322,50 @@ pub fn QuestionField(
             {free_text}
         </fieldset>
     }
+}
+
+/// The native input of a typed question: its type and attributes.
+struct Typed {
+    kind: &'static str,
+    min: Option<String>,
+    max: Option<String>,
+    step: Option<&'static str>,
+}
+
+/// The input a question's format asks for, if it names one.
+fn typed_input(question: &Question) -> Option<Typed> {
+    let format = question.format()?;
+    let (kind, step) = match format {
+        Format::Integer => ("number", Some("1")),
+        Format::Number => ("number", Some("any")),
+        Format::Date => ("date", None),
+        // Seconds may be typed; the page sends the person's own clock time.
+        Format::DateTime => ("datetime-local", Some("1")),
+        Format::Email => ("email", None),
+        Format::Uri => ("url", None),
+    };
+    // A local date and time input takes its bounds without a zone.
+    let bound = |b: &Option<interaction::Scalar>| {
+        b.as_ref().map(|b| {
+            let mut text = b.text();
+            if format == Format::DateTime {
+                let zone = text
+                    .char_indices()
+                    .skip(16)
+                    .find(|(_, c)| matches!(c, 'Z' | 'z' | '+' | '-'));
+                if let Some((at, _)) = zone {
+                    text.truncate(at);
+                }
+            }
+            text
+        })
+    };
+    Some(Typed {
+        kind,
+        min: bound(&question.minimum),
+        max: bound(&question.maximum),
+        step,
+    })
 }
 
 /// Problems the server reported, each worded in the page's language from

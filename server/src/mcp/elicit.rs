@@ -13,7 +13,7 @@
 //! saying why, a few times at most.
 
 use super::Backend;
-use interaction::{Answers, BatchDraft, Decline, Question, ValidRequest, Via};
+use interaction::{Answers, BatchDraft, Decline, Format, Question, ValidRequest, Via};
 use rmcp::{
     model::{
         ClientCapabilities, ClientResult, ElicitRequest, ElicitRequestParams, ElicitResult,
@@ -56,7 +56,7 @@ impl Form {
         for question in request.questions() {
             let name = question_title(question);
             let field = if question.options.is_empty() {
-                json!({"type": "string", "title": name})
+                typed_field(question, name)
             } else {
                 let choices: Vec<Value> = question
                     .options
@@ -116,6 +116,64 @@ impl Form {
     }
 }
 
+/// The field of a question without options: elicitation's primitive of
+/// the question's format (an integer or number field with its bounds, a
+/// string with its format), with its default; plain text otherwise.
+/// Dates' bounds have no place in a string's schema, so its description
+/// says them.
+fn typed_field(question: &Question, name: String) -> Value {
+    let number = |scalar: &Option<interaction::Scalar>| match scalar {
+        Some(interaction::Scalar::Integer(n)) => Some(json!(n)),
+        Some(interaction::Scalar::Number(n)) => Some(json!(n)),
+        Some(interaction::Scalar::Text(t)) => t.trim().parse::<f64>().ok().map(|n| json!(n)),
+        None => None,
+    };
+    let mut field = match question.format() {
+        None => json!({"type": "string"}),
+        Some(format @ (Format::Integer | Format::Number)) => {
+            let kind = if format == Format::Integer {
+                "integer"
+            } else {
+                "number"
+            };
+            let mut field = json!({"type": kind});
+            for (key, bound) in [
+                ("minimum", &question.minimum),
+                ("maximum", &question.maximum),
+            ] {
+                if let Some(n) = number(bound) {
+                    field[key] = n;
+                }
+            }
+            field
+        }
+        Some(format) => {
+            let mut field = json!({"type": "string", "format": format.as_str()});
+            let bound = |b: &Option<interaction::Scalar>| b.as_ref().map(interaction::Scalar::text);
+            let range = match (bound(&question.minimum), bound(&question.maximum)) {
+                (Some(l), Some(m)) => Some(format!("From {l} to {m}.")),
+                (Some(l), None) => Some(format!("From {l}.")),
+                (None, Some(m)) => Some(format!("Until {m}.")),
+                (None, None) => None,
+            };
+            if let Some(range) = range {
+                field["description"] = json!(range);
+            }
+            field
+        }
+    };
+    field["title"] = json!(name);
+    if let Some(default) = &question.default {
+        field["default"] = match question.format() {
+            Some(Format::Integer | Format::Number) => {
+                number(&Some(default.clone())).unwrap_or_else(|| json!(default.text()))
+            }
+            _ => json!(default.text()),
+        };
+    }
+    field
+}
+
 /// How the page names a question in the form: its header and its text.
 fn question_title(question: &Question) -> String {
     match &question.header {
@@ -155,6 +213,10 @@ pub fn answers(
         ) {
             (None | Some(Value::Null), _, _) => {}
             (Some(Value::String(text)), true, _) => draft.set_custom(text.clone()),
+            // A typed field's number, as the person's text.
+            (Some(Value::Number(n)), true, _) if question.format().is_some() => {
+                draft.set_custom(n.to_string())
+            }
             (Some(Value::String(label)), false, false) => choose(label, draft),
             (Some(Value::Array(labels)), false, true) => {
                 for label in labels {

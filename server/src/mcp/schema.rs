@@ -12,7 +12,8 @@ answers. Each question has the question text, an optional short header, options 
 label and a description) and multiSelect. The human can always type their own answer (\"Other\"); \
 on multiSelect questions they may pick options and type text together. The call returns when the \
 human answers or declines, or when the ask is cancelled or expires; the text result quotes every \
-answer, and structuredContent has {status, answers: [{id, selected, custom?}], reason?}. With \
+answer, and structuredContent has {status, answers: [{id, selected, custom?}], reason?, defaulted?}. \
+With timeoutSeconds, defaultAnswers are what you go on with if nobody answers in time. With \
 waitSeconds the call returns after that long if the human has not answered yet, with status \
 \"pending\" and the askId to pass to await_answer; the ask keeps waiting for the human.";
 
@@ -80,7 +81,15 @@ pub fn input() -> JsonObject {
                         "multiSelect": {
                             "type": "boolean",
                             "description": "Whether several options may be chosen (and combined with typed text)."
-                        }
+                        },
+                        "format": {
+                            "type": "string",
+                            "enum": interaction::Format::ALL.map(interaction::Format::as_str),
+                            "description": "For a question without options: what the typed answer must be. The human gets the matching input (a number field, a date picker, …) and the answer comes back as text in `custom`."
+                        },
+                        "minimum": {"type": ["number", "string"], "description": "The least value of a typed answer (numbers and dates)."},
+                        "maximum": {"type": ["number", "string"], "description": "The greatest value of a typed answer (numbers and dates)."},
+                        "default": {"type": ["number", "string"], "description": "What the answer box starts with, for a question without options."}
                     },
                     "required": ["question"]
                 }
@@ -92,6 +101,11 @@ pub fn input() -> JsonObject {
                 "minimum": 1,
                 "maximum": interaction::MAX_TIMEOUT_SECONDS,
                 "description": "Give up after this many seconds (the result is then \"expired\"). Default: wait until the human acts."
+            },
+            "defaultAnswers": {
+                "type": "array",
+                "description": "With timeoutSeconds: what you go on with if nobody answers in time, one item per question by id (q1, q2, … for questions given without an id). The human sees them and a countdown while the ask waits; if it expires unanswered, the result is status \"expired\" with these answers and defaulted: true (no person chose them).",
+                "items": answer_item()
             },
             "waitSeconds": wait_seconds(),
             "answerIn": {
@@ -176,10 +190,11 @@ pub fn output() -> JsonObject {
             "url": {"type": "string", "description": "Where the human answers (while pending)."},
             "answers": {
                 "type": "array",
-                "description": "Once ended: one item per question, in question order; empty unless answered.",
+                "description": "Once ended: one item per question, in question order; empty unless answered (or expired with your defaultAnswers: defaulted).",
                 "items": answer_item()
             },
-            "reason": {"type": "string", "description": "Why the human declined, if they said."}
+            "reason": {"type": "string", "description": "Why the human declined, if they said."},
+            "defaulted": {"type": "boolean", "description": "True when the ask expired unanswered and answers are your own defaultAnswers, which no person chose."}
         },
         "required": ["status"]
     }))

@@ -81,6 +81,17 @@ pub(super) fn answer(session: &Session, t: &Words, frame: &mut Frame, area: Rect
             push_wrapped(&mut lines, description, columns, INDENT, Style::new().dim());
         }
     }
+    if let Some(format) = question.format() {
+        let bound = |b: &Option<interaction::Scalar>| b.as_ref().map(interaction::Scalar::text);
+        let (least, most) = (bound(&question.minimum), bound(&question.maximum));
+        push_wrapped(
+            &mut lines,
+            &(t.expects)(format, least.as_deref(), most.as_deref()),
+            columns,
+            "",
+            Style::new().dim(),
+        );
+    }
     // The Other line (or the answer box of an optionless question).
     let other_label = if question.options.is_empty() {
         t.your_answer

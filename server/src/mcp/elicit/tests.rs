@@ -102,3 +102,55 @@ fn clashing_field_names_mean_no_form() {
     .expect("request");
     assert!(Form::new(&ValidRequest::new(request).expect("valid")).is_none());
 }
+
+fn typed_request() -> ValidRequest {
+    let request: Request = serde_json::from_value(json!({"questions": [
+        {"id": "count", "question": "How many?", "format": "integer", "minimum": 1, "maximum": 9, "default": 3},
+        {"id": "price", "question": "Price?", "format": "number", "maximum": 2.5},
+        {"id": "day", "question": "Which day?", "format": "date", "minimum": "2026-12-01"},
+        {"id": "at", "question": "When?", "format": "date-time"},
+        {"id": "mail", "question": "Whom to tell?", "format": "email"},
+        {"id": "link", "question": "Where?", "format": "uri"}
+    ]}))
+    .expect("request");
+    ValidRequest::new(request).expect("valid")
+}
+
+#[test]
+fn typed_questions_get_elicitations_primitive_fields() {
+    let form = Form::new(&typed_request()).expect("the client is offered a form");
+    let schema = serde_json::to_value(form.schema()).expect("json");
+    let field = |id: &str| schema["properties"][id].clone();
+    assert_eq!(field("count")["type"], "integer");
+    assert_eq!(field("count")["minimum"], 1.0);
+    assert_eq!(field("count")["maximum"], 9.0);
+    assert_eq!(field("count")["default"], 3);
+    assert_eq!(field("price")["type"], "number");
+    assert_eq!(field("price")["maximum"], 2.5);
+    assert_eq!(field("day")["format"], "date");
+    assert_eq!(field("day")["description"], "From 2026-12-01.");
+    assert_eq!(field("at")["format"], "date-time");
+    assert_eq!(field("mail")["format"], "email");
+    assert_eq!(field("link")["format"], "uri");
+}
+
+#[test]
+fn a_typed_reply_is_text_for_the_validator() {
+    let request = typed_request();
+    let answers = answers(
+        &request,
+        &content(
+            json!({"count": 12, "price": 1.5, "day": "2026-12-24", "at": "2026-12-24T18:00:00Z",
+                        "mail": "ada@example.com", "link": "https://example.com"}),
+        ),
+    )
+    .expect("the shape is right");
+    assert_eq!(answers.answers[0], item("count", &[], Some("12")));
+    assert_eq!(answers.answers[1], item("price", &[], Some("1.5")));
+    // The validator, not the form, says 12 is too many.
+    let refused = request.validate_answers(answers).expect_err("out of range");
+    assert_eq!(
+        refused.iter().next().expect("one").path,
+        "answers[0].custom"
+    );
+}
