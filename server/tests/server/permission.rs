@@ -361,6 +361,15 @@ async fn an_edit_shows_its_change_as_a_diff_and_a_write_from_nothing() {
             .as_str()
         )
     );
+    // The page shows it as it is: monospace, its lines kept.
+    let page = reqwest::get(&ask.url)
+        .await
+        .expect("the page")
+        .text()
+        .await
+        .expect("its text");
+    let shown = format!("<pre class=\"option-preview\">--- {path}\n+++ {path}\n@@ -1,3 +1,3 @@");
+    assert!(page.contains(&shown), "{page}");
     choose(
         &desk,
         &id,
