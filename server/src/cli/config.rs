@@ -26,9 +26,9 @@ pub enum Command {
     /// Serve the web pages and the API (the default).
     Serve(ServeArgs),
     /// The people with tokens of their own, and their roles: `add`, `list`,
-    /// `remove`. Works on the server's database (the same --database and
-    /// environment) while it runs; a removal takes effect on every
-    /// instance at its next request.
+    /// `remove`; signed-in browsers: `sessions`, `sign-out`. Works on the
+    /// server's database (the same --database and environment) while it
+    /// runs; a removal takes effect on every instance at its next request.
     #[command(subcommand)]
     People(PeopleCommand),
     /// Speak MCP on stdin/stdout for a client that launches askdesk: one
@@ -110,6 +110,26 @@ pub enum PeopleCommand {
     Remove {
         /// Their name.
         name: String,
+        #[command(flatten)]
+        database: DatabaseArgs,
+    },
+    /// List the signed-in browsers (the desk's pages, and phones signed in
+    /// by a one-time link): id, whose, how, since and until; never their
+    /// cookies.
+    Sessions {
+        /// Only this person's.
+        name: Option<String>,
+        /// One JSON object per session instead of a table.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        database: DatabaseArgs,
+    },
+    /// Sign a browser out: the session with this id (from `askdesk people
+    /// sessions`) stops working at its next request, on every instance.
+    SignOut {
+        /// The session's id.
+        id: String,
         #[command(flatten)]
         database: DatabaseArgs,
     },

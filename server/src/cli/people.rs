@@ -1,11 +1,12 @@
 //! `askdesk people`: adding, listing and removing the people with tokens
-//! of their own, on the server's database, beside a running server.
+//! of their own, and listing and ending signed-in browsers' sessions, on
+//! the server's database, beside a running server.
 
 use crate::{
     cli::config::{DatabaseArgs, PeopleCommand},
     cli::run::{open_database, StartError},
 };
-use desk::{Desk, DeskError, PoolSettings};
+use desk::{Desk, DeskError, Holder, PoolSettings, SessionId};
 use std::process::ExitCode;
 
 /// Runs one `askdesk people` command, printing what it did on stdout.
@@ -71,8 +72,63 @@ pub async fn run(command: PeopleCommand, outer: Option<String>) -> Result<ExitCo
             }
             Ok(ExitCode::SUCCESS)
         }
+        PeopleCommand::Sessions {
+            name,
+            json,
+            database,
+        } => {
+            let holder = name.map(Holder::Person);
+            let sessions = open(database).await?.sessions(holder.as_ref()).await?;
+            for session in &sessions {
+                let who = session.holder.name().unwrap_or(SHARED_TOKEN);
+                if json {
+                    let line = serde_json::json!({
+                        "id": session.id.as_str(),
+                        "person": session.holder.name(),
+                        "opened": session.opened.as_str(),
+                        "createdAt": session.created_at,
+                        "expiresAt": session.expires_at,
+                    });
+                    println!("{line}");
+                } else {
+                    println!(
+                        "{}  {:<24} {:<5}  since {}  until {}",
+                        session.id,
+                        who,
+                        session.opened.as_str(),
+                        session.created_at.short(),
+                        session.expires_at.short()
+                    );
+                }
+            }
+            if sessions.is_empty() && !json {
+                eprintln!("no browser is signed in");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        PeopleCommand::SignOut { id, database } => {
+            let Some(session) = SessionId::parse(&id) else {
+                return Err(format!(
+                    "{id:?} is not a session's id (16 hex digits); `askdesk people sessions` \
+                     lists them"
+                )
+                .into());
+            };
+            if !open(database).await?.end_session(&session, None).await? {
+                return Err(format!(
+                    "no signed-in browser has the id {session}; `askdesk people sessions` lists \
+                     them"
+                )
+                .into());
+            }
+            println!("signed out {session}: that browser must sign in again");
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
+
+/// Who a session of the server's shared token is, in the table.
+const SHARED_TOKEN: &str = "(--token)";
 
 /// The desk on `database` (or `outer`); its URL does not matter here.
 async fn open(mut database: DatabaseArgs, outer: Option<String>) -> Result<Desk, StartError> {
