@@ -48,7 +48,11 @@ pub fn HomePage() -> impl IntoView {
                         view! {
                             <div id=DESK_ID data-props=json><LiveDesk/></div>
                             <crate::IslandScripts bundle=crate::Bundle::Desk/>
-                            <p class="older"><a href="/history">{words.search_all}</a></p>
+                            <p class="older">
+                                <a href="/history">{words.search_all}</a>
+                                " · "
+                                <a href="/phone">{words.phone_link}</a>
+                            </p>
                         }
                         .into_any()
                     }

@@ -16,6 +16,7 @@ pub mod home;
 pub mod hosted;
 pub mod i18n;
 pub mod page_words;
+pub mod phone;
 pub mod rpc;
 pub mod signin;
 
@@ -52,6 +53,8 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/asks/:id") view=ask::AskPage ssr=SsrMode::Async/>
                     <Route path=path!("/history") view=history::HistoryPage ssr=SsrMode::Async/>
                     <Route path=path!("/signin") view=signin::SignInPage/>
+                    <Route path=path!("/phone") view=phone::PhonePage/>
+                    <Route path=path!("/signin/link/:code") view=phone::LinkPage/>
                 </Routes>
             </main>
             <footer class="site-footer">

@@ -69,6 +69,34 @@ pub struct PageWords {
     pub something_wrong: &'static str,
     pub to_waiting: &'static str,
     pub loading: &'static str,
+    pub phone_link: &'static str,
+    pub phone_title: &'static str,
+    /// "Scan this code with your phone's camera: it signs the phone in as
+    /// alice, once, until …" (the name, or `None` for the shared token).
+    pub phone_scan: fn(Option<&str>, &str) -> String,
+    pub phone_open_desk: &'static str,
+    pub qr_alt: &'static str,
+    pub copy_link: &'static str,
+    pub phone_fresh: &'static str,
+    /// The public URL is loopback: the URL, and what to do.
+    pub phone_loopback: fn(&str) -> String,
+    pub phone_loopback_how: &'static str,
+    pub phone_agent: &'static str,
+    pub devices: &'static str,
+    pub by_token: &'static str,
+    pub by_link: &'static str,
+    pub this_device: &'static str,
+    pub since_until: fn(&str, &str) -> String,
+    pub link_title: &'static str,
+    /// "This one-time link signs this device in as alice …, until …".
+    pub link_text: fn(Option<&str>, &str) -> String,
+    pub link_button: &'static str,
+    pub link_used: &'static str,
+    pub link_expired: &'static str,
+    pub link_unknown: &'static str,
+    pub link_unknown_text: &'static str,
+    pub link_again: &'static str,
+    pub sign_in_with_token: &'static str,
 }
 
 /// "1 day", "90 days".
@@ -198,6 +226,47 @@ pub static EN: PageWords = PageWords {
     something_wrong: "Something went wrong",
     to_waiting: "Go to the waiting asks",
     loading: "Loading…",
+    phone_link: "Sign in on your phone",
+    phone_title: "Sign in on your phone",
+    phone_scan: |who, until| {
+        let who = who.map_or("the desk's admin (the server's token)".to_owned(), str::to_owned);
+        format!(
+            "Scan this code with your phone's camera. It signs the phone in as {who}, on one \
+             device only, until {until} (ten minutes)."
+        )
+    },
+    phone_open_desk: "This desk is open: anyone who reaches it may use it, so a phone needs no sign-in. Scan this code to open the desk on your phone.",
+    qr_alt: "QR code of the link",
+    copy_link: "Or copy the link",
+    phone_fresh: "Each visit to this page makes a new link; an unused one simply expires.",
+    phone_loopback: |url| {
+        format!(
+            "A phone cannot reach this link: the desk's public URL, {url}, names this computer \
+             itself (or no address at all), not an address another device can open."
+        )
+    },
+    phone_loopback_how: "On the same network, start askdesk with --addr 0.0.0.0:3000, a --token and --public-url http://<this computer's address>:3000. From anywhere, put it behind a reverse proxy with TLS (or serve https itself with --tls-cert and --tls-key) and give --public-url https://…. The README's \"A phone\" section says more.",
+    phone_agent: "That is an agent's token: agents use the API, not the desk's pages, and cannot sign a phone in.",
+    devices: "Signed-in devices",
+    by_token: "Signed in with a token",
+    by_link: "Signed in by a phone link",
+    this_device: "this device",
+    since_until: |since, until| format!("since {since}, until {until}"),
+    link_title: "Sign in on this device",
+    link_text: |who, until| {
+        let who = who.map_or("the desk's admin".to_owned(), str::to_owned);
+        format!(
+            "This one-time link signs this device in to askdesk as {who}. It works once, until \
+             {until}."
+        )
+    },
+    link_button: "Sign in on this device",
+    link_used: "This sign-in link was used already",
+    link_expired: "This sign-in link has expired",
+    link_unknown: "This is not a sign-in link of this desk",
+    link_unknown_text: "It may be mistyped or cut short, or the person it was for was removed.",
+    link_again: "Each link signs in one device, once, for ten minutes. For a new one, open \"Sign in on your phone\" on a device that is signed in.",
+    sign_in_with_token: "Sign in with a token instead",
 };
 
 /// Simplified Chinese.
@@ -259,6 +328,38 @@ pub static ZH: PageWords = PageWords {
     something_wrong: "出错了",
     to_waiting: "查看等待中的提问",
     loading: "加载中…",
+    phone_link: "在手机上登录",
+    phone_title: "在手机上登录",
+    phone_scan: |who, until| {
+        let who = who.map_or("服务台管理员（服务器的令牌）".to_owned(), str::to_owned);
+        format!("用手机相机扫描这个二维码，即可以 {who} 的身份登录手机；只限一台设备，{until} 前有效（十分钟）。")
+    },
+    phone_open_desk: "这个服务台是开放的：能访问它的人都可以使用，所以手机无需登录。扫描二维码即可在手机上打开服务台。",
+    qr_alt: "链接的二维码",
+    copy_link: "或者复制链接",
+    phone_fresh: "每次打开这个页面都会生成新的链接；未使用的链接会自动过期。",
+    phone_loopback: |url| {
+        format!("手机无法打开这个链接：服务台的公开地址 {url} 指向这台电脑自身（或者根本不是一个地址），其他设备无法打开。")
+    },
+    phone_loopback_how: "在同一网络中：用 --addr 0.0.0.0:3000、--token 和 --public-url http://<这台电脑的地址>:3000 启动 askdesk。在任何地方：把它放在带 TLS 的反向代理后面（或用 --tls-cert 和 --tls-key 直接提供 https），并设置 --public-url https://…。详见 README 的“A phone”一节。",
+    phone_agent: "这是智能体的令牌：智能体使用 API，而不是服务台的页面，也不能让手机登录。",
+    devices: "已登录的设备",
+    by_token: "用令牌登录",
+    by_link: "通过手机链接登录",
+    this_device: "本设备",
+    since_until: |since, until| format!("{since} 起，{until} 止"),
+    link_title: "在此设备上登录",
+    link_text: |who, until| {
+        let who = who.map_or("服务台管理员".to_owned(), str::to_owned);
+        format!("这个一次性链接会让此设备以 {who} 的身份登录 askdesk。它只能用一次，{until} 前有效。")
+    },
+    link_button: "在此设备上登录",
+    link_used: "这个登录链接已经用过了",
+    link_expired: "这个登录链接已过期",
+    link_unknown: "这不是本服务台的登录链接",
+    link_unknown_text: "链接可能输错了或不完整，或者它所属的人已被移除。",
+    link_again: "每个链接只能让一台设备登录一次，十分钟内有效。要获取新链接，请在已登录的设备上打开“在手机上登录”。",
+    sign_in_with_token: "改用令牌登录",
 };
 
 #[cfg(test)]

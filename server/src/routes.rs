@@ -1,11 +1,13 @@
 //! What each path does: the asks API, the event streams, the pages, signing
-//! in, Web Push subscriptions and Slack's buttons, assembled into one
-//! router behind the guard. A new route goes in the file of its kind here.
+//! in (a phone too), Web Push subscriptions and Slack's buttons, assembled
+//! into one router behind the guard. A new route goes in the file of its
+//! kind here.
 
 pub mod api;
 pub mod events;
 pub mod listing;
 pub mod pages;
+pub mod phone;
 pub mod push;
 pub mod sign_in;
 pub mod slack;
@@ -36,10 +38,11 @@ const ASK_PAGE: &str = "/asks/{id}";
 /// behind the security checks.
 pub fn app(state: AppState) -> Router {
     // The ask page has a handler of its own, which reads the ask before
-    // rendering the page (`pages::get_page`).
+    // rendering the page (`pages::get_page`); so have the phone's pages,
+    // which make and read sign-in links first.
     let routes: Vec<_> = route_list()
         .into_iter()
-        .filter(|route| route.path() != ASK_PAGE)
+        .filter(|route| ![ASK_PAGE, phone::PHONE_PAGE, phone::LINK_PAGE].contains(&route.path()))
         .collect();
     let desk = state.desk.clone();
     let page = state.page.clone();
@@ -54,6 +57,15 @@ pub fn app(state: AppState) -> Router {
         .route(ASK_PAGE, get(pages::get_page).post(pages::post_form))
         .route("/signin", post(sign_in::sign_in))
         .route("/signout", post(sign_in::sign_out))
+        .route(phone::PHONE_PAGE, get(phone::page))
+        .route(
+            app::phone::SIGN_OUT_DEVICE_PATH,
+            post(phone::sign_out_device),
+        )
+        .route(
+            phone::LINK_PAGE,
+            get(phone::show_link).post(phone::use_link),
+        )
         .route("/integrations/slack/actions", post(slack::actions))
         .route("/lang/{code}", get(pages::switch_language))
         .leptos_routes_with_context(&state, routes, context, {
@@ -83,6 +95,9 @@ mod tests {
     #[test]
     fn the_ask_page_handler_takes_the_path_the_app_routes_the_ask_page_at() {
         let paths: Vec<_> = route_list().iter().map(|r| r.path().to_owned()).collect();
-        assert!(paths.iter().any(|p| p == ASK_PAGE), "{paths:?}");
+        for page in [ASK_PAGE, phone::PHONE_PAGE, phone::LINK_PAGE] {
+            assert!(paths.iter().any(|p| p == page), "{page}: {paths:?}");
+        }
+        assert!(phone::LINK_PAGE.starts_with(app::phone::LINK_PATH));
     }
 }

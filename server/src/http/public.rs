@@ -26,6 +26,8 @@ pub const PUBLIC: &[Public] = &[
     Public::Exact("/sw.js"),
     Public::Exact("/push.js"),
     Public::Exact("/signin"),
+    // A one-time sign-in link: its secret is the capability, once.
+    Public::Under("/signin/link/"),
     Public::Under("/lang/"),
     Public::Exact("/api/v1/openapi.json"),
     // A notification's button: its action token is the capability.

@@ -146,9 +146,21 @@ pub async fn static_or_not_found(
 /// with its data, `load`.
 async fn render(
     state: &AppState,
-    mut parts: axum::http::request::Parts,
+    parts: axum::http::request::Parts,
     load: Option<AskPageLoad>,
     status: StatusCode,
+) -> Response {
+    render_with(state, parts, status, load).await
+}
+
+/// Renders the page at the request's path as a GET of it would, with
+/// `status` where the page is not an error of its own, and with `load` in
+/// its context: what the server read for it before rendering.
+pub(super) async fn render_with<T: Clone + Send + Sync + 'static>(
+    state: &AppState,
+    mut parts: axum::http::request::Parts,
+    status: StatusCode,
+    load: Option<T>,
 ) -> Response {
     parts.method = axum::http::Method::GET;
     let request = Request::from_parts(parts, Body::empty());

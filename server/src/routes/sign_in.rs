@@ -5,7 +5,7 @@ use crate::{
     http::{
         identity::{session_cookies, SESSION_COOKIE},
         reply::redirect,
-        security::ClientAddr,
+        security::{ClientAddr, Security},
     },
     AppState,
 };
@@ -79,7 +79,13 @@ pub async fn sign_in(
             return redirect("/signin?failed=unavailable");
         }
     };
-    let mut response = redirect(&next);
+    signed_in(security, &cookie, &next)
+}
+
+/// The redirect to `next` of a browser just signed in to the session
+/// `cookie` (by token or by a one-time link alike), which sets the cookie.
+pub(super) fn signed_in(security: &Security, cookie: &str, next: &str) -> Response {
+    let mut response = redirect(next);
     let secure = if security.secure_cookie() {
         "; Secure"
     } else {

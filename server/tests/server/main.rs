@@ -16,6 +16,7 @@ mod notify;
 mod pages;
 mod people;
 mod permission;
+mod phone;
 mod retention;
 mod security;
 mod serving;

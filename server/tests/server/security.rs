@@ -327,11 +327,13 @@ async fn every_route_is_on_the_public_list_or_needs_the_token() {
     let server = TestServer::with_token().await;
     let id = "0123456789abcdef0123456789abcdef";
     // What the README promises anyone may reach: an ask by its link, the
-    // site's files, signing in, the language switch, the API description.
+    // site's files, signing in (a phone by its one-time link too), the
+    // language switch, the API description.
     let open = |path: &str| {
         path.starts_with("/asks/")
             || path.starts_with("/pkg/")
             || path.starts_with("/lang/")
+            || path.starts_with("/signin/link/")
             || ["/rpc/ask_load", "/rpc/ask_answer", "/rpc/ask_decline"].contains(&path)
             || ["/favicon.svg", "/signin", "/api/v1/openapi.json"].contains(&path)
     };
@@ -339,6 +341,10 @@ async fn every_route_is_on_the_public_list_or_needs_the_token() {
         (Method::GET, "/signin"),
         (Method::POST, "/signin"),
         (Method::POST, "/signout"),
+        (Method::GET, "/phone"),
+        (Method::POST, "/phone/sign-out"),
+        (Method::GET, "/signin/link/{id}"),
+        (Method::POST, "/signin/link/{id}"),
         (Method::GET, "/lang/zh"),
         (Method::GET, "/api/v1/asks"),
         (Method::POST, "/api/v1/asks"),
