@@ -136,6 +136,9 @@ pub(crate) fn ended_text(ask: &interaction::Ask) -> String {
             None => "Declined".to_owned(),
         },
         AskStatus::Cancelled => "Withdrawn by the agent".to_owned(),
+        AskStatus::Expired if ask.defaulted => {
+            "Expired unanswered; the agent's default answers apply".to_owned()
+        }
         AskStatus::Expired => "Expired unanswered".to_owned(),
         AskStatus::Pending => "Waiting".to_owned(),
     }

@@ -8,6 +8,7 @@ mod client_tls;
 mod common;
 mod contract;
 mod database;
+mod defaults;
 mod docs;
 mod events;
 mod faults;
