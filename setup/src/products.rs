@@ -163,13 +163,35 @@ const CURSOR_SERVER: McpServer = McpServer {
     ],
 };
 
-/// Claude Code's hooks: its own `AskUserQuestion` goes to the desk.
-const CLAUDE_CODE_HOOKS: &[Hook] = &[Hook {
-    event: "PreToolUse",
-    matcher: Some("AskUserQuestion"),
-    args: &["hook", "claude-code"],
+/// Claude Code's hooks: its own `AskUserQuestion` goes to the desk, and
+/// so do its permission prompts, every tool's (one command takes both).
+const CLAUDE_CODE_HOOKS: &[Hook] = &[
+    Hook {
+        event: "PreToolUse",
+        matcher: Some("AskUserQuestion"),
+        args: &["hook", "claude-code"],
+        timeout: A_DAY,
+    },
+    Hook {
+        event: "PermissionRequest",
+        matcher: Some("*"),
+        args: &["hook", "claude-code"],
+        timeout: A_DAY,
+    },
+];
+
+/// Codex's hooks, in its `hooks.json` of Claude Code's shape: its approval
+/// prompts, every tool's, go to the desk.
+const CODEX_HOOKS: &[Hook] = &[Hook {
+    event: "PermissionRequest",
+    matcher: Some("*"),
+    args: &["hook", "codex"],
     timeout: A_DAY,
 }];
+
+/// Codex releases before hooks were on by default run none without it.
+const CODEX_HOOKS_NOTE: &str =
+    "a Codex from before hooks were on by default runs them only with `codex_hooks = true` under `[features]` in config.toml";
 
 const RESTART: &str = "restart the agent (or start a new session) to load it";
 
@@ -250,22 +272,42 @@ impl Product {
                     None,
                 ),
             ],
-            (Product::Codex, Scope::User) => vec![file(
-                Root::CodexHome,
-                "config.toml",
-                Format::Toml,
-                Some(CODEX_SERVER),
-                &[],
-                Some(RESTART),
-            )],
-            (Product::Codex, Scope::Project) => vec![file(
-                Root::Project,
-                ".codex/config.toml",
-                Format::Toml,
-                Some(CODEX_SERVER),
-                &[],
-                Some("Codex reads a project's .codex/config.toml only once the project is trusted"),
-            )],
+            (Product::Codex, Scope::User) => vec![
+                file(
+                    Root::CodexHome,
+                    "config.toml",
+                    Format::Toml,
+                    Some(CODEX_SERVER),
+                    &[],
+                    Some(RESTART),
+                ),
+                file(
+                    Root::CodexHome,
+                    "hooks.json",
+                    Format::Json,
+                    None,
+                    CODEX_HOOKS,
+                    Some(CODEX_HOOKS_NOTE),
+                ),
+            ],
+            (Product::Codex, Scope::Project) => vec![
+                file(
+                    Root::Project,
+                    ".codex/config.toml",
+                    Format::Toml,
+                    Some(CODEX_SERVER),
+                    &[],
+                    Some("Codex reads a project's .codex/ files only once the project is trusted"),
+                ),
+                file(
+                    Root::Project,
+                    ".codex/hooks.json",
+                    Format::Json,
+                    None,
+                    CODEX_HOOKS,
+                    Some(CODEX_HOOKS_NOTE),
+                ),
+            ],
             (Product::Cursor, scope) => vec![file(
                 match scope {
                     Scope::User => Root::Home,

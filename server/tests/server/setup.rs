@@ -104,6 +104,13 @@ const CLAUDE_SETTINGS: &str = r#"{
 }
 "#;
 
+const CODEX_HOOKS: &str = r#"{
+  "hooks": {
+    "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]
+  }
+}
+"#;
+
 const CODEX_CONFIG: &str = r#"# Codex, the way I like it.
 model = "o3" # the big one
 
@@ -142,6 +149,18 @@ fn user_files() -> Vec<(&'static str, &'static str, String)> {
             CLAUDE_SETTINGS.replace(
                 "      }\n    ],\n    \"Stop\"",
                 "      },\n      {\n        \"matcher\": \"AskUserQuestion\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"{askdesk} hook claude-code\",\n            \"timeout\": 86400\n          }\n        ]\n      }\n    ],\n    \"Stop\"",
+            )
+            .replace(
+                "done\"}]}]\n",
+                "done\"}]}],\n    \"PermissionRequest\": [\n      {\n        \"matcher\": \"*\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"{askdesk} hook claude-code\",\n            \"timeout\": 86400\n          }\n        ]\n      }\n    ]\n",
+            ),
+        ),
+        (
+            ".codex/hooks.json",
+            CODEX_HOOKS,
+            CODEX_HOOKS.replace(
+                "done\"}]}]\n",
+                "done\"}]}],\n    \"PermissionRequest\": [\n      {\n        \"matcher\": \"*\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"{askdesk} hook codex\",\n            \"timeout\": 86400\n          }\n        ]\n      }\n    ]\n",
             ),
         ),
         (
@@ -167,7 +186,7 @@ fn user_files() -> Vec<(&'static str, &'static str, String)> {
 fn of(product: &str) -> &'static [&'static str] {
     match product {
         "claude-code" => &[".claude.json", ".claude/settings.json"],
-        "codex" => &[".codex/config.toml"],
+        "codex" => &[".codex/config.toml", ".codex/hooks.json"],
         _ => &[".cursor/mcp.json"],
     }
 }

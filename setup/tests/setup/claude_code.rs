@@ -1,5 +1,5 @@
 //! Claude Code: the MCP server in ~/.claude.json or .mcp.json, the
-//! `AskUserQuestion` hook in a settings file.
+//! `AskUserQuestion` and `PermissionRequest` hooks in a settings file.
 
 use crate::{add, file, remove, round_trip, PROGRAM};
 use setup::{Change, Hook, Product, Scope, Verb};
@@ -14,6 +14,28 @@ fn hooks_file(scope: Scope) -> setup::SettingsFile {
 
 fn hook() -> Hook {
     hooks_file(Scope::User).hooks[0]
+}
+
+fn permission_hook() -> Hook {
+    hooks_file(Scope::User).hooks[1]
+}
+
+/// The permission hook's group, as askdesk writes it after the others.
+fn permission_group() -> String {
+    format!(
+        r#"    "PermissionRequest": [
+      {{
+        "matcher": "*",
+        "hooks": [
+          {{
+            "type": "command",
+            "command": "'{PROGRAM}' hook claude-code",
+            "timeout": 86400
+          }}
+        ]
+      }}
+    ]"#
+    )
 }
 
 /// ~/.claude.json as Claude Code keeps it: its own keys in its own order,
@@ -110,10 +132,12 @@ fn missing_files_are_created_and_removal_deletes_what_held_only_askdesk() {
           }}
         ]
       }}
-    ]
+    ],
+{}
   }}
 }}
-"#
+"#,
+            permission_group()
         )
     );
     round_trip(&server_file(Scope::User), None);
@@ -147,8 +171,13 @@ fn the_hook_gets_a_group_of_its_own_beside_the_persons() {
             .find("\n    ],\n    \"Stop\"")
             .expect("the end of PreToolUse"),
     );
+    // The permission hook's event is new here: it comes after the others.
+    let after = after.replace(
+        "done\"}]}]\n",
+        &format!("done\"}}]}}],\n{}\n", permission_group()),
+    );
     assert!(text.starts_with(before), "{text}");
-    assert!(text.ends_with(after), "{text}");
+    assert!(text.ends_with(&after), "{text}");
     let ours = &text[before.len()..text.len() - after.len()];
     assert_eq!(
         ours,
@@ -196,13 +225,23 @@ fn a_hook_copied_by_hand_is_brought_up_to_date_where_it_is() {
 "#;
     let file = hooks_file(Scope::User);
     let updated = add(&file, Some(settings));
-    assert_eq!(updated.changes, [Change::Hook(Verb::Updated, hook())]);
+    assert_eq!(
+        updated.changes,
+        [
+            Change::Hook(Verb::Updated, hook()),
+            Change::Hook(Verb::Added, permission_hook())
+        ]
+    );
     let text = updated.text.expect("a file");
     assert_eq!(
         text,
         settings
             .replace("/path/to/askdesk", &format!("'{PROGRAM}'"))
             .replace("600", "86400")
+            .replace(
+                "    ]\n  }\n}",
+                &format!("    ],\n{}\n  }}\n}}", permission_group())
+            )
     );
     assert_eq!(add(&file, Some(&text)).changes, []);
     // Removal takes askdesk's command; the person's stays in its group.
@@ -223,9 +262,16 @@ fn a_second_copy_of_the_hook_is_dropped() {
     );
     let settings = format!("{{\"hooks\": {{\"PreToolUse\": [{group}, {group}]}}}}\n");
     let updated = add(&hooks_file(Scope::User), Some(&settings));
-    assert_eq!(updated.changes, [Change::Hook(Verb::Updated, hook())]);
+    assert_eq!(
+        updated.changes,
+        [
+            Change::Hook(Verb::Updated, hook()),
+            Change::Hook(Verb::Added, permission_hook())
+        ]
+    );
     let text = updated.text.expect("a file");
-    assert_eq!(text.matches("hook claude-code").count(), 1, "{text}");
+    // One for AskUserQuestion, one for permission prompts.
+    assert_eq!(text.matches("hook claude-code").count(), 2, "{text}");
     assert_eq!(remove(&hooks_file(Scope::User), Some(&text)).text, None);
 }
 

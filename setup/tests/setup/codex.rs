@@ -1,4 +1,5 @@
-//! Codex: `[mcp_servers.askdesk]` in config.toml, comments kept.
+//! Codex: `[mcp_servers.askdesk]` in config.toml, comments kept; the
+//! permission hook in hooks.json.
 
 use crate::{add, file, remove, round_trip, PROGRAM};
 use setup::{Change, Product, Scope, Verb};
@@ -83,4 +84,49 @@ fn an_explicit_servers_header_stays_when_askdesk_leaves() {
     let config_text = "# mine\n[mcp_servers]\n";
     let text = round_trip(&config(Scope::User), Some(config_text));
     assert!(text.starts_with(config_text), "{text}");
+}
+
+#[test]
+fn the_permission_hook_goes_in_hooks_json_beside_the_persons() {
+    let hooks = file(Product::Codex, Scope::User, 1);
+    assert_eq!(hooks.path, "hooks.json");
+    let text = round_trip(&hooks, None);
+    assert_eq!(
+        text,
+        format!(
+            r#"{{
+  "hooks": {{
+    "PermissionRequest": [
+      {{
+        "matcher": "*",
+        "hooks": [
+          {{
+            "type": "command",
+            "command": "'{PROGRAM}' hook codex",
+            "timeout": 86400
+          }}
+        ]
+      }}
+    ]
+  }}
+}}
+"#
+        )
+    );
+    let theirs = r#"{
+  "hooks": {
+    "PermissionRequest": [
+      {
+        "matcher": "^Bash$",
+        "hooks": [{"type": "command", "command": "say approve"}]
+      }
+    ]
+  }
+}
+"#;
+    let text = round_trip(&file(Product::Codex, Scope::Project, 1), Some(theirs));
+    assert!(
+        text.contains("say approve") && text.contains("hook codex"),
+        "{text}"
+    );
 }

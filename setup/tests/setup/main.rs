@@ -86,10 +86,13 @@ fn each_product_writes_its_own_files() {
         paths(Product::ClaudeCode, Scope::Project),
         [".mcp.json", ".claude/settings.json"]
     );
-    assert_eq!(paths(Product::Codex, Scope::User), ["config.toml"]);
+    assert_eq!(
+        paths(Product::Codex, Scope::User),
+        ["config.toml", "hooks.json"]
+    );
     assert_eq!(
         paths(Product::Codex, Scope::Project),
-        [".codex/config.toml"]
+        [".codex/config.toml", ".codex/hooks.json"]
     );
     assert_eq!(paths(Product::Cursor, Scope::User), [".cursor/mcp.json"]);
     assert_eq!(paths(Product::Cursor, Scope::Project), [".cursor/mcp.json"]);
