@@ -113,6 +113,14 @@ pub(super) fn ask(agent: Agent, event: &Event) -> Result<NewAsk, String> {
 /// What `tool` will do with `input`.
 fn action(tool: &str, input: &Value) -> Action {
     let text = |key: &str| input.get(key).and_then(Value::as_str);
+    // Some tools' input is one text, a patch for instance: shown as it is.
+    if let Some(whole) = input.as_str() {
+        return Action {
+            title: tool.to_owned(),
+            wants: format!("use {tool}"),
+            detail: whole.to_owned(),
+        };
+    }
     // Claude Code's Bash and every Codex prompt carry a command.
     if let Some(command) = text("command") {
         return Action {
@@ -171,6 +179,10 @@ fn replacement(edit: &Value) -> Option<Replacement> {
     })
 }
 
+/// The largest file read for an edit's diff: a preview shows only the
+/// start of a long diff, and the hook should not hold a huge file.
+const MAX_READ_BYTES: u64 = 1 << 20;
+
 /// What an edit or a write does to one file.
 enum Change {
     Edits(Vec<Replacement>),
@@ -184,9 +196,16 @@ impl Change {
     /// be read, or an edit's text is not in it, each replacement is shown
     /// on its own.
     fn diff(&self, path: &str) -> String {
-        let before = std::fs::read_to_string(path).ok();
+        let size = std::fs::metadata(path).map(|m| m.len()).ok();
+        let before = size
+            .filter(|&size| size <= MAX_READ_BYTES)
+            .and_then(|_| std::fs::read_to_string(path).ok());
         match self {
-            Change::Content(after) => diff(path, before.as_deref(), after),
+            // A file there but not read is shown as if empty, not as new.
+            Change::Content(after) => {
+                let old = size.map(|_| before.as_deref().unwrap_or_default());
+                diff(path, old, after)
+            }
             Change::Edits(edits) => match before.as_deref().and_then(|b| applied(b, edits)) {
                 Some(after) => diff(path, before.as_deref(), &after),
                 None => edits
@@ -298,3 +317,6 @@ fn fit_lines(text: &str, max: usize) -> String {
     let end = kept.rfind('\n').unwrap_or(kept.len());
     format!("{}{CUT}", &kept[..end])
 }
+
+#[cfg(test)]
+mod tests;
