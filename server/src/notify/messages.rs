@@ -56,6 +56,9 @@ pub(super) fn slack_message(
             if let Some(description) = &option.description {
                 text.push_str(&format!(" — {}", slack_escape(description)));
             }
+            if let Some(excerpt) = option.preview.as_deref().and_then(preview_excerpt) {
+                text.push_str(&format!("\n```{}```", slack_escape(&excerpt)));
+            }
         }
         blocks.push(serde_json::json!({
             "type": "section",
@@ -113,9 +116,45 @@ fn ask_text(ask: &interaction::Ask) -> String {
                     let _ = writeln!(text, "  • {}", option.label);
                 }
             }
+            if let Some(excerpt) = option.preview.as_deref().and_then(preview_excerpt) {
+                for line in excerpt.lines() {
+                    let _ = writeln!(text, "      {line}");
+                }
+            }
         }
     }
     text.trim_end().to_owned()
+}
+
+/// How many lines of an option's preview a notification carries, and how
+/// long each may be: enough to see the command or the start of a diff.
+const PREVIEW_LINES: usize = 6;
+const PREVIEW_LINE_CHARS: usize = 120;
+
+/// The first lines of an option's preview (a command, a diff), each cut
+/// to a width a phone shows, with `…` where anything was left out; `None`
+/// for a blank preview.
+fn preview_excerpt(preview: &str) -> Option<String> {
+    let preview = preview.trim_matches(['\n', '\r']);
+    if preview.trim().is_empty() {
+        return None;
+    }
+    let mut lines: Vec<String> = preview
+        .lines()
+        .take(PREVIEW_LINES)
+        .map(|line| {
+            if line.chars().count() > PREVIEW_LINE_CHARS {
+                let cut: String = line.chars().take(PREVIEW_LINE_CHARS - 1).collect();
+                format!("{cut}…")
+            } else {
+                line.to_owned()
+            }
+        })
+        .collect();
+    if preview.lines().count() > PREVIEW_LINES {
+        lines.push("…".to_owned());
+    }
+    Some(lines.join("\n"))
 }
 
 /// How a finished ask ended, in a line.
@@ -193,4 +232,50 @@ pub(super) fn ntfy_message(
         "tags": [if notice == desk::Notice::Finished { "white_check_mark" } else { "question" }],
         "actions": actions,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_preview_shows_its_first_lines_cut_to_a_phones_width() {
+        assert_eq!(preview_excerpt("\n  \n"), None);
+        assert_eq!(
+            preview_excerpt("rm -rf build").as_deref(),
+            Some("rm -rf build")
+        );
+        let diff = (1..=9)
+            .map(|n| format!("+line {n}"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let excerpt = preview_excerpt(&diff).expect("excerpt");
+        assert_eq!(excerpt.lines().count(), PREVIEW_LINES + 1);
+        assert!(excerpt.ends_with("+line 6\n…"), "{excerpt}");
+        let long = "x".repeat(500);
+        let cut = preview_excerpt(&long).expect("excerpt");
+        assert_eq!(cut.chars().count(), PREVIEW_LINE_CHARS);
+        assert!(cut.ends_with('…'));
+    }
+
+    #[test]
+    fn ntfy_text_carries_the_previews_first_lines() {
+        let ask: interaction::Ask = serde_json::from_value(serde_json::json!({
+            "id": "0123456789abcdef0123456789abcdef", "url": "http://127.0.0.1:3000/asks/x",
+            "status": "pending", "title": null, "agent": "Claude Code · askdesk",
+            "request": {"questions": [{"id": "p", "question": "Run this command?", "options": [
+                {"label": "Allow once", "preview": "cargo build --release\n&& rm -rf target/tmp"},
+                {"label": "Deny"}]}]},
+            "createdAt": "2026-12-03T14:05:00.000Z", "expiresAt": null, "finishedAt": null,
+            "answeredBy": null, "via": null, "answers": null, "declineReason": null, "projection": null
+        }))
+        .expect("an ask");
+        let text = ask_text(&ask);
+        assert!(
+            text.contains(
+                "  • Allow once\n      cargo build --release\n      && rm -rf target/tmp\n  • Deny"
+            ),
+            "{text}"
+        );
+    }
 }
