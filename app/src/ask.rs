@@ -5,6 +5,8 @@
 //! signal; the form itself is in [`form`], how an ask ended in
 //! [`outcome`].
 
+pub mod defaults;
+mod deliveries;
 pub mod form;
 pub mod outcome;
 
@@ -17,6 +19,8 @@ use crate::{
     rpc::AskPageData,
 };
 use askform::state::{FormState, Outgoing};
+use defaults::{Countdown, DefaultsNote};
+use deliveries::Deliveries;
 use form::{question_name, AskForm};
 use interaction::{Ask, AskStatus, Question, ValidRequest};
 use leptos::{either::Either, prelude::*};
@@ -126,11 +130,13 @@ pub fn AskView(
         }
         parts.join(" ")
     };
+    let note = view! { <DefaultsNote ask=ask.clone()/> };
     let body = if ask.status.is_finished() {
         view! { <FinishedBy ask=ask.clone()/> <Outcome ask/> }.into_any()
     } else if !may_answer {
         view! { <NotYours ask/> }.into_any()
     } else {
+        let defaults_at = defaults::applies_at(&ask);
         // Validated when the desk read it.
         let Ask { id, request, .. } = ask;
         let props = AskProps {
@@ -139,6 +145,7 @@ pub fn AskView(
             posted,
             notify,
             lang,
+            defaults_at,
         };
         // The island reads its props from here in the browser (Leptos
         // escapes the attribute), and from the context on the server.
@@ -159,6 +166,7 @@ pub fn AskView(
                 <h1>{title}</h1>
                 <p class="meta">{meta}</p>
             </header>
+            {note}
             {body}
             <Deliveries deliveries/>
         </article>
@@ -224,46 +232,6 @@ fn NotYours(ask: Ask) -> impl IntoView {
     }
 }
 
-/// The ask's notifications and how each stands; server HTML only.
-#[component]
-fn Deliveries(deliveries: Vec<interaction::Delivery>) -> impl IntoView {
-    let words = use_lang().page();
-    (!deliveries.is_empty()).then(|| {
-        let items = deliveries
-            .into_iter()
-            .map(|d| {
-                let state = match (&d.delivered_at, &d.failed_at) {
-                    (Some(at), _) => (words.delivered_at)(&at.short()),
-                    (None, Some(at)) => (words.given_up_at)(&at.short()),
-                    (None, None) => (words.not_delivered)(d.attempts),
-                };
-                let error = d
-                    .delivered_at
-                    .is_none()
-                    .then_some(d.last_error)
-                    .flatten()
-                    .map(|e| view! { <span class="delivery-error">{e}</span> });
-                view! {
-                    <li class="delivery" data-state=d.state.as_str()>
-                        <span class="delivery-notice">{(words.notice)(d.event)}</span>
-                        " → "
-                        <span class="delivery-channel">{d.channel}</span>
-                        ": "
-                        <span class="delivery-state">{state}</span>
-                        {error}
-                    </li>
-                }
-            })
-            .collect_view();
-        view! {
-            <section class="deliveries" aria-labelledby="deliveries-heading">
-                <h2 id="deliveries-heading">{words.notifications}</h2>
-                <ul>{items}</ul>
-            </section>
-        }
-    })
-}
-
 /// What the ask island needs besides the form the server rendered.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 struct AskProps {
@@ -277,6 +245,9 @@ struct AskProps {
     notify: Option<String>,
     /// The page's language.
     lang: Lang,
+    /// When the agent's default answers apply, if it gave any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    defaults_at: Option<i64>,
 }
 
 /// A pending ask: the answering form, and how the ask ended once it has
@@ -295,6 +266,7 @@ fn PendingAsk() -> impl IntoView {
             posted,
             notify,
             lang,
+            defaults_at,
         } = props;
         provide_context(lang);
         crate::mark_hydrated();
@@ -302,7 +274,8 @@ fn PendingAsk() -> impl IntoView {
         // A refused post shown by the server is newer than any saved draft.
         let restore_draft = posted.is_none();
         let questions = request.questions().to_vec();
-        view! { <LiveForm form questions restore_draft notify/> }
+        let countdown = defaults_at.map(|at| view! { <Countdown at form/> });
+        view! { {countdown} <LiveForm form questions restore_draft notify/> }
     })
 }
 

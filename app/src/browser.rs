@@ -227,7 +227,8 @@ pub fn copy(text: &str) {
 }
 
 /// Posts `{type: "askdesk:finished", id, status, answers}` to the page
-/// that embeds this one, for `origin` only.
+/// that embeds this one, for `origin` only, with `defaulted: true` when the
+/// answers are the agent's defaults, not a person's.
 pub fn tell_host(ask: &Ask, origin: &str) {
     #[cfg(feature = "hydrate")]
     {
@@ -239,12 +240,15 @@ pub fn tell_host(ask: &Ask, origin: &str) {
             id: &'a str,
             status: interaction::AskStatus,
             answers: &'a [interaction::AnswerItem],
+            #[serde(skip_serializing_if = "std::ops::Not::not")]
+            defaulted: bool,
         }
         let message = Finished {
             kind: "askdesk:finished",
             id: &ask.id,
             status: ask.status,
             answers: ask.answers.as_deref().unwrap_or_default(),
+            defaulted: ask.defaulted,
         };
         let Some(message) = json::value(&message) else {
             return;

@@ -73,6 +73,10 @@ pub struct Words {
     pub declined_line: fn(&str) -> String,
     pub withdrawn_line: fn(&str) -> String,
     pub expired_line: fn(&str) -> String,
+    /// An ask that expired with the agent's default answers, at a time.
+    pub defaulted_line: fn(&str) -> String,
+    /// The time left before the agent's defaults apply, as a span.
+    pub defaults_in: fn(&str) -> String,
     pub your_reason: &'static str,
     pub your_answer: &'static str,
     pub other: &'static str,
@@ -182,6 +186,8 @@ pub static EN: Words = Words {
     declined_line: |at| format!("You declined to answer at {at}."),
     withdrawn_line: |at| format!("The agent withdrew these questions at {at}; they need no answer."),
     expired_line: |at| format!("These questions expired unanswered at {at}."),
+    defaulted_line: |at| format!("Nobody answered by {at}, so the agent went on with its own default answers, shown here. No person chose them."),
+    defaults_in: |span| format!("The agent's default answers apply in {span} unless someone answers first."),
     your_reason: "Your reason: ",
     your_answer: "Your answer",
     other: "Other",
@@ -237,6 +243,8 @@ pub static ZH: Words = Words {
     declined_line: |at| format!("你已于 {at} 拒绝回答。"),
     withdrawn_line: |at| format!("智能体已于 {at} 撤回这些问题，无需回答。"),
     expired_line: |at| format!("这些问题已于 {at} 过期，未被回答。"),
+    defaulted_line: |at| format!("到 {at} 仍无人回答，智能体已按自己的默认回答继续（见下方）。这些回答不是任何人选择的。"),
+    defaults_in: |span| format!("{span}后将采用智能体的默认回答，除非有人先回答。"),
     your_reason: "你的理由：",
     your_answer: "你的回答",
     other: "其他",

@@ -4,10 +4,10 @@
 use super::form::question_name;
 use crate::{
     browser,
-    i18n::{use_lang, Speak},
+    i18n::{use_lang, Speak, Words},
 };
 use askform::state::{Ended, Unsent};
-use interaction::{Ask, AskStatus, Timestamp};
+use interaction::{AnswerItem, Ask, AskStatus, Timestamp, ValidRequest};
 use leptos::prelude::*;
 
 /// An ask that ended while its page was open: a note when it ended
@@ -69,7 +69,8 @@ fn UnsentTexts(
 }
 
 /// How a finished ask ended, read-only: its status, when, the reason or
-/// the answers, and the way back to the desk.
+/// the answers (or the agent's defaults, said to be no person's), and the
+/// way back to the desk.
 #[component]
 pub fn Outcome(
     /// The finished ask.
@@ -81,6 +82,7 @@ pub fn Outcome(
         AskStatus::Answered => (t.answered_line)(&finished),
         AskStatus::Declined => (t.declined_line)(&finished),
         AskStatus::Cancelled => (t.withdrawn_line)(&finished),
+        AskStatus::Expired if ask.defaulted => (t.defaulted_line)(&finished),
         AskStatus::Expired => (t.expired_line)(&finished),
         AskStatus::Pending => String::new(),
     };
@@ -91,27 +93,7 @@ pub fn Outcome(
         status,
         ..
     } = ask;
-    let answers = answers.map(|items| {
-        let rows = request
-            .questions()
-            .iter()
-            .enumerate()
-            .map(|(i, q)| {
-                let item = items.iter().find(|item| item.id == q.id);
-                let selected = item
-                    .filter(|item| !item.selected.is_empty())
-                    .map(|item| view! { <p class="selected">{item.selected.join(", ")}</p> });
-                let custom = item
-                    .and_then(|item| item.custom.clone())
-                    .map(|c| view! { <p class="custom">{c}</p> });
-                view! {
-                    <dt>{question_name(q, i, t)}": "{q.question.clone()}</dt>
-                    <dd>{selected}{custom}</dd>
-                }
-            })
-            .collect_view();
-        view! { <dl class="answers">{rows}</dl> }
-    });
+    let answers = answers.map(|items| answer_list(&request, &items, t));
     let reason =
         decline_reason.map(|r| view! { <p class="reason">{t.your_reason}" "<q>{r}</q></p> });
     view! {
@@ -123,4 +105,32 @@ pub fn Outcome(
         </section>
         <p class="back"><a href="/">{t.back_to_waiting}</a></p>
     }
+}
+
+/// Each question of `request` with its item of `items`: the chosen labels
+/// and the typed text.
+pub fn answer_list(
+    request: &ValidRequest,
+    items: &[AnswerItem],
+    t: &'static Words,
+) -> impl IntoView {
+    let rows = request
+        .questions()
+        .iter()
+        .enumerate()
+        .map(|(i, q)| {
+            let item = items.iter().find(|item| item.id == q.id);
+            let selected = item
+                .filter(|item| !item.selected.is_empty())
+                .map(|item| view! { <p class="selected">{item.selected.join(", ")}</p> });
+            let custom = item
+                .and_then(|item| item.custom.clone())
+                .map(|c| view! { <p class="custom">{c}</p> });
+            view! {
+                <dt>{question_name(q, i, t)}": "{q.question.clone()}</dt>
+                <dd>{selected}{custom}</dd>
+            }
+        })
+        .collect_view();
+    view! { <dl class="answers">{rows}</dl> }
 }

@@ -150,3 +150,57 @@ async fn an_ask_that_expires_unanswered_ends_with_its_defaults_marked_and_no_per
     assert_eq!(status, StatusCode::GONE);
     assert_eq!(error["ask"]["defaulted"], true);
 }
+
+#[tokio::test]
+async fn the_page_says_what_the_agent_goes_on_with_and_counts_down_until_it_does() {
+    let server = TestServer::new().await;
+    let id = server.create(with_defaults(Some(600), defaults())).await;
+    let (status, html) = server.get_page(&format!("/asks/{id}")).await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, ask) = server
+        .json(Method::GET, &format!("/api/v1/asks/{id}"), None)
+        .await;
+    let at: interaction::Timestamp = ask["expiresAt"]
+        .as_str()
+        .expect("expiresAt")
+        .parse()
+        .expect("time");
+    assert!(
+        html.contains(&format!(
+            "If nobody answers by {}, the agent goes on with these default answers:",
+            at.short()
+        )),
+        "{html}"
+    );
+    let note = html
+        .split("class=\"defaults-note\"")
+        .nth(1)
+        .and_then(|rest| rest.split("</section>").next())
+        .expect("the defaults note");
+    for shown in ["Auth, Metrics", "SQLite", "Nothing"] {
+        assert!(note.contains(shown), "{shown} in {note}");
+    }
+    assert!(html.contains("class=\"countdown\""), "{html}");
+    assert!(html.contains("default answers apply in 9 min"), "{html}");
+
+    // Without defaults, neither.
+    let plain = server.create(release_ask()).await;
+    let (_, html) = server.get_page(&format!("/asks/{plain}")).await;
+    assert!(!html.contains("defaults-note") && !html.contains("class=\"countdown\""));
+}
+
+#[tokio::test]
+async fn the_page_of_a_defaulted_ask_says_nobody_answered_and_shows_the_defaults() {
+    let server = TestServer::new().await;
+    let id = server.create(with_defaults(Some(1), defaults())).await;
+    let (_, ask) = server
+        .json(Method::GET, &format!("/api/v1/asks/{id}?wait=30"), None)
+        .await;
+    assert_eq!(ask["defaulted"], true);
+    let (status, html) = server.get_page(&format!("/asks/{id}")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("Nobody answered by"), "{html}");
+    assert!(html.contains("No person chose them."), "{html}");
+    assert!(html.contains("<p class=\"selected\">SQLite</p>"), "{html}");
+    assert!(!html.contains("defaults-note") && !html.contains("finished-by"));
+}
