@@ -65,6 +65,10 @@ pub struct Words {
     pub server_refused: fn(usize) -> String,
     pub go_back_to_them: fn(usize) -> String,
     pub refused_locally: &'static str,
+    /// "If nobody answers by {at} ({left} left), …": when, and time left.
+    pub defaults_by: fn(&str, &str) -> String,
+    pub default_is: &'static str,
+    pub defaulted: &'static str,
 }
 
 impl Words {
@@ -125,6 +129,9 @@ pub static EN: Words = Words {
     server_refused: |n| format!("the server refused the answers: {n} problem(s)"),
     go_back_to_them: |n| format!("{n} question(s) still need an answer; Esc goes back to them"),
     refused_locally: "the answers were refused; see the problems below",
+    defaults_by: |at, left| format!("If nobody answers by {at} ({left} left), the agent goes on with its default answers."),
+    default_is: "Default if nobody answers:",
+    defaulted: "Nobody answered in time, so the agent went on with its own default answers, below. No person chose them.",
 };
 
 /// Simplified Chinese.
@@ -186,4 +193,7 @@ pub static ZH: Words = Words {
     server_refused: |n| format!("服务器拒绝了回答：{n} 个问题"),
     go_back_to_them: |n| format!("还有 {n} 个问题需要回答；按 Esc 返回"),
     refused_locally: "回答未被接受；问题见下方",
+    defaults_by: |at, left| format!("如果到 {at}（还剩 {left}）仍无人回答，智能体将按默认回答继续。"),
+    default_is: "无人回答时的默认回答：",
+    defaulted: "无人及时回答，智能体已按自己的默认回答继续（见下方）。这些回答不是任何人选择的。",
 };

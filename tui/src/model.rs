@@ -104,6 +104,8 @@ pub enum Message {
     Opened(Result<Ask, client::Error>),
     /// An answer or decline was sent: the ask as it ended, or why not.
     Sent(Result<Ask, client::Error>),
+    /// The clock, in milliseconds since the Unix epoch, for countdowns.
+    Tick(i64),
 }
 
 /// The whole state of the terminal UI.
@@ -119,6 +121,9 @@ pub struct Model {
     pub notice: Option<String>,
     /// The language of askdesk's own words.
     pub lang: Lang,
+    /// Now, as the last [`Message::Tick`] said, in milliseconds since the
+    /// Unix epoch.
+    pub now: i64,
 }
 
 impl Model {
@@ -130,6 +135,7 @@ impl Model {
             busy: false,
             notice: None,
             lang: Lang::default(),
+            now: 0,
         }
     }
 
@@ -141,6 +147,7 @@ impl Model {
             busy: true,
             notice: None,
             lang: Lang::default(),
+            now: 0,
         }
     }
 

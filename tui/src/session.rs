@@ -2,7 +2,7 @@
 //! every rule), the question on screen, and where the keys go.
 
 use crate::text::Editor;
-use interaction::{BatchDraft, Problem, QuestionDraft, ValidRequest};
+use interaction::{AnswerItem, BatchDraft, Problem, QuestionDraft, Timestamp, ValidRequest};
 
 /// Where a question's keys go: its option list, or its Other text. Only the
 /// terminal UI has modes; a draft keeps options and text side by side
@@ -46,6 +46,9 @@ pub struct Session {
     pub problems: Vec<Problem>,
     /// How far the review screen is scrolled, in lines.
     pub review_scroll: u16,
+    /// When the agent's default answers apply and what they are, if it
+    /// gave any: shown, counting down, while the human answers.
+    pub defaults: Option<(Timestamp, Vec<AnswerItem>)>,
 }
 
 impl Session {
@@ -83,9 +86,23 @@ impl Session {
             reason_editor: Editor::default(),
             problems: Vec::new(),
             review_scroll: 0,
+            defaults: None,
         };
         session.arrive();
         session
+    }
+
+    /// The same session showing the agent's default answers and when they
+    /// apply.
+    pub fn with_defaults(mut self, defaults: Option<(Timestamp, Vec<AnswerItem>)>) -> Self {
+        self.defaults = defaults;
+        self
+    }
+
+    /// The agent's default answer to question `id`, if it gave defaults.
+    pub fn default_for(&self, id: &str) -> Option<&AnswerItem> {
+        let (_, items) = self.defaults.as_ref()?;
+        items.iter().find(|item| item.id == id)
     }
 
     /// The draft on screen.

@@ -139,6 +139,8 @@ fn event_loop(
     }
     let mut first_frame = None;
     loop {
+        // The screen is redrawn at least every poll below, so countdowns tick.
+        update(&mut model, Message::Tick(now_ms()));
         terminal.draw(|frame| view(&model, frame))?;
         let drawn = *first_frame.get_or_insert_with(Instant::now);
         if first_frame_only {
@@ -163,4 +165,11 @@ fn event_loop(
             }
         }
     }
+}
+
+/// Now, in milliseconds since the Unix epoch, from the system's clock.
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }

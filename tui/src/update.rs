@@ -64,6 +64,10 @@ pub fn update(model: &mut Model, message: Message) -> Option<Command> {
             sent(model, result);
             None
         }
+        Message::Tick(now) => {
+            model.now = now;
+            None
+        }
     }
 }
 
@@ -73,7 +77,9 @@ fn open(model: &mut Model, ask: Ask) {
         return;
     }
     // The ask's request was validated when it was decoded.
-    let session = Session::new(Some(ask.id), ask.title, ask.agent, ask.request);
+    let defaults = ask.expires_at.zip(ask.default_answers);
+    let session =
+        Session::new(Some(ask.id), ask.title, ask.agent, ask.request).with_defaults(defaults);
     model.screen = Screen::Answer(session);
     model.notice = None;
 }

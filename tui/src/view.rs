@@ -45,8 +45,8 @@ pub fn view(model: &Model, frame: &mut Frame) {
         .areas(frame.area());
     match &model.screen {
         Screen::Queue => lists::queue(model, t, frame, body),
-        Screen::Answer(session) => answer::answer(session, t, frame, body),
-        Screen::Review(session) => lists::review(session, t, frame, body),
+        Screen::Answer(session) => answer::answer(session, t, model.now, frame, body),
+        Screen::Review(session) => lists::review(session, t, model.now, frame, body),
         Screen::Decline(session) => answer::decline(session, t, frame, body),
         Screen::Outcome(ask) => lists::outcome(ask, t, frame, body),
     }
@@ -144,6 +144,34 @@ fn push_item(lines: &mut Vec<Line<'static>>, item: &AnswerItem, t: &Words, colum
             INDENT,
             Style::new(),
         );
+    }
+}
+
+/// Pushes when the agent's default answers apply and the time left at
+/// `now`, if the session has defaults.
+fn push_defaults_line(
+    lines: &mut Vec<Line<'static>>,
+    session: &Session,
+    t: &Words,
+    now: i64,
+    columns: usize,
+) {
+    if let Some((at, _)) = &session.defaults {
+        let text = (t.defaults_by)(&at.short(), &time_left(at.ms() - now));
+        push_wrapped(lines, &text, columns, "", Style::new().yellow());
+        lines.push(Line::from(""));
+    }
+}
+
+/// `ms` as a countdown: `4:05`, or `2:04:05` from an hour up; a part of
+/// a second counts as a whole one, so it reads `0:00` only when time is up.
+pub fn time_left(ms: i64) -> String {
+    let seconds = ms.max(0).saturating_add(999) / 1000;
+    let (hours, minutes, seconds) = (seconds / 3600, seconds % 3600 / 60, seconds % 60);
+    if hours > 0 {
+        format!("{hours}:{minutes:02}:{seconds:02}")
+    } else {
+        format!("{minutes}:{seconds:02}")
     }
 }
 

@@ -1,7 +1,10 @@
 //! The answering screen (one question, its options and Other text) and the
 //! decline screen.
 
-use super::{push_headed, push_problems, push_wrapped, scrolled, title_line, INDENT};
+use super::{
+    push_defaults_line, push_headed, push_item, push_problems, push_wrapped, scrolled, title_line,
+    INDENT,
+};
 use crate::{
     i18n::Words,
     session::{Mode, Session},
@@ -16,7 +19,7 @@ use ratatui::{
     Frame,
 };
 
-pub(super) fn answer(session: &Session, t: &Words, frame: &mut Frame, area: Rect) {
+pub(super) fn answer(session: &Session, t: &Words, now: i64, frame: &mut Frame, area: Rect) {
     let Some(draft) = session.draft() else {
         return;
     };
@@ -44,6 +47,7 @@ pub(super) fn answer(session: &Session, t: &Words, frame: &mut Frame, area: Rect
         ),
         Line::from(""),
     ];
+    push_defaults_line(&mut lines, session, t, now, columns);
     if let Some(header) = &question.header {
         lines.push(Line::from(header.clone().bold().underlined()));
     }
@@ -131,6 +135,11 @@ pub(super) fn answer(session: &Session, t: &Words, frame: &mut Frame, area: Rect
                 Style::new().yellow(),
             );
         }
+    }
+    if let Some(item) = session.default_for(&question.id) {
+        lines.push(Line::from(""));
+        push_wrapped(&mut lines, t.default_is, columns, "  ", Style::new().dim());
+        push_item(&mut lines, item, t, columns);
     }
     if custom_mode {
         let before = &draft.custom()[..session.editor.cursor.min(draft.custom().len())];

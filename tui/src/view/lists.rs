@@ -1,7 +1,10 @@
 //! The screens that list things: the queue of pending asks, the review of
 //! every answer, and how an ask ended.
 
-use super::{push_item, push_problems, push_wrapped, question_name, scrolled, title_line, INDENT};
+use super::{
+    push_defaults_line, push_item, push_problems, push_wrapped, question_name, scrolled,
+    title_line, INDENT,
+};
 use crate::{
     i18n::Words,
     model::{status_word, Model},
@@ -67,10 +70,11 @@ pub(super) fn queue(model: &Model, t: &Words, frame: &mut Frame, area: Rect) {
     scrolled(frame, area, lines, focus_line);
 }
 
-pub(super) fn review(session: &Session, t: &Words, frame: &mut Frame, area: Rect) {
+pub(super) fn review(session: &Session, t: &Words, now: i64, frame: &mut Frame, area: Rect) {
     let columns = usize::from(area.width);
     let blockers = session.batch.blockers();
     let mut lines = vec![title_line(session, t, t.review.to_owned()), Line::from("")];
+    push_defaults_line(&mut lines, session, t, now, columns);
     for (i, draft) in session.batch.drafts().iter().enumerate() {
         let question = draft.question();
         let name = question_name(question, i, t);
@@ -120,6 +124,9 @@ pub(super) fn outcome(ask: &Ask, t: &Words, frame: &mut Frame, area: Rect) {
         Style::new().bold()
     };
     lines.push(Line::from(Span::styled((t.this_ask_is)(word), style)));
+    if ask.defaulted {
+        push_wrapped(&mut lines, t.defaulted, columns, "", Style::new().yellow());
+    }
     if let Some(reason) = &ask.decline_reason {
         push_wrapped(
             &mut lines,

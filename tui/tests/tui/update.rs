@@ -510,3 +510,34 @@ fn connected_mode_says_how_to_give_a_missing_token() {
     );
     assert!(matches!(model.screen, Screen::Queue), "{:?}", model.screen);
 }
+
+#[test]
+fn the_clock_ticks_into_the_model_and_an_opened_ask_keeps_its_defaults() {
+    let mut model = Model::connected();
+    assert_eq!(update(&mut model, Message::Tick(1_234)), None);
+    assert_eq!(model.now, 1_234);
+    let mut pending = ask("a", AskStatus::Pending);
+    pending.expires_at = Some(interaction::Timestamp::from_ms(60_000));
+    pending.default_answers = Some(vec![expected("db", &["SQLite"], None)]);
+    update(&mut model, Message::Opened(Ok(pending)));
+    let session = model.session().expect("session");
+    assert_eq!(
+        session.default_for("db"),
+        Some(&expected("db", &["SQLite"], None))
+    );
+    assert_eq!(session.default_for("notes"), None);
+    assert_eq!(
+        session.defaults.as_ref().map(|(at, _)| at.ms()),
+        Some(60_000)
+    );
+}
+
+#[test]
+fn countdowns_read_minutes_and_seconds_and_hours_from_an_hour_up() {
+    use tui::view::time_left;
+    assert_eq!(time_left(245_500), "4:06");
+    assert_eq!(time_left(59_001), "1:00");
+    assert_eq!(time_left(0), "0:00");
+    assert_eq!(time_left(-5_000), "0:00");
+    assert_eq!(time_left(7_265_000), "2:01:05");
+}

@@ -222,3 +222,85 @@ fn in_chinese_askdesk_words_change_and_agent_text_stays_as_given() {
     assert!(text.contains("Which features?"), "{text}");
     assert!(text.contains("空格 选择"), "{text}");
 }
+
+/// An ask of [`THREE`] from a server, expiring at 11:30 with the agent's
+/// default answers, as `status` (expired ones with those defaults applied).
+fn ask_with_defaults(status: &str) -> interaction::Ask {
+    let defaults = serde_json::json!([
+        {"id": "features", "selected": ["Auth"]},
+        {"id": "db", "selected": ["SQLite"]},
+        {"id": "notes", "selected": [], "custom": "Ship it"}
+    ]);
+    let mut ask = serde_json::json!({
+        "id": "0123456789abcdef0123456789abcdef",
+        "url": "http://127.0.0.1:3000/asks/0123456789abcdef0123456789abcdef",
+        "status": status,
+        "title": "Release plan",
+        "agent": "agent",
+        "request": serde_json::from_str::<serde_json::Value>(THREE).expect("json"),
+        "createdAt": "2026-11-30T11:20:00.000Z",
+        "expiresAt": "2026-11-30T11:30:00.000Z",
+        "finishedAt": null,
+        "declineReason": null,
+        "answeredBy": null,
+        "via": null,
+        "defaultAnswers": defaults
+    });
+    if status == "expired" {
+        ask["finishedAt"] = ask["expiresAt"].clone();
+        ask["answers"] = ask["defaultAnswers"].clone();
+        ask["defaulted"] = true.into();
+    }
+    serde_json::from_value(ask).expect("ask")
+}
+
+#[test]
+fn an_ask_with_defaults_counts_down_and_shows_each_questions_default() {
+    let mut m = Model::connected();
+    update(&mut m, Message::Opened(Ok(ask_with_defaults("pending"))));
+    let expires: interaction::Timestamp = "2026-11-30T11:30:00.000Z".parse().expect("time");
+    update(&mut m, Message::Tick(expires.ms() - 245_500));
+    let (lines, _) = draw(&m, 80, 24);
+    let text = screen(&lines);
+    assert!(
+        text.contains("If nobody answers by 2026-11-30 11:30 UTC (4:06 left), the agent"),
+        "{text}"
+    );
+    assert!(text.contains("Default if nobody answers:"), "{text}");
+    assert!(text.contains("Selected: Auth"), "{text}");
+    // The clock moves on; the question changes, and its default with it.
+    update(&mut m, Message::Tick(expires.ms() - 3_000));
+    press(&mut m, KeyCode::Right);
+    let text = screen(&draw(&m, 80, 24).0);
+    assert!(text.contains("(0:03 left)"), "{text}");
+    assert!(text.contains("Selected: SQLite"), "{text}");
+    assert!(!text.contains("Selected: Auth"), "{text}");
+}
+
+#[test]
+fn a_defaulted_ask_says_nobody_answered_and_shows_the_defaults() {
+    let mut m = Model::connected();
+    update(&mut m, Message::Opened(Ok(ask_with_defaults("expired"))));
+    let text = screen(&draw(&m, 80, 24).0);
+    assert!(text.contains("This ask is expired."), "{text}");
+    assert!(
+        text.contains("Nobody answered in time, so the agent went on with its own"),
+        "{text}"
+    );
+    assert!(text.contains("No person chose them."), "{text}");
+    assert!(text.contains("Selected: SQLite"), "{text}");
+    assert!(text.contains("Other: Ship it"), "{text}");
+}
+
+#[test]
+fn an_ask_without_defaults_shows_no_countdown() {
+    let mut plain = ask_with_defaults("pending");
+    plain.default_answers = None;
+    let mut m = Model::connected();
+    update(&mut m, Message::Opened(Ok(plain)));
+    let text = screen(&draw(&m, 80, 24).0);
+    assert!(
+        !text.contains("If nobody answers") && !text.contains("Default if"),
+        "{text}"
+    );
+}
