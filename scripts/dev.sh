@@ -454,11 +454,18 @@ suite_e2e() {
     >"$out" 2>"$LOGS/e2e-server.log" &
   pid=$!
   url=$(served_url "$out" "$pid" "$LOGS/e2e-server.log")
+  # A second desk, with a token: where a phone signs in by the desk's
+  # one-time link (phone.spec.ts).
+  local token=e2e-desk-token-e2e-desk-token token_pid token_url
+  target/debug/askdesk --addr 127.0.0.1:0 --database "$dir/token.db" --site-root "$SITE" \
+    --token "$token" >"$dir/token.out" 2>"$LOGS/e2e-token-server.log" &
+  token_pid=$!
+  token_url=$(served_url "$dir/token.out" "$token_pid" "$LOGS/e2e-token-server.log")
   local rc=0
   (cd end2end && BASE_URL=$url HOST_PORT=$host_port OTHER_PORT=$other_port CHROMIUM=$CHROMIUM \
-    npx playwright test) || rc=$?
-  kill "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
+    TOKEN_URL=$token_url DESK_TOKEN=$token npx playwright test) || rc=$?
+  kill "$pid" "$token_pid" 2>/dev/null || true
+  wait "$pid" "$token_pid" 2>/dev/null || true
   rm -rf "$dir"
   return $rc
 }
