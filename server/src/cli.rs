@@ -1,8 +1,8 @@
 //! The commands `askdesk` runs: their settings ([`config`]), starting and
 //! serving the desk ([`run`]), running it in the background ([`detached`]),
 //! people, the agents' hooks, MCP over stdio, removing old asks
-//! ([`retention`]), backups ([`backup`]), and completions and the manual
-//! page ([`shell`]).
+//! ([`retention`]), backups ([`backup`]), setting agents up ([`setup`]), and
+//! completions and the manual page ([`shell`]).
 
 pub mod backup;
 pub mod config;
