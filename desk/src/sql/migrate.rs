@@ -29,12 +29,14 @@ impl Migrations {
         }
     }
 
-    /// The migrations after `applied`, as sqlx would record them (the same
-    /// checksums, so every askdesk reads the table alike).
-    fn after(self, applied: Option<i64>) -> impl Iterator<Item = Migration> {
+    /// The migrations not among the `applied` versions, as sqlx would
+    /// record them (the same checksums, so every askdesk reads the table
+    /// alike). Like sqlx's own runner, a version missing between applied
+    /// ones is applied too.
+    fn pending(self, applied: &[i64]) -> impl Iterator<Item = Migration> + '_ {
         self.0
             .iter()
-            .filter(move |(version, _, _)| Some(*version) > applied)
+            .filter(move |(version, _, _)| !applied.contains(version))
             .map(|(version, name, sql)| {
                 Migration::new(
                     *version,
@@ -67,9 +69,11 @@ macro_rules! upgrade {
                 version,
             )));
         }
-        let applied: Option<i64> = sqlx::query_scalar(APPLIED).fetch_one(&mut *tx).await?;
-        $migrations.check(applied)?;
-        for migration in $migrations.after(applied) {
+        let applied: Vec<i64> = sqlx::query_scalar("SELECT version FROM _sqlx_migrations")
+            .fetch_all(&mut *tx)
+            .await?;
+        $migrations.check(applied.iter().copied().max())?;
+        for migration in $migrations.pending(&applied) {
             let started = std::time::Instant::now();
             sqlx::raw_sql(&migration.sql)
                 .execute(&mut *tx)
