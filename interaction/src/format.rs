@@ -78,11 +78,7 @@ impl Format {
     pub(crate) fn read(self, text: &str) -> Option<Value> {
         match self {
             Self::Integer => text.parse().ok().map(Value::Integer),
-            Self::Number => text
-                .parse::<f64>()
-                .ok()
-                .filter(|n| n.is_finite())
-                .map(Value::Number),
+            Self::Number => Decimal::parse(text).map(Value::Number),
             Self::Date => date(text).map(Value::Date),
             Self::DateTime => date_time(text).map(Value::DateTime),
             Self::Email => is_email(text).then_some(Value::Unordered),
@@ -93,7 +89,7 @@ impl Format {
 
 /// A number, date or text given as a question's `minimum`, `maximum` or
 /// `default`: JSON numbers stay numbers on the wire, and text stays text.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Scalar {
     /// A whole JSON number.
@@ -107,6 +103,42 @@ pub enum Scalar {
 // JSON carries no NaN, so a `Scalar` equals itself.
 impl Eq for Scalar {}
 
+/// Read by what the value is, with a visitor of its own: `untagged`'s
+/// buffering of the whole value would reach every browser bundle that
+/// reads a question.
+impl<'de> Deserialize<'de> for Scalar {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Scalar;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a number or a string")
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<Scalar, E> {
+                Ok(Scalar::Integer(n))
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<Scalar, E> {
+                Ok(i64::try_from(n).map_or(Scalar::Number(n as f64), Scalar::Integer))
+            }
+            fn visit_f64<E: serde::de::Error>(self, n: f64) -> Result<Scalar, E> {
+                // JavaScript has only doubles: a whole one is an integer.
+                if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
+                    Ok(Scalar::Integer(n as i64))
+                } else {
+                    Ok(Scalar::Number(n))
+                }
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Scalar, E> {
+                Ok(Scalar::Text(text.to_owned()))
+            }
+            fn visit_string<E: serde::de::Error>(self, text: String) -> Result<Scalar, E> {
+                Ok(Scalar::Text(text))
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
+}
+
 impl Scalar {
     /// The scalar as text, as a person would type it.
     pub fn text(&self) -> String {
@@ -119,10 +151,10 @@ impl Scalar {
 }
 
 /// A value read in a format, compared with a question's bounds.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Value {
     Integer(i64),
-    Number(f64),
+    Number(Decimal),
     Date(Date),
     /// In UTC.
     DateTime(PrimitiveDateTime),
@@ -133,14 +165,117 @@ pub(crate) enum Value {
 impl Value {
     /// How this value compares with `other`, when both are ordered values
     /// of one format.
-    pub(crate) fn compare(self, other: Self) -> Option<Ordering> {
+    pub(crate) fn compare(&self, other: &Self) -> Option<Ordering> {
         match (self, other) {
             (Self::Integer(a), Self::Integer(b)) => Some(a.cmp(&b)),
-            (Self::Number(a), Self::Number(b)) => a.partial_cmp(&b),
+            (Self::Number(a), Self::Number(b)) => Some(a.cmp(b)),
             (Self::Date(a), Self::Date(b)) => Some(a.cmp(&b)),
             (Self::DateTime(a), Self::DateTime(b)) => Some(a.cmp(&b)),
             _ => None,
         }
+    }
+}
+
+/// A decimal number read exactly from its text, e.g. `-3.50` or `1e3`:
+/// compared digit by digit, so bounds hold exactly, and the browser's
+/// bundle needs no floating-point parser (whose tables would reach every
+/// bundle that reads a question).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Decimal {
+    negative: bool,
+    /// The significant digits, without leading or trailing zeros; empty
+    /// for zero.
+    digits: Vec<u8>,
+    /// The power of ten of the first significant digit.
+    exponent: i64,
+}
+
+impl Decimal {
+    /// Reads `[+-]digits[.digits][(e|E)[+-]digits]`; `None` for anything
+    /// else (`inf`, `1,5`, a lone `.`).
+    fn parse(text: &str) -> Option<Self> {
+        let (negative, rest) = match text.as_bytes().first()? {
+            b'-' => (true, &text[1..]),
+            b'+' => (false, &text[1..]),
+            _ => (false, text),
+        };
+        let (mantissa, power) = match rest.find(['e', 'E']) {
+            Some(at) => {
+                let power = &rest[at + 1..];
+                let digits = power.strip_prefix(['+', '-']).unwrap_or(power);
+                if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                    return None;
+                }
+                (&rest[..at], power.parse::<i64>().ok()?)
+            }
+            None => (rest, 0),
+        };
+        let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        if whole.is_empty() && fraction.is_empty()
+            || !whole
+                .bytes()
+                .chain(fraction.bytes())
+                .all(|b| b.is_ascii_digit())
+        {
+            return None;
+        }
+        let all: Vec<u8> = whole
+            .bytes()
+            .chain(fraction.bytes())
+            .map(|b| b - b'0')
+            .collect();
+        let Some(first) = all.iter().position(|&d| d != 0) else {
+            return Some(Self::zero());
+        };
+        let last = all.iter().rposition(|&d| d != 0).unwrap_or(first);
+        let exponent = i64::try_from(whole.len()).ok()? - 1 - i64::try_from(first).ok()? + power;
+        Some(Self {
+            negative,
+            digits: all[first..=last].to_vec(),
+            exponent,
+        })
+    }
+
+    fn zero() -> Self {
+        Self {
+            negative: false,
+            digits: Vec::new(),
+            exponent: 0,
+        }
+    }
+
+    /// The order of the magnitudes of `self` and `other`.
+    fn cmp_magnitude(&self, other: &Self) -> Ordering {
+        match (self.digits.is_empty(), other.digits.is_empty()) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Less,
+            (false, true) => Ordering::Greater,
+            (false, false) => self
+                .exponent
+                .cmp(&other.exponent)
+                .then_with(|| self.digits.cmp(&other.digits)),
+        }
+    }
+}
+
+impl Ord for Decimal {
+    fn cmp(&self, other: &Self) -> Ordering {
+        let sign = |d: &Self| match (d.digits.is_empty(), d.negative) {
+            (true, _) => 0,
+            (false, true) => -1,
+            (false, false) => 1,
+        };
+        match sign(self).cmp(&sign(other)) {
+            Ordering::Equal if sign(self) < 0 => other.cmp_magnitude(self),
+            Ordering::Equal => self.cmp_magnitude(other),
+            unequal => unequal,
+        }
+    }
+}
+
+impl PartialOrd for Decimal {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
     }
 }
 
@@ -306,13 +441,29 @@ mod tests {
     fn date_times_with_offsets_compare_in_utc() {
         let read = |t| Format::DateTime.read(t).expect(t);
         assert_eq!(
-            read("2026-12-03T14:05+02:00").compare(read("2026-12-03T12:05Z")),
+            read("2026-12-03T14:05+02:00").compare(&read("2026-12-03T12:05Z")),
             Some(Ordering::Equal)
         );
         assert_eq!(
-            read("2026-12-03T14:05:00.001").compare(read("2026-12-03T14:05")),
+            read("2026-12-03T14:05:00.001").compare(&read("2026-12-03T14:05")),
             Some(Ordering::Greater)
         );
+    }
+
+    #[test]
+    fn decimals_compare_exactly() {
+        let d = |t: &str| Decimal::parse(t).unwrap_or_else(|| panic!("{t}"));
+        assert_eq!(d("2.50"), d("2.5"));
+        assert_eq!(d("-0"), d("0.000"));
+        assert_eq!(d("1e3"), d("1000"));
+        assert_eq!(d("+12.5e-1"), d("1.25"));
+        assert!(d("0.1") < d("0.10000000000000000001"));
+        assert!(d("-3") < d("-2.999"));
+        assert!(d("-0.5") < d("0"));
+        assert!(d("99") < d("100"));
+        for bad in ["", ".", "-", "1.2.3", "1e", "e5", "inf", "NaN", "1,5", " 1"] {
+            assert_eq!(Decimal::parse(bad), None, "{bad:?}");
+        }
     }
 
     #[test]

@@ -119,7 +119,7 @@ pub(super) fn typed_problem(question: &Question, text: &str) -> Option<(Code, St
         Some((scalar.text(), format.read(&scalar.text())?))
     };
     if let Some((least, minimum)) = bound(&question.minimum) {
-        if value.compare(minimum) == Some(Ordering::Less) {
+        if value.compare(&minimum) == Some(Ordering::Less) {
             return Some((
                 Code::OutOfRange,
                 format!("the answer must be at least {least}; {text} is less"),
@@ -127,7 +127,7 @@ pub(super) fn typed_problem(question: &Question, text: &str) -> Option<(Code, St
         }
     }
     if let Some((most, maximum)) = bound(&question.maximum) {
-        if value.compare(maximum) == Some(Ordering::Greater) {
+        if value.compare(&maximum) == Some(Ordering::Greater) {
             return Some((
                 Code::OutOfRange,
                 format!("the answer must be at most {most}; {text} is more"),

@@ -212,7 +212,7 @@ fn typed_rules(q: &Question, push: &mut impl FnMut(&str, Code, String)) {
             },
         }
     }
-    if let [least, most] = bounds[..] {
+    if let [least, most] = &bounds[..] {
         if most.compare(least) == Some(std::cmp::Ordering::Less) {
             push(
                 ".maximum",
