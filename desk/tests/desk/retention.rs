@@ -72,7 +72,11 @@ pub async fn asks_finished_longer_ago_than_kept_are_removed_and_the_rest_stay(ki
             "{gone}'s notifications are removed with it"
         );
     }
-    assert!(!desk.deliveries(&old_pending).await.expect("deliveries").is_empty());
+    assert!(!desk
+        .deliveries(&old_pending)
+        .await
+        .expect("deliveries")
+        .is_empty());
     assert_eq!(
         desk.get(&old_pending).await.expect("kept").status,
         AskStatus::Pending

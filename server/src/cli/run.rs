@@ -308,7 +308,11 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         }
     });
     if let Some(keep) = args.keep_finished {
-        tokio::spawn(crate::cli::retention::run(desk.clone(), keep, shutdown.clone()));
+        tokio::spawn(crate::cli::retention::run(
+            desk.clone(),
+            keep,
+            shutdown.clone(),
+        ));
     }
     let acceptor = tls.as_ref().map(Tls::acceptor);
     let certificates = tls.as_ref().map(Tls::certificates);
