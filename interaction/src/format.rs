@@ -167,10 +167,10 @@ impl Value {
     /// of one format.
     pub(crate) fn compare(&self, other: &Self) -> Option<Ordering> {
         match (self, other) {
-            (Self::Integer(a), Self::Integer(b)) => Some(a.cmp(&b)),
+            (Self::Integer(a), Self::Integer(b)) => Some(a.cmp(b)),
             (Self::Number(a), Self::Number(b)) => Some(a.cmp(b)),
-            (Self::Date(a), Self::Date(b)) => Some(a.cmp(&b)),
-            (Self::DateTime(a), Self::DateTime(b)) => Some(a.cmp(&b)),
+            (Self::Date(a), Self::Date(b)) => Some(a.cmp(b)),
+            (Self::DateTime(a), Self::DateTime(b)) => Some(a.cmp(b)),
             _ => None,
         }
     }

@@ -279,13 +279,12 @@ pub(crate) const POSTGRES: Migrations = Migrations(&[
     ),
 ]);
 
-/// The query that reads the newest applied version, the same in both
-/// databases; it fails on a database no askdesk has touched yet.
-pub(crate) const APPLIED: &str = "SELECT MAX(version) FROM _sqlx_migrations";
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The newest applied version.
+    const APPLIED: &str = "SELECT MAX(version) FROM _sqlx_migrations";
 
     /// The first `n` migrations of `all` (an older askdesk), then the next
     /// one and a broken one after it (a newer askdesk whose upgrade fails
