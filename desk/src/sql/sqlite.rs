@@ -57,15 +57,9 @@ impl SqliteStore {
     /// Writes a consistent copy of the database to `file`, which must not
     /// exist yet. `VACUUM INTO` reads one snapshot, so writers go on while
     /// it copies, and every commit made before it began is in the copy.
-    pub async fn back_up_into(&self, file: &Path) -> Result<(), StoreError> {
-        let Some(name) = file.to_str() else {
-            return Err(StoreError::Corrupt {
-                id: file.display().to_string(),
-                detail: "a backup's file name must be UTF-8".to_owned(),
-            });
-        };
+    pub async fn back_up_into(&self, file: &str) -> Result<(), StoreError> {
         sqlx::query("VACUUM INTO ?")
-            .bind(name)
+            .bind(file)
             .execute(&self.pool)
             .await?;
         Ok(())

@@ -51,12 +51,15 @@ pub async fn run(
         .into());
     }
     let partial = partial_name(&file);
+    let Some(partial_text) = partial.to_str() else {
+        return Err(format!("{}: a backup's file name must be UTF-8", file.display()).into());
+    };
     // Left behind by a backup that was interrupted: never a whole copy.
     remove_if_there(&partial)?;
     let store = SqliteStore::open(&source)
         .await
         .map_err(|e| format!("cannot open the database {}: {e}", source.display()))?;
-    let copied = store.back_up_into(&partial).await;
+    let copied = store.back_up_into(partial_text).await;
     if let Err(e) = copied {
         remove_if_there(&partial)?;
         return Err(format!("cannot back up {}: {e}", source.display()).into());
