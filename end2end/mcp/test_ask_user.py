@@ -158,6 +158,26 @@ async def test_a_declined_ask_returns_the_reason(kind, server_url):
 
 
 @pytest.mark.parametrize("kind", TRANSPORTS)
+async def test_an_ask_nobody_answers_in_time_returns_the_agents_own_defaults(kind, server_url):
+    """defaultAnswers with timeoutSeconds: the call ends expired, marked
+    defaulted, and the text says no person answered."""
+    arguments = {
+        "title": f"defaults {kind} {uuid.uuid4()}",
+        "timeoutSeconds": 1,
+        "questions": [{"id": "go", "question": "Deploy tonight?", "options": [{"label": "Yes"}, {"label": "No"}]}],
+        "defaultAnswers": [{"id": "go", "selected": ["No"]}],
+    }
+    async with connect(kind, server_url) as session:
+        with anyio.fail_after(30):
+            result = await session.call_tool("ask_user", arguments)
+    assert not result.is_error
+    assert result.structured_content == {
+        "status": "expired", "answers": [{"id": "go", "selected": ["No"]}], "defaulted": True,
+    }
+    assert "No person answered" in result.content[0].text
+
+
+@pytest.mark.parametrize("kind", TRANSPORTS)
 async def test_invalid_input_is_a_tool_error_listing_every_problem_with_its_path(kind, server_url):
     arguments = {"questions": [
         {"question": "Pick", "options": [{"label": "A"}, {"label": "A"}]},
