@@ -1,0 +1,140 @@
+//! What each command other than `serve` takes: `stop`, `people`, the
+//! hooks, `setup` and `mcp`.
+
+use super::ServeArgs;
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
+
+/// Options of `askdesk stop`.
+#[derive(Debug, Clone, Args)]
+pub struct StopArgs {
+    /// The address of the desk to stop, as `askdesk mcp` was given it.
+    #[arg(long, env = "ASKDESK_URL", default_value = "http://127.0.0.1:3000")]
+    pub url: String,
+}
+
+/// What `askdesk people` does.
+#[derive(Debug, Subcommand)]
+pub enum PeopleCommand {
+    /// Add a person and print their new token, once (it is kept only as a
+    /// digest): `askd_` and 160 random bits.
+    Add {
+        /// Their name: 1–64 characters of A-Z a-z 0-9 . _ -, starting with
+        /// a letter or digit.
+        name: String,
+        /// What they may do: `agent` creates, reads, waits on and cancels
+        /// asks; `person` reads, answers and declines; `admin` does all.
+        #[arg(long, default_value = "person", value_parser = parse_role)]
+        role: interaction::Role,
+        #[command(flatten)]
+        database: DatabaseArgs,
+    },
+    /// List the people and their roles (never their tokens).
+    List {
+        /// One JSON object per person instead of a table.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        database: DatabaseArgs,
+    },
+    /// Remove a person: their token and signed-in browsers stop working at
+    /// once.
+    Remove {
+        /// Their name.
+        name: String,
+        #[command(flatten)]
+        database: DatabaseArgs,
+    },
+    /// List the signed-in browsers (the desk's pages, and phones signed in
+    /// by a one-time link): id, whose, how, since and until; never their
+    /// cookies.
+    Sessions {
+        /// Only this person's.
+        name: Option<String>,
+        /// One JSON object per session instead of a table.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        database: DatabaseArgs,
+    },
+    /// Sign a browser out: the session with this id (from `askdesk people
+    /// sessions`) stops working at its next request, on every instance.
+    SignOut {
+        /// The session's id.
+        id: String,
+        #[command(flatten)]
+        database: DatabaseArgs,
+    },
+}
+
+/// Which database `askdesk people` works on.
+#[derive(Debug, Clone, Args)]
+pub struct DatabaseArgs {
+    /// The server's database, as `askdesk serve --database` takes it (the
+    /// same default and environment).
+    #[arg(long, env = "ASKDESK_DATABASE", hide_env_values = true)]
+    pub database: Option<String>,
+}
+
+fn parse_role(text: &str) -> Result<interaction::Role, String> {
+    interaction::Role::parse(text)
+        .ok_or_else(|| format!("{text:?} is not a role; use agent, person or admin"))
+}
+
+/// The agents askdesk has a hook for.
+#[derive(Debug, Subcommand)]
+pub enum Hook {
+    /// A Claude Code `PreToolUse` hook for `AskUserQuestion`: reads the
+    /// hook's JSON on stdin, puts the questions to the desk at --url (or
+    /// one it starts, as `askdesk mcp` does), waits for the answer and
+    /// prints the hook's decision. Without a desk it prints nothing, and
+    /// Claude Code asks in its terminal as usual. As a `PermissionRequest`
+    /// hook it puts the permission prompt to the desk: allow once, always
+    /// allow, or deny.
+    ClaudeCode(McpArgs),
+    /// A Codex `PermissionRequest` hook: Codex's approval prompt goes to
+    /// the desk, and the person's allow or deny comes back as the hook's
+    /// decision. Without a desk it prints nothing, and Codex asks as usual.
+    Codex(McpArgs),
+}
+
+/// Options of `askdesk setup`.
+#[derive(Debug, Clone, Args)]
+pub struct SetupArgs {
+    /// The agent whose settings askdesk joins.
+    #[arg(value_parser = products())]
+    pub product: setup::Product,
+    /// The current directory's project files, to commit with it, instead
+    /// of the user's own settings.
+    #[arg(long)]
+    pub project: bool,
+    /// Print the change as a unified diff, and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Take askdesk's entries out instead, and nothing else.
+    #[arg(long)]
+    pub remove: bool,
+}
+
+fn products() -> impl clap::builder::TypedValueParser<Value = setup::Product> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(setup::Product::ALL.map(setup::Product::name))
+        .try_map(|name| setup::Product::from_name(&name).ok_or("not an agent askdesk knows"))
+}
+
+/// Options of `askdesk mcp`.
+#[derive(Debug, Clone, Args)]
+pub struct McpArgs {
+    /// The askdesk server whose desk the questions go to. If nothing answers
+    /// there, askdesk starts one on that (loopback) address with the serve
+    /// options below; it keeps serving after this client leaves, until
+    /// `askdesk stop`.
+    #[arg(long, env = "ASKDESK_URL", default_value = "http://127.0.0.1:3000")]
+    pub url: String,
+    /// A PEM file with the CA certificate that signed the server's TLS
+    /// certificate at --url, when no system-wide CA did.
+    #[arg(long, env = "ASKDESK_CA_CERT")]
+    pub ca_cert: Option<PathBuf>,
+    #[command(flatten)]
+    pub serve: ServeArgs,
+}
