@@ -53,29 +53,43 @@ pub async fn serve(
         let router = router.clone();
         let stop = stop.clone();
         let open = open_rx.clone();
-        let tls = tls.clone();
-        tokio::spawn(async move {
-            match tls {
-                None => connection(tcp, remote, router, &stop).await,
-                Some(acceptor) => {
-                    let handshake = tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(tcp));
-                    let stream = tokio::select! {
-                        shaken = handshake => shaken,
-                        () = stop.cancelled() => return,
-                    };
-                    match stream {
-                        Ok(Ok(stream)) => connection(stream, remote, router, &stop).await,
-                        Ok(Err(e)) => tracing::debug!(%remote, "a TLS handshake failed: {e}"),
-                        Err(_) => tracing::debug!(%remote, "a TLS handshake timed out"),
-                    }
-                }
-            }
-            drop(open);
-        });
+        // Two kinds of task, so that a plain connection's future (held for
+        // as long as a long-poll waits) has no room for TLS's state in it.
+        match tls.clone() {
+            None => tokio::spawn(async move {
+                connection(tcp, remote, router, &stop).await;
+                drop(open);
+            }),
+            Some(acceptor) => tokio::spawn(async move {
+                secured(acceptor, tcp, remote, router, &stop).await;
+                drop(open);
+            }),
+        };
     }
     drop(open_rx);
     drop(listener);
     open_tx.closed().await;
+}
+
+/// Shakes hands over TLS (within a time limit, and not past `stop`), then
+/// serves the connection.
+async fn secured(
+    acceptor: TlsAcceptor,
+    tcp: tokio::net::TcpStream,
+    remote: SocketAddr,
+    router: Router,
+    stop: &CancellationToken,
+) {
+    let handshake = tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(tcp));
+    let stream = tokio::select! {
+        shaken = handshake => shaken,
+        () = stop.cancelled() => return,
+    };
+    match stream {
+        Ok(Ok(stream)) => connection(stream, remote, router, stop).await,
+        Ok(Err(e)) => tracing::debug!(%remote, "a TLS handshake failed: {e}"),
+        Err(_) => tracing::debug!(%remote, "a TLS handshake timed out"),
+    }
 }
 
 /// Serves the requests of one connection until it closes, or until `stop`
