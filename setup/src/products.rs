@@ -28,6 +28,12 @@ pub enum Scope {
 pub enum Root {
     /// The user's home folder.
     Home,
+    /// The folder of Claude Code's global `.claude.json`:
+    /// `$CLAUDE_CONFIG_DIR`, by default the home folder.
+    ClaudeGlobal,
+    /// Claude Code's own folder: `$CLAUDE_CONFIG_DIR`, by default
+    /// `~/.claude`.
+    ClaudeConfig,
     /// Codex's own folder: `$CODEX_HOME`, by default `~/.codex`.
     CodexHome,
     /// The project's folder, the current directory.
@@ -235,10 +241,11 @@ impl Product {
         match (self, scope) {
             // User-scoped servers are the top-level `mcpServers` of
             // ~/.claude.json (per-project ones sit under `projects`);
-            // hooks live in the settings files.
+            // hooks live in the settings files. `$CLAUDE_CONFIG_DIR` moves
+            // both into its folder.
             (Product::ClaudeCode, Scope::User) => vec![
                 file(
-                    Root::Home,
+                    Root::ClaudeGlobal,
                     ".claude.json",
                     Format::Json,
                     Some(CLAUDE_CODE_SERVER),
@@ -246,8 +253,8 @@ impl Product {
                     Some(RESTART),
                 ),
                 file(
-                    Root::Home,
-                    ".claude/settings.json",
+                    Root::ClaudeConfig,
+                    "settings.json",
                     Format::Json,
                     None,
                     CLAUDE_CODE_HOOKS,

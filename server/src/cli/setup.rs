@@ -93,12 +93,8 @@ impl Folders {
     fn find(scope: Scope) -> Result<Folders, SetupError> {
         Ok(match scope {
             Scope::User => Folders {
-                home: Some(
-                    std::env::var_os("HOME")
-                        .filter(|home| !home.is_empty())
-                        .map(PathBuf::from)
-                        .ok_or(SetupError::NoHome)?,
-                ),
+                // Missing only matters to a file that starts there.
+                home: named_folder("HOME"),
                 project: None,
             },
             Scope::Project => Folders {
@@ -111,9 +107,19 @@ impl Folders {
     fn path(&self, file: &SettingsFile) -> Result<PathBuf, SetupError> {
         let root = match file.root {
             Root::Home => self.home.clone().ok_or(SetupError::NoHome)?,
+            // Claude Code's variable moves its folder and `.claude.json`
+            // into the same place.
+            Root::ClaudeGlobal => match named_folder("CLAUDE_CONFIG_DIR") {
+                Some(dir) => dir,
+                None => self.home.clone().ok_or(SetupError::NoHome)?,
+            },
+            Root::ClaudeConfig => match named_folder("CLAUDE_CONFIG_DIR") {
+                Some(dir) => dir,
+                None => self.home.clone().ok_or(SetupError::NoHome)?.join(".claude"),
+            },
             // Codex's own variable moves its folder, config.toml with it.
-            Root::CodexHome => match std::env::var_os("CODEX_HOME").filter(|v| !v.is_empty()) {
-                Some(codex_home) => PathBuf::from(codex_home),
+            Root::CodexHome => match named_folder("CODEX_HOME") {
+                Some(codex_home) => codex_home,
                 None => self.home.clone().ok_or(SetupError::NoHome)?.join(".codex"),
             },
             Root::Project => self
@@ -123,6 +129,13 @@ impl Folders {
         };
         Ok(root.join(file.path))
     }
+}
+
+/// The folder an environment variable names, when it is set and not empty.
+fn named_folder(var: &str) -> Option<PathBuf> {
+    std::env::var_os(var)
+        .filter(|dir| !dir.is_empty())
+        .map(PathBuf::from)
 }
 
 fn plan(

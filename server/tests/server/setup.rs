@@ -18,11 +18,20 @@ struct Run {
 
 /// Runs `askdesk setup ARGS` with HOME at `home`, in `cwd`.
 fn setup(home: &Path, cwd: &Path, args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_askdesk"))
+    setup_with(&[("HOME", home)], cwd, args)
+}
+
+/// Runs `askdesk setup ARGS` in `cwd` with only the folders `env` names:
+/// HOME, and an agent's folder moved by its variable.
+fn setup_with(env: &[(&str, &Path)], cwd: &Path, args: &[&str]) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_askdesk"));
+    for var in ["HOME", "CODEX_HOME", "CLAUDE_CONFIG_DIR"] {
+        command.env_remove(var);
+    }
+    let output = command
+        .envs(env.iter().copied())
         .arg("setup")
         .args(args)
-        .env("HOME", home)
-        .env_remove("CODEX_HOME")
         .current_dir(cwd)
         .output()
         .expect("askdesk runs");
@@ -357,6 +366,77 @@ fn project_files_are_made_in_the_current_directory_and_leave_with_askdesk() {
     }
     assert_eq!(files(project), [project.join(".cursor/mcp.json")]);
     assert_eq!(read(&project.join(".cursor/mcp.json")), CURSOR_MCP);
+}
+
+#[test]
+fn claude_codes_and_codexs_folder_variables_move_their_files_and_home_is_not_needed() {
+    let askdesk = program();
+    let claude = tempfile::tempdir().expect("CLAUDE_CONFIG_DIR");
+    let codex = tempfile::tempdir().expect("CODEX_HOME");
+    let cwd = tempfile::tempdir().expect("somewhere else");
+    // Each user file's place when its agent's variable names a folder.
+    let moved = |path: &str| match path {
+        ".claude.json" => claude.path().join(".claude.json"),
+        ".claude/settings.json" => claude.path().join("settings.json"),
+        ".codex/config.toml" => codex.path().join("config.toml"),
+        ".codex/hooks.json" => codex.path().join("hooks.json"),
+        _ => unreachable!("{path}"),
+    };
+    let env: [(&str, &Path); 2] = [
+        ("CLAUDE_CONFIG_DIR", claude.path()),
+        ("CODEX_HOME", codex.path()),
+    ];
+    for product in ["claude-code", "codex"] {
+        let mine = of(product);
+        for (path, original, _) in user_files() {
+            if mine.contains(&path) {
+                write(&moved(path), original);
+            }
+        }
+        let said = setup_with(&env, cwd.path(), &[product]);
+        assert_eq!(
+            said.code,
+            Some(0),
+            "{product}: {}{}",
+            said.stdout,
+            said.stderr
+        );
+        for (path, original, with) in user_files() {
+            if !mine.contains(&path) {
+                continue;
+            }
+            let file = moved(path);
+            assert_eq!(
+                read(&file),
+                with.replace("{askdesk}", &askdesk),
+                "{product}: {path}"
+            );
+            assert!(
+                said.stdout
+                    .contains(&format!("{}: added the ", file.display())),
+                "{}",
+                said.stdout
+            );
+            let removed = setup_with(&env, cwd.path(), &[product, "--remove"]);
+            assert_eq!(removed.code, Some(0), "{}", removed.stderr);
+            assert_eq!(read(&file), original, "{product}: {path} after --remove");
+            // Set up again, so the next file of this product is checked
+            // against a run that wrote both.
+            assert_eq!(setup_with(&env, cwd.path(), &[product]).code, Some(0));
+        }
+    }
+    assert!(files(cwd.path()).is_empty(), "nothing written where it ran");
+
+    // Cursor's file is in the home folder, which this run does not have.
+    let refused = setup_with(&env, cwd.path(), &["cursor"]);
+    assert_eq!(
+        refused.code,
+        Some(1),
+        "{}{}",
+        refused.stdout,
+        refused.stderr
+    );
+    assert!(refused.stderr.contains("HOME"), "{}", refused.stderr);
 }
 
 #[test]

@@ -7,7 +7,7 @@ mod codex;
 mod cursor;
 mod errors;
 
-use setup::{diff, edit, Action, Change, Edit, Product, Program, Scope, SettingsFile};
+use setup::{diff, edit, Action, Change, Edit, Product, Program, Root, Scope, SettingsFile};
 
 /// Where the tests' askdesk is: a space in it makes the hook quote it.
 pub const PROGRAM: &str = "/opt/ask desk/askdesk";
@@ -78,9 +78,21 @@ fn each_product_writes_its_own_files() {
     let paths = |product: Product, scope| -> Vec<&str> {
         product.files(scope).iter().map(|f| f.path).collect()
     };
+    let roots = |product: Product, scope| -> Vec<Root> {
+        product.files(scope).iter().map(|f| f.root).collect()
+    };
+    // `$CLAUDE_CONFIG_DIR` moves both, so each starts from a root of its own.
     assert_eq!(
         paths(Product::ClaudeCode, Scope::User),
-        [".claude.json", ".claude/settings.json"]
+        [".claude.json", "settings.json"]
+    );
+    assert_eq!(
+        roots(Product::ClaudeCode, Scope::User),
+        [Root::ClaudeGlobal, Root::ClaudeConfig]
+    );
+    assert_eq!(
+        roots(Product::Codex, Scope::User),
+        [Root::CodexHome, Root::CodexHome]
     );
     assert_eq!(
         paths(Product::ClaudeCode, Scope::Project),
