@@ -106,28 +106,32 @@ impl Folders {
 
     fn path(&self, file: &SettingsFile) -> Result<PathBuf, SetupError> {
         let root = match file.root {
-            Root::Home => self.home.clone().ok_or(SetupError::NoHome)?,
+            Root::Home => self.home()?,
             // Claude Code's variable moves its folder and `.claude.json`
             // into the same place.
-            Root::ClaudeGlobal => match named_folder("CLAUDE_CONFIG_DIR") {
-                Some(dir) => dir,
-                None => self.home.clone().ok_or(SetupError::NoHome)?,
-            },
-            Root::ClaudeConfig => match named_folder("CLAUDE_CONFIG_DIR") {
-                Some(dir) => dir,
-                None => self.home.clone().ok_or(SetupError::NoHome)?.join(".claude"),
-            },
+            Root::ClaudeGlobal => self.agents("CLAUDE_CONFIG_DIR", "")?,
+            Root::ClaudeConfig => self.agents("CLAUDE_CONFIG_DIR", ".claude")?,
             // Codex's own variable moves its folder, config.toml with it.
-            Root::CodexHome => match named_folder("CODEX_HOME") {
-                Some(codex_home) => codex_home,
-                None => self.home.clone().ok_or(SetupError::NoHome)?.join(".codex"),
-            },
+            Root::CodexHome => self.agents("CODEX_HOME", ".codex")?,
             Root::Project => self
                 .project
                 .clone()
                 .ok_or_else(|| SetupError::NoProject(io::ErrorKind::NotFound.into()))?,
         };
         Ok(root.join(file.path))
+    }
+
+    fn home(&self) -> Result<PathBuf, SetupError> {
+        self.home.clone().ok_or(SetupError::NoHome)
+    }
+
+    /// An agent's folder: the one its variable `var` names, else
+    /// `below_home` in the home folder (`""`: the home folder itself).
+    fn agents(&self, var: &str, below_home: &str) -> Result<PathBuf, SetupError> {
+        match named_folder(var) {
+            Some(dir) => Ok(dir),
+            None => Ok(self.home()?.join(below_home)),
+        }
     }
 }
 

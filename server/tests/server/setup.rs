@@ -387,11 +387,12 @@ fn claude_codes_and_codexs_folder_variables_move_their_files_and_home_is_not_nee
         ("CODEX_HOME", codex.path()),
     ];
     for product in ["claude-code", "codex"] {
-        let mine = of(product);
-        for (path, original, _) in user_files() {
-            if mine.contains(&path) {
-                write(&moved(path), original);
-            }
+        let mine: Vec<_> = user_files()
+            .into_iter()
+            .filter(|(path, ..)| of(product).contains(path))
+            .collect();
+        for (path, original, _) in &mine {
+            write(&moved(path), original);
         }
         let said = setup_with(&env, cwd.path(), &[product]);
         assert_eq!(
@@ -401,10 +402,7 @@ fn claude_codes_and_codexs_folder_variables_move_their_files_and_home_is_not_nee
             said.stdout,
             said.stderr
         );
-        for (path, original, with) in user_files() {
-            if !mine.contains(&path) {
-                continue;
-            }
+        for (path, _, with) in &mine {
             let file = moved(path);
             assert_eq!(
                 read(&file),
@@ -417,12 +415,15 @@ fn claude_codes_and_codexs_folder_variables_move_their_files_and_home_is_not_nee
                 "{}",
                 said.stdout
             );
-            let removed = setup_with(&env, cwd.path(), &[product, "--remove"]);
-            assert_eq!(removed.code, Some(0), "{}", removed.stderr);
-            assert_eq!(read(&file), original, "{product}: {path} after --remove");
-            // Set up again, so the next file of this product is checked
-            // against a run that wrote both.
-            assert_eq!(setup_with(&env, cwd.path(), &[product]).code, Some(0));
+        }
+        let removed = setup_with(&env, cwd.path(), &[product, "--remove"]);
+        assert_eq!(removed.code, Some(0), "{}", removed.stderr);
+        for (path, original, _) in &mine {
+            assert_eq!(
+                read(&moved(path)),
+                *original,
+                "{product}: {path} after --remove"
+            );
         }
     }
     assert!(files(cwd.path()).is_empty(), "nothing written where it ran");
