@@ -34,10 +34,14 @@ ASKDESK_SITE=${ASKDESK_BENCH_SITE:-$PWD/target/site}
 # askdesk_start DATABASE [OPTION...]: starts a server on a free loopback
 # port and sets URL and SERVER_PID. The server runs under the command in
 # the array ASKDESK_WRAP when that is set (bench/ssr_cost.sh: callgrind).
+# Every benchmark client comes from one loopback address, so the limits on
+# what one address may hold are off, unless BENCH_DEFAULT_LIMITS=1
+# (bench/crowding.sh measures those limits).
 ASKDESK_WRAP=()
 askdesk_start() {
-  local out=$BENCH_TMP/server.out
-  "${ASKDESK_WRAP[@]}" "$ASKDESK_BIN" --addr 127.0.0.1:0 --database "$1" --site-root "$ASKDESK_SITE" "${@:2}" \
+  local out=$BENCH_TMP/server.out limits=(--max-connections-per-address 0 --max-waits-per-address 0)
+  [ "${BENCH_DEFAULT_LIMITS:-}" = 1 ] && limits=()
+  "${ASKDESK_WRAP[@]}" "$ASKDESK_BIN" --addr 127.0.0.1:0 --database "$1" --site-root "$ASKDESK_SITE" "${limits[@]}" "${@:2}" \
     >"$out" 2>/dev/null &
   SERVER_PID=$!
   BENCH_PIDS+=("$SERVER_PID")

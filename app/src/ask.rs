@@ -117,10 +117,11 @@ pub fn AskView(
     let t = lang.t();
     let words = lang.page();
     let title = ask.title.clone().unwrap_or_else(|| t.untitled.to_owned());
+    // The agent's words are isolated from the server's around them, so a
+    // right-to-left override in them reorders nothing but themselves.
+    let agent = ask.agent.clone().unwrap_or_else(|| t.an_agent.to_owned());
     let meta = {
         let mut parts = Vec::new();
-        let agent = ask.agent.clone().unwrap_or_else(|| t.an_agent.to_owned());
-        parts.push((words.asked_by)(&agent));
         parts.push((words.asked_at)(&ask.created_at.short()));
         if !ask.to.is_empty() {
             parts.push((lang.page().for_people)(&ask.to.join(", ")));
@@ -163,8 +164,8 @@ pub fn AskView(
         <Title text=crate::tab_title(&title)/>
         <article class="ask-page" class:embed=embed>
             <header class="ask-header">
-                <h1>{title}</h1>
-                <p class="meta">{meta}</p>
+                <h1 dir="auto">{title}</h1>
+                <p class="meta">{words.asked_by}<bdi class="agent">{agent}</bdi>" "{meta}</p>
             </header>
             {note}
             {body}
@@ -181,7 +182,12 @@ fn FinishedBy(ask: Ask) -> impl IntoView {
     ask.via.map(|via| {
         view! {
             <p class="finished-by" data-via=via.as_str()>
-                {(words.finished_by)(ask.status, ask.answered_by.as_deref(), via)}
+                {(words.finished_by)(
+                    ask.status,
+                    ask.answered_by.as_deref(),
+                    ask.relayed_by.as_deref(),
+                    via,
+                )}
             </p>
         }
     })
@@ -213,12 +219,12 @@ fn NotYours(ask: Ask) -> impl IntoView {
             let options = q
                 .options
                 .iter()
-                .map(|o| view! { <li>{o.label.clone()}</li> })
+                .map(|o| view! { <li dir="auto">{o.label.clone()}</li> })
                 .collect_view();
             view! {
                 <li>
                     <p class="question-name">{question_name(q, i, lang.t())}</p>
-                    <p>{q.question.clone()}</p>
+                    <p dir="auto">{q.question.clone()}</p>
                     <ul class="options-read-only">{options}</ul>
                 </li>
             }

@@ -263,11 +263,11 @@ pub(crate) fn AskItem(
     });
     view! {
         <li class="ask-item" data-id=ask.id.clone()>
-            <a href=format!("/asks/{}", ask.id)>{title}</a>
+            <a href=format!("/asks/{}", ask.id) dir="auto">{title}</a>
             {for_you.then(|| view! { " " <span class="for-you">{t.for_you}</span> })}
             <p class="meta">
                 {status}
-                {agent} " · " {count} {t.asked}
+                <bdi class="agent">{agent}</bdi> " · " {count} {t.asked}
                 <time datetime=ask.created_at.to_string() title=ask.created_at.short()>{age}</time>
                 {countdown}
             </p>

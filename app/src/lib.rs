@@ -172,7 +172,8 @@ pub(crate) fn set_status(_code: u16) {
 /// unescaped on the server (0.8.7), so a `<` could close the element and
 /// start markup; it becomes `‹`, which reads the same.
 pub(crate) fn tab_title(text: &str) -> String {
-    format!("askdesk: {}", text.replace('<', "\u{2039}"))
+    // Isolated, as `<bdi>` would be: the tab's title is text, not HTML.
+    format!("askdesk: \u{2068}{}\u{2069}", text.replace('<', "\u{2039}"))
 }
 
 /// Sets `data-hydrated` on `<body>` once the wasm has taken over the page.

@@ -84,7 +84,7 @@ pub async fn read_ask_page(
 ) -> Result<AskPageData, desk::DeskError> {
     let ask = desk.get(id).await?;
     let deliveries = desk.deliveries(&ask.id).await?;
-    let may_answer = desk.may_answer(caller, &ask);
+    let may_answer = desk.may_answer(caller, &ask).await;
     Ok(AskPageData {
         ask,
         deliveries,

@@ -51,7 +51,8 @@ pub struct Posted {
 }
 
 impl Posted {
-    /// Reads the posted `fields` of a form for `request`.
+    /// Reads the posted `fields` of a form for `request` (their line
+    /// breaks read as newlines already, see [`posted_text`]).
     pub fn from_fields(ask_id: &str, request: &ValidRequest, fields: &[(String, String)]) -> Self {
         let value_of = |name: String| {
             fields
@@ -77,6 +78,13 @@ impl Posted {
 
     /// The fields a form over `batch` would post now: what the page keeps
     /// as its draft, to put back after a reload with [`Posted::apply`].
+/// A posted text as typed: HTML's CRLF line breaks as newlines. (The server
+/// reads a posted form's fields so; the browser's own `FormData` has the
+/// newlines as typed.)
+pub fn posted_text(value: &str) -> String {
+    value.replace("\r\n", "\n")
+}
+
     pub fn of_draft(ask_id: &str, batch: &BatchDraft) -> Self {
         Self {
             ask_id: ask_id.to_owned(),

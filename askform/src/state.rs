@@ -248,6 +248,7 @@ mod tests {
             decline_reason: None,
             projection: None,
             answered_by: None,
+            relayed_by: None,
             via: None,
             to: Vec::new(),
         }

@@ -26,7 +26,7 @@ pub use events::{Event, EventStream};
 pub use list_query::ListQuery;
 pub use reqwest::StatusCode;
 
-use interaction::{Answers, Ask, AskCreated, AskList, Decline, ErrorBody, NewAsk, Via};
+use interaction::{Answers, Ask, AskCreated, AskList, Decline, ErrorBody, Me, NewAsk, Via};
 
 /// The header that names the surface a request comes from.
 pub const VIA_HEADER: &str = "x-askdesk-via";
@@ -124,6 +124,12 @@ impl Client {
             .send()
             .await;
         probe.is_ok_and(|r| r.status().is_success())
+    }
+
+    /// Who this client's token is to the desk: `GET /api/v1/me`.
+    pub async fn me(&self) -> Result<Me, Error> {
+        let request = self.request(Method::GET, "/api/v1/me");
+        self.call(request.timeout(CALL_TIMEOUT)).await
     }
 
     /// Puts an ask to the human: `POST /api/v1/asks`.

@@ -17,6 +17,7 @@ use crate::{
     error::DeskError,
     id::AskId,
     outbox::Reminders,
+    people::LinkAnswers,
     record::{Entry, Record},
     store::Store,
 };
@@ -58,8 +59,8 @@ pub struct Desk {
     push_channel: Option<Arc<str>>,
     /// The key of action tokens, shared through the database.
     action_key: action::ActionKey,
-    /// Whether only signed-in people (and admins) may answer and decline.
-    answer_requires_sign_in: bool,
+    /// When an ask's link alone answers and declines.
+    link_answers: LinkAnswers,
     /// How long finished asks are kept, if not forever (`retention`).
     keep_finished: Option<std::time::Duration>,
 }
@@ -91,7 +92,7 @@ impl Desk {
             reminders: Arc::default(),
             push_channel: None,
             action_key,
-            answer_requires_sign_in: false,
+            link_answers: LinkAnswers::default(),
             keep_finished: None,
         })
     }
@@ -102,17 +103,18 @@ impl Desk {
         self
     }
 
-    /// The same desk letting only signed-in people and admins answer and
-    /// decline: an ask's link alone no longer does, nor an agent's client,
-    /// and a person answers only the asks for them (or for anyone).
-    pub fn requiring_sign_in_to_answer(mut self, required: bool) -> Self {
-        self.answer_requires_sign_in = required;
+    /// The same desk letting an ask's link answer as `rule` says: while
+    /// the desk has no people (the default), always, or never (then only
+    /// signed-in people and admins answer, a person only the asks for them
+    /// or for anyone, and no agent's client relays).
+    pub fn answering_by_link(mut self, rule: LinkAnswers) -> Self {
+        self.link_answers = rule;
         self
     }
 
-    /// Whether only signed-in people and admins may answer.
-    pub fn answer_requires_sign_in(&self) -> bool {
-        self.answer_requires_sign_in
+    /// When an ask's link answers on this desk.
+    pub fn link_answers(&self) -> LinkAnswers {
+        self.link_answers
     }
 
     /// The URL asks' pages start with.

@@ -24,6 +24,10 @@ pub struct Person {
     pub role: Role,
     /// When they were added.
     pub created_at: interaction::Timestamp,
+    /// Whether, being an agent, its client may relay the answers a person
+    /// gives inside the agent's host (its own form, askdesk's form as an
+    /// MCP App): `askdesk people add NAME --role agent --relays-answers`.
+    pub relays_answers: bool,
 }
 
 /// Who is acting, as the server established it from the request's
@@ -35,10 +39,13 @@ pub enum Caller {
     Unnamed,
     /// A person with their own token or session, with their role's rights.
     Person(Person),
-    /// Someone holding only an ask's link (or an agent's client reporting
-    /// the person's answer): may answer and decline that ask unless the
-    /// desk requires signing in to answer.
+    /// Someone holding only an ask's link: may answer and decline that ask
+    /// where the desk lets a link answer ([`LinkAnswers`]).
     Link,
+    /// Someone pressing a notification's button: its action token, which a
+    /// channel delivered, answers one ask with one option, unless the desk
+    /// requires signing in to answer.
+    Action,
 }
 
 impl Caller {
@@ -46,7 +53,7 @@ impl Caller {
     pub fn name(&self) -> Option<&str> {
         match self {
             Self::Person(person) => Some(&person.name),
-            Self::Unnamed | Self::Link => None,
+            Self::Unnamed | Self::Link | Self::Action => None,
         }
     }
 
@@ -60,7 +67,7 @@ impl Caller {
                  token"
                     .to_owned(),
             )),
-            Self::Link => Err(DeskError::Forbidden(
+            Self::Link | Self::Action => Err(DeskError::Forbidden(
                 "creating asks needs a token; send `Authorization: Bearer <token>`".to_owned(),
             )),
             Self::Unnamed | Self::Person(_) => Ok(()),
@@ -74,7 +81,7 @@ impl Caller {
             Self::Person(person) if person.role == Role::Agent => Err(DeskError::Forbidden(
                 "an agent's token cannot do this; it is for the people who answer".to_owned(),
             )),
-            Self::Link => Err(DeskError::Forbidden(
+            Self::Link | Self::Action => Err(DeskError::Forbidden(
                 "this needs a token or a signed-in browser".to_owned(),
             )),
             Self::Unnamed | Self::Person(_) => Ok(()),
@@ -98,35 +105,46 @@ impl Actor {
     }
 
     /// Whether this actor may end an ask for `to` so, by the rules of
-    /// roles: agents cancel, people answer and decline, admins do both; a
-    /// link answers unless the desk requires signing in to answer
-    /// (`answer_requires_sign_in`), and then a person answers only the
-    /// asks for them (or for anyone).
+    /// roles: agents cancel, people answer and decline, admins do both; an
+    /// agent's client relays a person's answer only through a relaying
+    /// surface and only when the agent was made to relay; a link answers
+    /// where `rules` let it, an action token unless signing in is required;
+    /// and with signing in required a person answers only the asks for
+    /// them (or for anyone). Who acts comes from the credentials; `via`
+    /// only says how, and never widens what they may do.
     pub(crate) fn may(
         &self,
         to: &[String],
         finishing: Finishing,
-        answer_requires_sign_in: bool,
+        rules: AnswerRules,
     ) -> Result<(), DeskError> {
         let refuse = |message: String| Err(DeskError::Forbidden(message));
-        let role = match &self.caller {
+        let person = match &self.caller {
             Caller::Unnamed => return Ok(()),
-            Caller::Link => {
+            Caller::Link | Caller::Action => {
                 return match finishing {
                     Finishing::Cancel => refuse(
                         "only the agent that asked (or an admin) may cancel an ask".to_owned(),
                     ),
-                    Finishing::Answer if answer_requires_sign_in => refuse(
+                    Finishing::Answer if rules.sign_in_required => refuse(
                         "this desk requires signing in to answer: sign in with your token, \
                          then answer on the ask's page"
                             .to_owned(),
                     ),
+                    Finishing::Answer if self.caller == Caller::Link && !rules.link_answers => {
+                        refuse(
+                            "this desk has people, so an ask's link alone does not answer: \
+                             sign in with your token, then answer on the ask's page (a desk \
+                             started with --answer-by-link lets the link answer)"
+                                .to_owned(),
+                        )
+                    }
                     Finishing::Answer => Ok(()),
                 }
             }
-            Caller::Person(person) => person.role,
+            Caller::Person(person) => person,
         };
-        match (finishing, role) {
+        match (finishing, person.role) {
             (_, Role::Admin)
             | (Finishing::Cancel, Role::Agent)
             | (Finishing::Answer, Role::Person) => {}
@@ -136,20 +154,17 @@ impl Actor {
                 )
             }
             (Finishing::Answer, Role::Agent) => {
-                return refuse(
-                    "an agent's token cannot answer or decline: the agent may not answer its \
-                     own question; a person answers on the ask's page, in the terminal UI or \
-                     with their own token"
-                        .to_owned(),
-                )
+                return match relay_refusal(person, self.via, rules) {
+                    Some(why) => refuse(why),
+                    None => Ok(()),
+                }
             }
         }
-        let name = self.caller.name().unwrap_or_default();
         if finishing == Finishing::Answer
-            && role == Role::Person
-            && answer_requires_sign_in
+            && person.role == Role::Person
+            && rules.sign_in_required
             && !to.is_empty()
-            && !to.iter().any(|to| to == name)
+            && !to.contains(&person.name)
         {
             return refuse(format!(
                 "this ask is for {}; only they or an admin may answer it",
@@ -159,10 +174,74 @@ impl Actor {
         Ok(())
     }
 
-    /// What the ask records of this actor when they finish it.
-    pub(crate) fn finisher(&self) -> Finisher {
-        Finisher::new(self.caller.name().map(str::to_owned), self.via)
+    /// What the ask records of this actor when they finish it so: the
+    /// person who did, or, for an answer an agent's client relayed, the
+    /// agent that carried it and no person.
+    pub(crate) fn finisher(&self, finishing: Finishing) -> Finisher {
+        match &self.caller {
+            Caller::Person(agent)
+                if agent.role == Role::Agent && finishing == Finishing::Answer =>
+            {
+                Finisher::relayed(agent.name.clone(), self.via)
+            }
+            caller => Finisher::new(caller.name().map(str::to_owned), self.via),
+        }
     }
+}
+
+/// Why the agent `agent` may not answer through `via`, if it may not: an
+/// agent never answers on its own behalf, only relays what a person gave
+/// inside its host, and only when it was made to relay.
+fn relay_refusal(agent: &Person, via: Via, rules: AnswerRules) -> Option<String> {
+    if !via.is_relayed() {
+        return Some(
+            "an agent's token cannot answer or decline: the agent may not answer its own \
+             question; a person answers on the ask's page, in the terminal UI or with their \
+             own token"
+                .to_owned(),
+        );
+    }
+    if !agent.relays_answers {
+        return Some(format!(
+            "the agent {} does not relay answers given in its client; a person answers on the \
+             ask's page, or an admin lets it relay (`askdesk people edit {} --relays-answers`)",
+            agent.name, agent.name
+        ));
+    }
+    if rules.sign_in_required {
+        return Some(
+            "this desk requires signing in to answer, so no agent's client may relay an answer; \
+             a person answers on the ask's page"
+                .to_owned(),
+        );
+    }
+    None
+}
+
+/// When a link answers, by the desk's settings (`--answer-by-link`,
+/// `--answer-requires-sign-in`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum LinkAnswers {
+    /// While the desk has no people: a desk with a shared token only is
+    /// one person's, whose link is their capability; a team's desk (one
+    /// with people) wants to know who answered.
+    #[default]
+    WithoutPeople,
+    /// Always, also on a desk with people (`--answer-by-link`).
+    Always,
+    /// Never: only signed-in people and admins answer, a person only the
+    /// asks for them or for anyone, no agent's client relays, and
+    /// notifications carry no answer buttons (`--answer-requires-sign-in`).
+    Never,
+}
+
+/// The desk's rules of answering for one decision.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct AnswerRules {
+    /// Whether the ask's link alone answers.
+    pub link_answers: bool,
+    /// Whether only signed-in people and admins answer ([`LinkAnswers::Never`]).
+    pub sign_in_required: bool,
 }
 
 /// What an actor would do to a pending ask.
@@ -198,4 +277,7 @@ pub trait People: Send + Sync {
 
     /// The person whose token has this digest.
     async fn person_by_token(&self, token_digest: &str) -> Result<Option<Person>, StoreError>;
+
+    /// Sets whether the person `name` relays answers; whether there was one.
+    async fn set_relays_answers(&self, name: &str, relays: bool) -> Result<bool, StoreError>;
 }

@@ -37,8 +37,12 @@ pub struct Record {
 /// the request says.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finisher {
-    /// The person's name; `None` for a link, an open desk or the shared token.
+    /// The person's name; `None` for a link, an action token, an open desk,
+    /// the shared token or an answer an agent relayed.
     pub by: Option<String>,
+    /// The agent whose client carried a person's answer given inside its
+    /// host (`via` its own form or askdesk's form there); `None` otherwise.
+    pub relayed_by: Option<String>,
     /// The surface.
     pub via: Via,
 }
@@ -46,7 +50,21 @@ pub struct Finisher {
 impl Finisher {
     /// Finished through `via` by the person `by`, if a person.
     pub fn new(by: Option<String>, via: Via) -> Self {
-        Self { by, via }
+        Self {
+            by,
+            relayed_by: None,
+            via,
+        }
+    }
+
+    /// Answered inside the host of the agent `agent`, whose client relayed
+    /// the answer through `via`: no person of the desk is named.
+    pub fn relayed(agent: String, via: Via) -> Self {
+        Self {
+            by: None,
+            relayed_by: Some(agent),
+            via,
+        }
     }
 }
 
@@ -186,6 +204,9 @@ impl Record {
             answered_by: end
                 .and_then(|e| e.finisher.as_ref())
                 .and_then(|f| f.by.clone()),
+            relayed_by: end
+                .and_then(|e| e.finisher.as_ref())
+                .and_then(|f| f.relayed_by.clone()),
             via: end.and_then(|e| e.finisher.as_ref()).map(|f| f.via),
             to: self.to.clone(),
         }

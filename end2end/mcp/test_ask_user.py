@@ -23,11 +23,20 @@ TRANSPORTS = ["http", "stdio"]
 
 
 @contextlib.asynccontextmanager
-async def connect(kind: str, url: str, env: dict | None = None, **session_options):
-    """An initialized client session to askdesk over `kind`; `session_options`
-    go to the SDK's ClientSession (e.g. `elicitation_callback`)."""
+async def connect(kind: str, url: str, env: dict | None = None, token: str | None = None, **session_options):
+    """An initialized client session to askdesk over `kind`, with `token`
+    when given (a bearer header, or `askdesk mcp`'s ASKDESK_TOKEN);
+    `session_options` go to the SDK's ClientSession (e.g.
+    `elicitation_callback`)."""
+    if token and kind != "http":
+        env = {**(env or {}), "ASKDESK_TOKEN": token}
     if kind == "http":
-        transport = streamable_http_client(f"{url}/mcp")
+        client = None
+        if token:
+            client = httpx2.AsyncClient(
+                headers={"Authorization": f"Bearer {token}"}, timeout=httpx2.Timeout(30, read=300)
+            )
+        transport = streamable_http_client(f"{url}/mcp", http_client=client)
     else:
         params = StdioServerParameters(
             command=str(BINARY),

@@ -8,7 +8,7 @@ use crate::{
     problem::{Problem, ProblemCode, Problems},
     projection::ToolOutput,
     time::Timestamp,
-    validate::{ValidAnswers, ValidRequest},
+    validate::{control_problem, ValidAnswers, ValidRequest},
 };
 use serde::{Deserialize, Serialize};
 
@@ -162,6 +162,11 @@ impl NewAsk {
             ProblemCode::AgentTooLong,
             "the agent name",
         ));
+        for (path, text) in [("title", &title), ("agent", &agent)] {
+            if let Some(text) = text {
+                problems.extend(control_problem(|| path.to_owned(), text));
+            }
+        }
         if let Some(seconds) = self.timeout_seconds {
             if !(1..=MAX_TIMEOUT_SECONDS).contains(&seconds) {
                 problems.push(Problem::new(
@@ -277,9 +282,15 @@ pub struct Ask {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub projection: Option<ToolOutput>,
     /// Who finished it: a person's name; `null` while pending, when it
-    /// expired, or when it was finished by its link or the shared token.
+    /// expired, or when it was finished by its link, an action token, the
+    /// shared token or inside an agent's host.
     #[serde(default)]
     pub answered_by: Option<String>,
+    /// The agent whose client carried an answer a person gave inside the
+    /// agent's host (`via` `mcp-client` or `mcp-app`); absent otherwise.
+    /// No person of the desk is named for such an answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relayed_by: Option<String>,
     /// The surface it was finished through; `null` while pending or when
     /// it expired.
     #[serde(default)]

@@ -4,7 +4,7 @@
 use crate::{
     ask::{too_long, trimmed},
     problem::{ProblemCode, Problems},
-    validate::MAX_CUSTOM_CHARS,
+    validate::{control_problem, MAX_CUSTOM_CHARS},
 };
 use serde::{Deserialize, Serialize};
 
@@ -25,16 +25,18 @@ pub struct ValidDecline {
 }
 
 impl Decline {
-    /// Checks the reason's length.
+    /// Checks the reason's length and characters.
     pub fn validate(self) -> Result<ValidDecline, Problems> {
         let reason = trimmed(self.reason);
-        match too_long(
+        let problem = too_long(
             &reason,
             MAX_CUSTOM_CHARS,
             "reason",
             ProblemCode::ReasonTooLong,
             "the reason",
-        ) {
+        )
+        .or_else(|| control_problem(|| "reason".to_owned(), reason.as_deref()?));
+        match problem {
             Some(problem) => Err(Problems(vec![problem])),
             None => Ok(ValidDecline { reason }),
         }

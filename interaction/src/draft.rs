@@ -17,7 +17,7 @@
 use crate::{
     model::{AnswerItem, Answers, Question},
     problem::{Problem, ProblemCode},
-    validate::{item_problems, ValidRequest, MAX_CUSTOM_CHARS},
+    validate::{item_problems, Texts, ValidRequest, MAX_CUSTOM_CHARS},
 };
 use std::fmt;
 
@@ -140,7 +140,7 @@ impl QuestionDraft {
     /// The answer item, or why this question cannot be submitted yet.
     pub fn status(&self) -> Result<AnswerItem, Reason> {
         let item = self.item();
-        let problems = item_problems(&self.question, &item, None);
+        let problems = item_problems(&self.question, &item, None, Texts::Incoming);
         let Some(problem) = problems.first() else {
             return Ok(item);
         };

@@ -196,3 +196,6 @@ impl ProblemCode {
         }
     }
 }
+            Self::ControlCharacter => {
+                "文字里有控制字符；除制表符和换行外都不能使用。".to_owned()
+            }

@@ -61,6 +61,7 @@
 //! | `idempotency_conflict` | `idempotencyKey`, `Idempotency-Key` | the key was used for an ask with other content |
 //! | `invalid_recipient` | `to[i]` | not a person's name (1–64 characters of `A-Za-z0-9._-`), named twice, or more than 20 names |
 //! | `unknown_recipient` | `to[i]` | no person of the desk has this name |
+//! | `control_character` | any text: `questions[i].question`, `title`, `answers[i].custom`, `reason`, … | a C0 control character other than tab and newline |
 //!
 //! Lengths count Unicode scalar values; "blank" means empty after trimming
 //! whitespace.
@@ -98,7 +99,7 @@ pub use lang::Lang;
 pub use lenient::{LenientAsk, LenientOption, LenientQuestion};
 pub use model::{AnswerItem, Answers, Question, QuestionOption, Request};
 pub use people::{
-    check_recipients, is_person_name, person_name_problem, Role, Via, MAX_PERSON_NAME_CHARS,
+    check_recipients, is_person_name, person_name_problem, Me, Role, Via, MAX_PERSON_NAME_CHARS,
     MAX_RECIPIENTS,
 };
 pub use problem::{Problem, ProblemCode, Problems};

@@ -102,6 +102,23 @@ impl fmt::Display for Role {
 }
 
 /// The surface an ask was finished through. Written as its
+/// Who the caller of `GET /api/v1/me` is, as the desk knows them from
+/// their credentials.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Me {
+    /// Their name, when they are a person of the desk; `null` for the
+    /// shared token and on an open desk.
+    pub name: Option<String>,
+    /// What they may do; the shared token and an open desk may do
+    /// everything, as an admin.
+    pub role: Role,
+    /// Whether answers a person gives inside this caller's host (an MCP
+    /// client's own form, askdesk's form there) are taken when its client
+    /// relays them.
+    pub relays_answers: bool,
+}
+
 /// [`as_str`](Via::as_str) form, and read through [`Via::parse`] (a
 /// derived reader would cost the page's wasm a second copy of the names).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -166,6 +183,13 @@ impl Via {
         Self::ALL.into_iter().find(|via| via.as_str() == text)
     }
 }
+
+    /// Whether an answer through this surface is given inside an agent's
+    /// host and carried to the desk by the agent's connection: its client's
+    /// own form, or askdesk's form shown in the host.
+    pub fn is_relayed(self) -> bool {
+        matches!(self, Self::McpClient | Self::McpApp)
+    }
 
 impl TryFrom<String> for Via {
     type Error = String;

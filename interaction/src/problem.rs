@@ -135,11 +135,14 @@ pub enum ProblemCode {
     InvalidRecipient,
     /// A name in an ask's `to` is no person of the desk.
     UnknownRecipient,
+    // Every text.
+    /// A text has a C0 control character other than tab and newline.
+    ControlCharacter,
 }
 
 impl ProblemCode {
     /// Every code, in the order of the crate documentation's table.
-    pub const ALL: [Self; 39] = [
+    pub const ALL: [Self; 40] = [
         Self::NoQuestions,
         Self::TooManyQuestions,
         Self::InvalidId,
@@ -179,6 +182,7 @@ impl ProblemCode {
         Self::IdempotencyConflict,
         Self::InvalidRecipient,
         Self::UnknownRecipient,
+        Self::ControlCharacter,
     ];
 
     /// The code as it appears in JSON, e.g. `unknown_label`.
@@ -223,6 +227,7 @@ impl ProblemCode {
             Self::IdempotencyConflict => "idempotency_conflict",
             Self::InvalidRecipient => "invalid_recipient",
             Self::UnknownRecipient => "unknown_recipient",
+            Self::ControlCharacter => "control_character",
         }
     }
 }

@@ -4,15 +4,18 @@
 
 mod answer;
 mod request;
+mod text;
 
 pub(crate) use answer::item_problems;
 use answer::typed_problem;
+pub(crate) use text::{control_problem, Texts};
 
 use crate::{
     model::{AnswerItem, Answers, Question, Request},
     problem::{Problem, ProblemCode as Code, Problems},
 };
 use request::request_problems;
+use text::request_control_problems;
 
 /// Most questions in one request.
 pub const MAX_QUESTIONS: usize = 50;
@@ -52,7 +55,9 @@ fn is_blank(s: &str) -> bool {
 ///
 /// On the wire it is the request itself; decoding one validates it, so a
 /// value that crossed a boundary (an [`Ask`](crate::Ask) from the server,
-/// the page's props) is as valid as one made here.
+/// the page's props) is as valid as one made here. Decoding reads it as a
+/// store kept it ([`ValidRequest::stored`]): what crosses a boundary as a
+/// `ValidRequest` was accepted by a server already.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(transparent)]
 pub struct ValidRequest(Request);
@@ -60,14 +65,28 @@ pub struct ValidRequest(Request);
 impl<'de> serde::Deserialize<'de> for ValidRequest {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let request = Request::deserialize(deserializer)?;
-        ValidRequest::new(request).map_err(serde::de::Error::custom)
+        ValidRequest::stored(request).map_err(serde::de::Error::custom)
     }
 }
 
 impl ValidRequest {
-    /// Checks a request and reports every problem at once.
+    /// Checks a request that comes in and reports every problem at once.
     pub fn new(request: Request) -> Result<Self, Problems> {
-        let problems = request_problems(&request);
+        Self::checked(request, Texts::Incoming)
+    }
+
+    /// Checks a request as a store kept it: every rule but the one on
+    /// control characters, which askdesk did not always keep, so an ask
+    /// stored before stays readable.
+    pub fn stored(request: Request) -> Result<Self, Problems> {
+        Self::checked(request, Texts::Stored)
+    }
+
+    fn checked(request: Request, texts: Texts) -> Result<Self, Problems> {
+        let mut problems = request_problems(&request);
+        if texts == Texts::Incoming {
+            problems.extend(request_control_problems(&request));
+        }
         if problems.is_empty() {
             Ok(Self(request))
         } else {
@@ -102,6 +121,16 @@ impl ValidRequest {
     /// answers are taken, not copied: canonical form is made by moving the
     /// items into place, so acceptance allocates nothing.
     pub fn validate_answers(&self, answers: Answers) -> Result<ValidAnswers, Problems> {
+        self.answers_checked(answers, Texts::Incoming)
+    }
+
+    /// Checks answers as a store kept them, as [`ValidRequest::stored`]
+    /// reads a request: every rule but the one on control characters.
+    pub fn validate_stored_answers(&self, answers: Answers) -> Result<ValidAnswers, Problems> {
+        self.answers_checked(answers, Texts::Stored)
+    }
+
+    fn answers_checked(&self, answers: Answers, texts: Texts) -> Result<ValidAnswers, Problems> {
         let questions = &self.0.questions;
         let mut problems = Vec::new();
         // The answers' index for each question. A valid request has at most
@@ -123,7 +152,7 @@ impl ValidRequest {
                         format!("answers[{i}].id"),
                         Code::DuplicateAnswer,
                         format!(
-                            "question {:?} is already answered by answers[{first}]; \
+                            "question {} is already answered by answers[{first}]; \
                              answer each question once",
                             item.id
                         ),
@@ -132,7 +161,7 @@ impl ValidRequest {
                 ),
                 None => answered[q] = Some(i),
             }
-            problems.extend(item_problems(&questions[q], item, Some(i)));
+            problems.extend(item_problems(&questions[q], item, Some(i), texts));
         }
         for (q, slot) in answered.iter().enumerate() {
             if slot.is_none() {

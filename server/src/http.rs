@@ -1,9 +1,10 @@
 //! The HTTP vocabulary the routes and MCP share: the replies and errors,
 //! the security settings and the guard every request passes, who a request
-//! is, rate limits, long-poll waiting, the connection loop, https and the
-//! site's files. Nothing here knows a route.
+//! is, rate limits, long-poll waiting, the connection loop and what one
+//! address may hold of it, https and the site's files. Nothing here knows a route.
 
 pub mod assets;
+pub mod crowding;
 pub mod guard;
 pub mod identity;
 pub mod limit;

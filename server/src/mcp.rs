@@ -191,9 +191,8 @@ impl ServerHandler for AskDesk {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(Self::tools_for(
-            shows_apps(&context),
-        )))
+        let apps = shows_apps(&context) && self.relays(&context).await;
+        Ok(ListToolsResult::with_all_items(Self::tools_for(apps)))
     }
 
     async fn list_resources(
@@ -241,7 +240,9 @@ impl ServerHandler for AskDesk {
             AWAIT_ANSWER => self.await_answer(arguments, context).await,
             CANCEL_ASK => self.cancel_ask(arguments, context).await,
             app::hosted::READ_TOOL if apps => hosted::read(&self.backend, arguments).await,
-            app::hosted::ANSWER_TOOL if apps => hosted::answer(&self.backend, arguments).await,
+            app::hosted::ANSWER_TOOL if apps => {
+                hosted::answer(&self.backend, &tools::caller(&context), arguments).await
+            }
             other => {
                 return Err(ErrorData::invalid_params(
                     format!(
@@ -284,7 +285,7 @@ impl ServerHandler for AskDesk {
     async fn update_task(
         &self,
         request: UpdateTaskParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         let (id, ask) = self.task_ask(&request.task_id).await?;
         if !id.in_client || ask.status.is_finished() {
@@ -311,7 +312,8 @@ impl ServerHandler for AskDesk {
             self.notes.keep(&id.ask, &note.after_dismissal()).await;
             return Ok(());
         }
-        match elicit::settle(&self.backend, &ask.id, &ask.request, reply).await {
+        let caller = tools::caller(&context);
+        match elicit::settle(&self.backend, &caller, &ask.id, &ask.request, reply).await {
             Some(why) => self.notes.keep(&id.ask, &note.after_refusal(why)).await,
             None => self.notes.forget(&id.ask).await,
         }

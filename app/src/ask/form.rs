@@ -207,7 +207,7 @@ pub fn QuestionField(
             let description_id = format!("{input_id}-description");
             let described_by = option.description.is_some().then(|| description_id.clone());
             let description = option.description.map(|d| {
-                view! { <span class="option-description" id=description_id>{d}</span> }
+                view! { <span class="option-description" id=description_id dir="auto">{d}</span> }
             });
             // A preview is exactly what the option is about (a command, a
             // diff): shown as it is, monospace, with its whitespace. A
@@ -216,7 +216,7 @@ pub fn QuestionField(
                 .preview
                 .filter(|p| !p.trim().is_empty())
                 .map(|p| p.trim_start_matches(['\n', '\r']).to_owned())
-                .map(|p| view! { <pre class="option-preview">{p}</pre> });
+                .map(|p| view! { <pre class="option-preview" dir="auto">{p}</pre> });
             let first_checked =
                 form.with_untracked(|s| s.batch().draft(index).is_some_and(|d| d.is_checked(i)));
             let checked =
@@ -236,7 +236,7 @@ pub fn QuestionField(
                             form.update(|s| s.edit(index, |d| d.set_checked(i, on)));
                         }
                     />
-                    <label for=input_id>{option.label}</label>
+                    <label for=input_id dir="auto">{option.label}</label>
                     {description}
                     {preview}
                 </div>
@@ -313,10 +313,10 @@ pub fn QuestionField(
         }
     };
     let described_by = move || (!problems.with(Vec::is_empty)).then(|| problems_id.clone());
-    let header = header.map(|h| view! { <span class="header">{h}</span> " " });
+    let header = header.map(|h| view! { <span class="header" dir="auto">{h}</span> " " });
     view! {
         <fieldset class="question" aria-describedby=described_by>
-            <legend id=format!("{id}-legend")>{header}<span class="text">{text}</span></legend>
+            <legend id=format!("{id}-legend")>{header}<span class="text" dir="auto">{text}</span></legend>
             {problem_list}
             {options}
             {free_text}

@@ -120,14 +120,14 @@ pub fn answer_list(
         .enumerate()
         .map(|(i, q)| {
             let item = items.iter().find(|item| item.id == q.id);
-            let selected = item
-                .filter(|item| !item.selected.is_empty())
-                .map(|item| view! { <p class="selected">{item.selected.join(", ")}</p> });
+            let selected = item.filter(|item| !item.selected.is_empty()).map(
+                |item| view! { <p class="selected" dir="auto">{item.selected.join(", ")}</p> },
+            );
             let custom = item
                 .and_then(|item| item.custom.clone())
-                .map(|c| view! { <p class="custom">{c}</p> });
+                .map(|c| view! { <p class="custom" dir="auto">{c}</p> });
             view! {
-                <dt>{question_name(q, i, t)}": "{q.question.clone()}</dt>
+                <dt>{question_name(q, i, t)}": "<bdi>{q.question.clone()}</bdi></dt>
                 <dd>{selected}{custom}</dd>
             }
         })

@@ -43,13 +43,16 @@ impl Desk {
         decide: impl FnOnce(&ValidRequest) -> Result<Outcome, DeskError>,
     ) -> Result<Ask, DeskError> {
         let record = self.read(id).await?;
-        self.may(by, &record.to, finishing)?;
+        self.may(by, &record.to, finishing).await?;
         if record.end.is_some() {
             return Err(self.refusal(&record));
         }
         let outcome = decide(&record.request)?;
         let now = self.now_ms();
-        match self.end(record, outcome, now, Some(by.finisher())).await? {
+        match self
+            .end(record, outcome, now, Some(by.finisher(finishing)))
+            .await?
+        {
             Ok(ended) => Ok(self.view(&ended)),
             // Someone else finished it between our read and our write.
             Err(_) => Err(self.refusal(&self.read(id).await?)),

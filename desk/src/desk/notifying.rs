@@ -9,7 +9,7 @@ use crate::{
     error::DeskError,
     id::AskId,
     outbox::{Attempt, Claimed, DeliveryRow, Notice, Owed, PushSubscription, Reminders},
-    people::{Actor, Caller},
+    people::{Actor, Caller, LinkAnswers},
     record::Record,
 };
 use interaction::{Answers, Ask, AskStatus, Via};
@@ -21,9 +21,9 @@ impl Desk {
     /// with one single-select question of at most `max` options; none
     /// otherwise.
     pub fn actions(&self, ask: &Ask, max: usize, via: Via) -> Vec<(String, String)> {
-        // A button is a link's capability: none where answering needs
-        // signing in.
-        if self.answer_requires_sign_in {
+        // A button is a capability like a link's: none where answering
+        // needs signing in.
+        if self.link_answers == LinkAnswers::Never {
             return Vec::new();
         }
         match actionable(ask.request.request()) {
@@ -75,7 +75,7 @@ impl Desk {
             ));
         }
         let answered = self
-            .answer_with(id, &Actor::new(Caller::Link, via), |request| {
+            .answer_with(id, &Actor::new(Caller::Action, via), |request| {
                 match actionable(request.request()) {
                     Some(question) => action::answers(question, label),
                     // A token is only ever made for an actionable ask.

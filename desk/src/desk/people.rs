@@ -5,7 +5,7 @@
 use super::Desk;
 use crate::{
     error::DeskError,
-    people::{digest, Actor, Caller, Finishing, Person, TOKEN_PREFIX},
+    people::{digest, Actor, AnswerRules, Caller, Finishing, LinkAnswers, Person, TOKEN_PREFIX},
     sessions::{Grant, Holder, Opened, SessionId, SessionInfo, SESSION_MS},
 };
 use interaction::{person_name_problem, Problem, ProblemCode, Problems, Role, Via};
@@ -17,19 +17,45 @@ pub(super) fn random_hex(bytes: usize) -> Result<String, DeskError> {
     Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
 }
 
+/// The refusal of relaying for someone of `role`: only an agent's client
+/// carries answers from the agent's host.
+fn relaying_refusal(role: Role, relays_answers: bool) -> Result<(), DeskError> {
+    if relays_answers && role != Role::Agent {
+        return Err(DeskError::Conflict(format!(
+            "only an agent relays answers from its host; this is a {role}, who answers with \
+             their own token"
+        )));
+    }
+    Ok(())
+}
+
 impl Desk {
     /// Adds a person with a new token, which is returned once and kept
     /// only as its digest: `askd_` and 160 random bits in hex. A taken
     /// name is [`DeskError::Conflict`].
     pub async fn add_person(&self, name: &str, role: Role) -> Result<(Person, String), DeskError> {
+        self.add_person_with(name, role, false).await
+    }
+
+    /// Like [`Desk::add_person`], for an agent that relays the answers
+    /// people give inside its host when `relays_answers`; only an agent
+    /// may be one.
+    pub async fn add_person_with(
+        &self,
+        name: &str,
+        role: Role,
+        relays_answers: bool,
+    ) -> Result<(Person, String), DeskError> {
         if let Some(problem) = person_name_problem(name, "name") {
             return Err(DeskError::Invalid(Problems(vec![problem])));
         }
+        relaying_refusal(role, relays_answers)?;
         let token = format!("{TOKEN_PREFIX}{}", random_hex(20)?);
         let person = Person {
             name: name.to_owned(),
             role,
             created_at: interaction::Timestamp::from_ms(self.now_ms()),
+            relays_answers,
         };
         if !self.store.add_person(&person, &digest(&token)).await? {
             return Err(DeskError::Conflict(format!(
@@ -38,6 +64,33 @@ impl Desk {
             )));
         }
         Ok((person, token))
+    }
+
+    /// Lets the agent `name` relay answers, or stops it: at its next
+    /// request, on every instance. The person as they are now; `None` when
+    /// nobody has that name.
+    pub async fn set_relays_answers(
+        &self,
+        name: &str,
+        relays_answers: bool,
+    ) -> Result<Option<Person>, DeskError> {
+        let Some(person) = self
+            .store
+            .people()
+            .await?
+            .into_iter()
+            .find(|p| p.name == name)
+        else {
+            return Ok(None);
+        };
+        relaying_refusal(person.role, relays_answers)?;
+        if !self.store.set_relays_answers(name, relays_answers).await? {
+            return Ok(None);
+        }
+        Ok(Some(Person {
+            relays_answers,
+            ..person
+        }))
     }
 
     /// Everyone, by name.
@@ -109,21 +162,41 @@ impl Desk {
     }
 
     /// Whether `actor` may end an ask for `to` so, under this desk's rule
-    /// on signing in to answer (see [`Actor::may`]).
-    pub(crate) fn may(
+    /// on links (see [`Actor::may`]). Whether the desk has people is read
+    /// only for a link, on a desk whose links answer while it has none.
+    pub(crate) async fn may(
         &self,
         actor: &Actor,
         to: &[String],
         finishing: Finishing,
     ) -> Result<(), DeskError> {
-        actor.may(to, finishing, self.answer_requires_sign_in)
+        let link_answers = match (self.link_answers, &actor.caller) {
+            (LinkAnswers::Always, _) => true,
+            (LinkAnswers::Never, _) => false,
+            (LinkAnswers::WithoutPeople, Caller::Link) => !self.has_people().await?,
+            (LinkAnswers::WithoutPeople, _) => true,
+        };
+        let rules = AnswerRules {
+            link_answers,
+            sign_in_required: self.link_answers == LinkAnswers::Never,
+        };
+        actor.may(to, finishing, rules)
     }
 
     /// Whether `caller` may answer and decline `ask` (were it pending):
     /// what an ask page offers them.
-    pub fn may_answer(&self, caller: &Caller, ask: &interaction::Ask) -> bool {
+    pub async fn may_answer(&self, caller: &Caller, ask: &interaction::Ask) -> bool {
         let actor = Actor::new(caller.clone(), Via::Web);
-        self.may(&actor, &ask.to, Finishing::Answer).is_ok()
+        self.may(&actor, &ask.to, Finishing::Answer).await.is_ok()
+    }
+
+    /// Whether `caller`'s client may relay the answers a person gives
+    /// inside the agent's host (its own form, askdesk's form there): the
+    /// refusal an answer it relayed would get, if it would be refused.
+    /// Tools offer a form in the client only when it may.
+    pub async fn may_relay(&self, caller: &Caller) -> Result<(), DeskError> {
+        let actor = Actor::new(caller.clone(), Via::McpClient);
+        self.may(&actor, &[], Finishing::Answer).await
     }
 
     /// Checks an ask's `to` against the desk's people: every unknown name

@@ -204,8 +204,8 @@ macro_rules! sql_store {
                 let mut tx = self.pool.begin().await?;
                 let done = sqlx::query(
                     "UPDATE asks SET status = $1, answers = $2, decline_reason = $3, \
-                     finished_at = $4, projection = $5, finished_by = $7, finished_via = $8 \
-                     WHERE id = $6 AND status = 'pending'",
+                     finished_at = $4, projection = $5, finished_by = $7, finished_via = $8, \
+                     relayed_by = $9 WHERE id = $6 AND status = 'pending'",
                 )
                 .bind(outcome.status().as_str())
                 .bind(answers)
@@ -215,6 +215,7 @@ macro_rules! sql_store {
                 .bind(id.as_str())
                 .bind(end.finisher().and_then(|f| f.by.as_deref()))
                 .bind(end.finisher().map(|f| f.via.as_str()))
+                .bind(end.finisher().and_then(|f| f.relayed_by.as_deref()))
                 .execute(&mut *tx)
                 .await?;
                 if done.rows_affected() != 1 {

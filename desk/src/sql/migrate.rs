@@ -208,6 +208,11 @@ pub(crate) const SQLITE: Migrations = Migrations(&[
         "default answers",
         include_str!("../../migrations/sqlite/0012_default_answers.sql"),
     ),
+    (
+        13,
+        "relays",
+        include_str!("../../migrations/sqlite/0013_relays.sql"),
+    ),
 ]);
 
 /// PostgreSQL's schema.
@@ -276,6 +281,11 @@ pub(crate) const POSTGRES: Migrations = Migrations(&[
         13,
         "default answers",
         include_str!("../../migrations/postgres/0013_default_answers.sql"),
+    ),
+    (
+        14,
+        "relays",
+        include_str!("../../migrations/postgres/0014_relays.sql"),
     ),
 ]);
 

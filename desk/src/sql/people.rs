@@ -22,13 +22,14 @@ macro_rules! sql_people {
                 token_digest: &str,
             ) -> Result<bool, $crate::error::StoreError> {
                 let added = sqlx::query(
-                    "INSERT INTO people (name, role, token_digest, created_at) \
-                     VALUES ($1, $2, $3, $4)",
+                    "INSERT INTO people (name, role, token_digest, created_at, relays_answers) \
+                     VALUES ($1, $2, $3, $4, $5)",
                 )
                 .bind(&person.name)
                 .bind(person.role.as_str())
                 .bind(token_digest)
                 .bind(person.created_at.ms())
+                .bind(person.relays_answers)
                 .execute(&self.pool)
                 .await;
                 match added {
@@ -41,9 +42,11 @@ macro_rules! sql_people {
             async fn people(
                 &self,
             ) -> Result<Vec<$crate::people::Person>, $crate::error::StoreError> {
-                let rows = sqlx::query("SELECT name, role, created_at FROM people ORDER BY name")
-                    .fetch_all(&self.pool)
-                    .await?;
+                let rows = sqlx::query(
+                    "SELECT name, role, created_at, relays_answers FROM people ORDER BY name",
+                )
+                .fetch_all(&self.pool)
+                .await?;
                 rows.iter().map($crate::sql::people::person_of).collect()
             }
 
@@ -70,12 +73,26 @@ macro_rules! sql_people {
                 token_digest: &str,
             ) -> Result<Option<$crate::people::Person>, $crate::error::StoreError> {
                 let row = sqlx::query(
-                    "SELECT name, role, created_at FROM people WHERE token_digest = $1",
+                    "SELECT name, role, created_at, relays_answers FROM people \
+                     WHERE token_digest = $1",
                 )
                 .bind(token_digest)
                 .fetch_optional(&self.pool)
                 .await?;
                 row.as_ref().map($crate::sql::people::person_of).transpose()
+            }
+
+            async fn set_relays_answers(
+                &self,
+                name: &str,
+                relays: bool,
+            ) -> Result<bool, $crate::error::StoreError> {
+                let set = sqlx::query("UPDATE people SET relays_answers = $1 WHERE name = $2")
+                    .bind(relays)
+                    .bind(name)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(set.rows_affected() == 1)
             }
         }
     };
@@ -83,13 +100,15 @@ macro_rules! sql_people {
 
 pub(crate) use sql_people;
 
-/// A person from a row with `name`, `role` and `created_at`.
+/// A person from a row with `name`, `role`, `created_at` and
+/// `relays_answers`.
 pub(crate) fn person_of<'r, R>(row: &'r R) -> Result<Person, StoreError>
 where
     R: sqlx::Row,
     &'static str: sqlx::ColumnIndex<R>,
     String: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
     i64: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
+    bool: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
 {
     let name: String = row.try_get("name")?;
     let role: String = row.try_get("role")?;
@@ -97,6 +116,7 @@ where
         role: Role::parse(&role)
             .ok_or_else(|| corrupt(&format!("person {name}"), format!("unknown role {role:?}")))?,
         created_at: interaction::Timestamp::from_ms(row.try_get("created_at")?),
+        relays_answers: row.try_get("relays_answers")?,
         name,
     })
 }

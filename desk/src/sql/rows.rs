@@ -15,7 +15,7 @@ use sqlx::{ColumnIndex, Decode, Row, Type};
 /// The columns `get` selects, in every store.
 pub(crate) const RECORD_COLUMNS: &str = "id, status, title, agent, request, created_at, \
     expires_at, finished_at, answers, decline_reason, projection, finished_by, finished_via, \
-    recipients, default_answers";
+    relayed_by, recipients, default_answers";
 
 /// The columns `list` selects, in every store.
 pub(crate) const ENTRY_COLUMNS: &str =
@@ -49,6 +49,7 @@ struct Columns {
     projection: Option<String>,
     finished_by: Option<String>,
     finished_via: Option<String>,
+    relayed_by: Option<String>,
     recipients: Option<String>,
     default_answers: Option<String>,
 }
@@ -90,6 +91,7 @@ where
         projection: row.try_get("projection")?,
         finished_by: row.try_get("finished_by")?,
         finished_via: row.try_get("finished_via")?,
+        relayed_by: row.try_get("relayed_by")?,
         recipients: row.try_get("recipients")?,
         default_answers: row.try_get("default_answers")?,
     };
@@ -126,7 +128,7 @@ impl Columns {
         let id = &self.id;
         let request: Request = serde_json::from_str(&self.request)
             .map_err(|e| corrupt(id, format!("its request does not decode: {e}")))?;
-        let request = ValidRequest::new(request)
+        let request = ValidRequest::stored(request)
             .map_err(|p| corrupt(id, format!("its request is invalid: {p}")))?;
         let status = parse_status(id, &self.status)?;
         let defaults = self
@@ -146,11 +148,12 @@ impl Columns {
                 };
                 let finisher = match &self.finished_via {
                     None => None,
-                    Some(via) => Some(Finisher::new(
-                        self.finished_by.clone(),
-                        Via::parse(via)
+                    Some(via) => Some(Finisher {
+                        by: self.finished_by.clone(),
+                        relayed_by: self.relayed_by.clone(),
+                        via: Via::parse(via)
                             .ok_or_else(|| corrupt(id, format!("unknown surface {via:?}")))?,
-                    )),
+                    }),
                 };
                 Some(End::stored(outcome, at, projection, finisher))
             }
@@ -208,6 +211,6 @@ fn answers(
     let items: Vec<AnswerItem> = serde_json::from_str(text)
         .map_err(|e| corrupt(id, format!("its {what} do not decode: {e}")))?;
     request
-        .validate_answers(Answers { answers: items })
+        .validate_stored_answers(Answers { answers: items })
         .map_err(|p| corrupt(id, format!("its {what} are invalid: {p}")))
 }

@@ -121,7 +121,17 @@ pub fn as_person(name: &str, role: interaction::Role, via: interaction::Via) -> 
             name: name.to_owned(),
             role,
             created_at: interaction::Timestamp::from_ms(0),
+            relays_answers: false,
         }),
         via,
     )
+}
+
+/// Acting as the agent `name`, made to relay answers, through `via`.
+pub fn relaying_agent(name: &str, via: interaction::Via) -> desk::Actor {
+    let mut actor = as_person(name, interaction::Role::Agent, via);
+    if let desk::Caller::Person(agent) = &mut actor.caller {
+        agent.relays_answers = true;
+    }
+    actor
 }

@@ -74,25 +74,53 @@ suite!(
     every_finish_records_who_and_through_what_and_expiry_records_neither,
     an_ask_is_routed_to_people_of_the_desk_and_unknown_names_are_refused,
     each_role_finishes_asks_as_its_part_and_sign_in_narrows_answering_to_recipients,
+    a_link_answers_until_the_desk_has_people_and_relayed_answers_name_their_agent,
 );
 
 /// Who may end an ask how, one row per caller: (caller, may answer and
-/// decline, may cancel), with and without sign-in required to answer, on
-/// an ask for alice. Refusals change nothing.
+/// decline, may cancel), under each rule of links, on a desk with people
+/// and an ask for alice. The credentials decide: a surface (`via`) never
+/// widens what a caller may do. Refusals change nothing.
 pub async fn each_role_finishes_asks_as_its_part_and_sign_in_narrows_answering_to_recipients(
     kind: Kind,
 ) {
-    use desk::{Actor, Caller};
+    use crate::common::relaying_agent;
+    use desk::{Actor, Caller, LinkAnswers};
     let (desk, _db) = desk_on(kind).await;
     desk.add_person("alice", Role::Person).await.expect("added");
-    let link = Actor::new(Caller::Link, Via::Web);
-    let table = |required: bool| {
-        [
+    let table = |rule: LinkAnswers| {
+        let never = rule == LinkAnswers::Never;
+        let link = rule == LinkAnswers::Always;
+        let mut rows = vec![
             ("unnamed", by_api(), true, true),
-            ("link", link.clone(), !required, false),
+            (
+                "unnamed via an agent's client",
+                Actor::new(Caller::Unnamed, Via::McpClient),
+                true,
+                true,
+            ),
+            ("link", Actor::new(Caller::Link, Via::Web), link, false),
+            (
+                "action token",
+                Actor::new(Caller::Action, Via::Ntfy),
+                !never,
+                false,
+            ),
             (
                 "agent",
                 as_person("bot", Role::Agent, Via::Api),
+                false,
+                true,
+            ),
+            (
+                "agent saying it is its client",
+                as_person("bot", Role::Agent, Via::McpClient),
+                false,
+                true,
+            ),
+            (
+                "relaying agent on its own behalf",
+                relaying_agent("bot", Via::Api),
                 false,
                 true,
             ),
@@ -106,7 +134,7 @@ pub async fn each_role_finishes_asks_as_its_part_and_sign_in_narrows_answering_t
             (
                 "bob",
                 as_person("bob", Role::Person, Via::Api),
-                !required,
+                !never,
                 false,
             ),
             (
@@ -115,11 +143,19 @@ pub async fn each_role_finishes_asks_as_its_part_and_sign_in_narrows_answering_t
                 true,
                 true,
             ),
-        ]
+        ];
+        for via in [Via::McpClient, Via::McpApp] {
+            rows.push(("relaying agent", relaying_agent("bot", via), !never, true));
+        }
+        rows
     };
-    for required in [false, true] {
-        let desk = desk.clone().requiring_sign_in_to_answer(required);
-        for (who, actor, may_answer, may_cancel) in table(required) {
+    for rule in [
+        LinkAnswers::WithoutPeople,
+        LinkAnswers::Always,
+        LinkAnswers::Never,
+    ] {
+        let desk = desk.clone().answering_by_link(rule);
+        for (who, actor, may_answer, may_cancel) in table(rule) {
             let mut new = new_ask(None);
             new.to = vec!["alice".to_owned()];
             let fresh = || async { desk.create(new.clone()).await.expect("created").id };
@@ -128,32 +164,91 @@ pub async fn each_role_finishes_asks_as_its_part_and_sign_in_narrows_answering_t
             assert_eq!(
                 answered.is_ok(),
                 may_answer,
-                "{who} answers (sign-in {required})"
+                "{who} through {} answers ({rule:?}): {answered:?}",
+                actor.via.as_str()
             );
             if !may_answer {
                 assert!(matches!(answered, Err(DeskError::Forbidden(_))), "{who}");
                 let ask = desk.get(&id).await.expect("ask");
                 assert_eq!(ask.status, AskStatus::Pending, "{who}: nothing changed");
             }
+            // Relaying is asked of the desk before an ask is for anyone.
+            let for_anyone = desk.create(new_ask(None)).await.expect("created").id;
+            let relayed = Actor::new(actor.caller.clone(), Via::McpApp);
+            assert_eq!(
+                desk.may_relay(&actor.caller).await.is_ok(),
+                desk.answer(&for_anyone, combined(), &relayed).await.is_ok(),
+                "{who}: may_relay says what a relayed answer gets ({rule:?})"
+            );
             let id = fresh().await;
             let declined = desk.decline(&id, Decline::default(), &actor).await;
-            assert_eq!(
-                declined.is_ok(),
-                may_answer,
-                "{who} declines (sign-in {required})"
-            );
+            assert_eq!(declined.is_ok(), may_answer, "{who} declines ({rule:?})");
             let id = fresh().await;
             let cancelled = desk.cancel(&id, &actor).await;
-            assert_eq!(
-                cancelled.is_ok(),
-                may_cancel,
-                "{who} cancels (sign-in {required})"
-            );
+            assert_eq!(cancelled.is_ok(), may_cancel, "{who} cancels ({rule:?})");
             if !may_cancel {
                 assert!(matches!(cancelled, Err(DeskError::Forbidden(_))), "{who}");
             }
         }
     }
+}
+
+/// Without people (a desk with only a shared token), an ask's link
+/// answers by default; with people it no longer does, until the rule says
+/// always. An answer an agent relayed names the agent, and no person.
+pub async fn a_link_answers_until_the_desk_has_people_and_relayed_answers_name_their_agent(
+    kind: Kind,
+) {
+    use crate::common::relaying_agent;
+    use desk::{Actor, Caller, LinkAnswers};
+    let (desk, _db) = desk_on(kind).await;
+    let link = Actor::new(Caller::Link, Via::Form);
+    let id = desk.create(new_ask(None)).await.expect("created").id;
+    let ask = desk
+        .answer(&id, combined(), &link)
+        .await
+        .expect("the link answers");
+    assert_eq!(
+        (ask.answered_by, ask.relayed_by, ask.via),
+        (None, None, Some(Via::Form))
+    );
+    desk.add_person("alice", Role::Person).await.expect("added");
+    let id = desk.create(new_ask(None)).await.expect("created").id;
+    let refused = desk.answer(&id, combined(), &link).await;
+    let Err(DeskError::Forbidden(why)) = refused else {
+        panic!("a team's desk refuses the link alone: {refused:?}");
+    };
+    assert!(why.contains("--answer-by-link"), "{why}");
+    let always = desk.clone().answering_by_link(LinkAnswers::Always);
+    always.answer(&id, combined(), &link).await.expect("always");
+
+    let (bot, _) = desk
+        .add_person_with("bot", Role::Agent, true)
+        .await
+        .expect("a relaying agent");
+    assert!(bot.relays_answers);
+    let id = desk.create(new_ask(None)).await.expect("created").id;
+    desk.answer(&id, combined(), &relaying_agent("bot", Via::McpApp))
+        .await
+        .expect("relayed");
+    let ask = desk.get(&id).await.expect("read back from the store");
+    assert_eq!(ask.answered_by, None, "no person is named");
+    assert_eq!(ask.relayed_by.as_deref(), Some("bot"));
+    assert_eq!(ask.via, Some(Via::McpApp));
+
+    // Only an agent relays; relaying is taken away again at once.
+    assert!(matches!(
+        desk.add_person_with("carol", Role::Person, true).await,
+        Err(DeskError::Conflict(_))
+    ));
+    let edited = desk.set_relays_answers("bot", false).await.expect("edited");
+    assert_eq!(edited.map(|p| p.relays_answers), Some(false));
+    let people = desk.people().await.expect("people");
+    assert!(people.iter().all(|p| !p.relays_answers), "{people:?}");
+    assert_eq!(
+        desk.set_relays_answers("nobody", true).await.expect("edit"),
+        None
+    );
 }
 
 pub async fn people_have_one_token_each_kept_as_a_digest_and_removal_ends_their_sessions(

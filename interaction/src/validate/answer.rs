@@ -1,6 +1,6 @@
 //! The rules one answer item keeps against its question.
 
-use super::{chars, is_blank, longer_than, MAX_CUSTOM_CHARS};
+use super::{chars, control_problem, is_blank, longer_than, Texts, MAX_CUSTOM_CHARS};
 use crate::{
     format::Scalar,
     model::{AnswerItem, Question},
@@ -17,6 +17,7 @@ pub(crate) fn item_problems(
     question: &Question,
     item: &AnswerItem,
     index: Option<usize>,
+    texts: Texts,
 ) -> Vec<Problem> {
     let mut problems = Vec::new();
     let mut push = |suffix: &str, code, message| {
@@ -72,7 +73,12 @@ pub(crate) fn item_problems(
             ),
         ),
         Some(custom) => {
-            if let Some((code, message)) = typed_problem(question, custom.trim()) {
+            let control = (texts == Texts::Incoming)
+                .then(|| control_problem(String::new, custom))
+                .flatten();
+            if let Some(problem) = control {
+                push(".custom", problem.code, problem.message);
+            } else if let Some((code, message)) = typed_problem(question, custom.trim()) {
                 push(".custom", code, message);
             }
         }

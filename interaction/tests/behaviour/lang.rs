@@ -103,7 +103,8 @@ fn every_problem_code() -> Vec<ProblemCode> {
             | C::InvalidIdempotencyKey
             | C::IdempotencyConflict
             | C::InvalidRecipient
-            | C::UnknownRecipient => {}
+            | C::UnknownRecipient
+            | C::ControlCharacter => {}
         }
     }
     all

@@ -9,6 +9,7 @@ mod lenient;
 mod projection;
 mod properties;
 mod request;
+mod texts;
 mod typed;
 
 use interaction::{Request, ValidRequest};

@@ -27,8 +27,8 @@ pub struct Cli {
 pub enum Command {
     /// Serve the web pages and the API (the default).
     Serve(ServeArgs),
-    /// The people with tokens of their own, and their roles: `add`, `list`,
-    /// `remove`; signed-in browsers: `sessions`, `sign-out`. Works on the
+    /// The people with tokens of their own, and their roles: `add`, `edit`,
+    /// `list`, `remove`; signed-in browsers: `sessions`, `sign-out`. Works on the
     /// server's database (the same --database and environment) while it
     /// runs; a removal takes effect on every instance at its next request.
     #[command(subcommand)]
@@ -136,12 +136,22 @@ pub struct ServeArgs {
     #[arg(long, env = "ASKDESK_MCP_TIMEOUT")]
     pub mcp_default_timeout: Option<u64>,
     /// Only signed-in people may answer and decline (their own token, or
-    /// the shared one): an ask's link alone no longer does, an agent's
-    /// token never does, notifications carry no answer buttons, and a
-    /// person answers only the asks for them (`to`) or for anyone. Needs
-    /// --token or people (`askdesk people add`).
+    /// the shared one): an ask's link alone never does, nor an agent's
+    /// client, notifications carry no answer buttons, and a person answers
+    /// only the asks for them (`to`) or for anyone. Needs --token or people
+    /// (`askdesk people add`).
     #[arg(long, env = "ASKDESK_ANSWER_REQUIRES_SIGN_IN")]
     pub answer_requires_sign_in: bool,
+    /// Let an ask's link alone answer and decline it also on a desk with
+    /// people. By default a desk with people takes answers only from
+    /// signed-in people (and notifications' buttons), so the record says
+    /// who answered; a desk without people always lets the link answer.
+    #[arg(
+        long,
+        env = "ASKDESK_ANSWER_BY_LINK",
+        conflicts_with = "answer_requires_sign_in"
+    )]
+    pub answer_by_link: bool,
     /// How many asks each agent may create a minute (each person's token
     /// counts apart; the shared token, or an open desk, counts as one);
     /// more get 429 with Retry-After. Counted per instance. Default: no
@@ -218,6 +228,24 @@ pub struct ServeArgs {
     /// hour apart).
     #[arg(long, env = "ASKDESK_NOTIFY_GIVE_UP", default_value_t = 86_400)]
     pub notify_give_up: u64,
+    /// Seconds a client may take to send a request's headers, and a
+    /// kept-alive connection may sit idle before its next request; then
+    /// the connection is closed.
+    #[arg(long, env = "ASKDESK_HEADER_TIMEOUT", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=300))]
+    pub header_timeout: u64,
+    /// The most connections one client address may hold open; more are
+    /// closed at once. 0: no limit. Behind a reverse proxy every client has
+    /// the proxy's address: raise it there, or use 0.
+    #[arg(
+        long,
+        env = "ASKDESK_MAX_CONNECTIONS_PER_ADDRESS",
+        default_value_t = 512
+    )]
+    pub max_connections_per_address: u32,
+    /// The most requests that wait (long-polls, event streams, MCP calls)
+    /// one client address may have open; more get 429. 0: no limit.
+    #[arg(long, env = "ASKDESK_MAX_WAITS_PER_ADDRESS", default_value_t = 256)]
+    pub max_waits_per_address: u32,
 }
 
 /// A duration as people write it: `90s`, `30m`, `2h`, `1d`, or a number of
@@ -265,6 +293,7 @@ impl fmt::Debug for ServeArgs {
             .field("mcp_default_timeout", &self.mcp_default_timeout)
             .field("elicit", &self.elicit)
             .field("answer_requires_sign_in", &self.answer_requires_sign_in)
+            .field("answer_by_link", &self.answer_by_link)
             .field("create_limit", &self.create_limit)
             .field("frame_ancestors", &self.frame_ancestors)
             .field("embed_origin", &self.embed_origin)
@@ -275,6 +304,12 @@ impl fmt::Debug for ServeArgs {
                 &self.notify_secret.as_ref().map(|_| "<set>"),
             )
             .field("notify_give_up", &self.notify_give_up)
+            .field("header_timeout", &self.header_timeout)
+            .field(
+                "max_connections_per_address",
+                &self.max_connections_per_address,
+            )
+            .field("max_waits_per_address", &self.max_waits_per_address)
             .field("web_push", &self.web_push)
             .field("remind_after", &self.remind_after)
             .field("remind_max", &self.remind_max)

@@ -18,16 +18,57 @@ pub async fn run(command: PeopleCommand, outer: Option<String>) -> Result<ExitCo
         PeopleCommand::Add {
             name,
             role,
+            relays_answers,
             database,
         } => {
             let desk = open(database).await?;
-            let (person, token) = desk.add_person(&name, role).await.map_err(refusal)?;
+            let (person, token) = desk
+                .add_person_with(&name, role, relays_answers)
+                .await
+                .map_err(refusal)?;
             // The token on stdout alone (scripts read it); the rest to stderr.
             eprintln!(
-                "added {} ({}); their token follows, shown this once only:",
-                person.name, person.role
+                "added {} ({}{}); their token follows, shown this once only:",
+                person.name,
+                person.role,
+                if person.relays_answers {
+                    ", relays answers"
+                } else {
+                    ""
+                }
             );
             println!("{token}");
+            Ok(ExitCode::SUCCESS)
+        }
+        PeopleCommand::Edit {
+            name,
+            relays_answers,
+            no_relays_answers: _,
+            database,
+        } => {
+            let desk = open(database).await?;
+            let Some(person) = desk
+                .set_relays_answers(&name, relays_answers)
+                .await
+                .map_err(refusal)?
+            else {
+                return Err(format!(
+                    "there is nobody named {name:?}; `askdesk people list` shows who there is"
+                )
+                .into());
+            };
+            if person.relays_answers {
+                println!(
+                    "{}'s client now relays answers given inside its host; each is recorded \
+                     as relayed by {}",
+                    person.name, person.name
+                );
+            } else {
+                println!(
+                    "{}'s client no longer relays answers: people answer its asks at the desk",
+                    person.name
+                );
+            }
             Ok(ExitCode::SUCCESS)
         }
         PeopleCommand::List { json, database } => {
@@ -38,15 +79,21 @@ pub async fn run(command: PeopleCommand, outer: Option<String>) -> Result<ExitCo
                     let line = serde_json::json!({
                         "name": person.name,
                         "role": person.role,
+                        "relaysAnswers": person.relays_answers,
                         "createdAt": added,
                     });
                     println!("{line}");
                 } else {
                     println!(
-                        "{:<24} {:<7} added {}",
+                        "{:<24} {:<7} added {}{}",
                         person.name,
                         person.role.as_str(),
-                        added.short()
+                        added.short(),
+                        if person.relays_answers {
+                            "  relays answers"
+                        } else {
+                            ""
+                        }
                     );
                 }
             }

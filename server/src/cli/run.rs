@@ -211,7 +211,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         .map_err(|e| format!("cannot read the database {database}: {e}"))?
         .notifying(channels.names())
         .reminding(channels.reminders())
-        .requiring_sign_in_to_answer(args.answer_requires_sign_in)
+        .answering_by_link(args.link_answers())
         .keeping_finished(args.keep_finished);
     if args.answer_requires_sign_in && !security.has_token() {
         let people = desk
@@ -219,10 +219,16 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
             .await
             .map_err(|e| format!("cannot read the database {database}: {e}"))?;
         if !people {
-            return Err("--answer-requires-sign-in: nobody could sign in to answer; set --token,                         or add people first (askdesk people add NAME)"
-                .into());
+            return Err(
+                "--answer-requires-sign-in: nobody could sign in to answer; set --token, \
+                        or add people first (askdesk people add NAME)"
+                    .into(),
+            );
         }
     }
+    announce_link_rule(&desk)
+        .await
+        .map_err(|e| format!("cannot read the database {database}: {e}"))?;
     let desk = if channels.pushes() {
         desk.pushing(crate::notify::WEB_PUSH)
     } else {
@@ -315,12 +321,14 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         ));
     }
     let acceptor = tls.as_ref().map(Tls::acceptor);
+    let limits = args.limits();
+    raise_open_files();
     let certificates = tls.as_ref().map(Tls::certificates);
     if let Some(tls) = tls {
         tokio::spawn(tls.follow_renewals(shutdown.clone()));
     }
     let task = tokio::spawn(async move {
-        crate::http::serving::serve(listener, app(state), acceptor, shutdown).await;
+        crate::http::serving::serve(listener, app(state), acceptor, limits, shutdown).await;
         // The file is free for another server once this one has stopped.
         drop(claim);
     });
@@ -332,40 +340,47 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::cli::config::Cli;
-    use clap::Parser;
-    use std::ffi::OsString;
+/// Says in the log who may answer on this desk, and why (README, "Who
+/// may answer").
+async fn announce_link_rule(desk: &Desk) -> Result<(), desk::DeskError> {
+    match desk.link_answers() {
+        desk::LinkAnswers::Never => {
+            tracing::info!("only signed-in people and admins answer (--answer-requires-sign-in)")
+        }
+        desk::LinkAnswers::Always => {
+            tracing::info!("an ask's link answers it, also with people (--answer-by-link)")
+        }
+        desk::LinkAnswers::WithoutPeople if desk.has_people().await? => tracing::info!(
+            "this desk has people: signed-in people and notifications' buttons answer, an \
+             ask's link alone does not (--answer-by-link changes that)"
+        ),
+        desk::LinkAnswers::WithoutPeople => {
+            tracing::info!("this desk has no people: an ask's link answers it")
+        }
+    }
+    Ok(())
+}
 
-    #[tokio::test]
-    async fn a_tls_key_that_cannot_be_read_refuses_the_start_naming_it() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let cert = dir.path().join("desk.crt");
-        let certified =
-            rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_owned()]).expect("certificate");
-        std::fs::write(&cert, certified.cert.pem()).expect("write");
-        let key = dir.path().join("desk.key");
-        let flags: [OsString; 7] = [
-            "askdesk".into(),
-            "--addr=127.0.0.1:0".into(),
-            "--database=:memory:".into(),
-            "--tls-cert".into(),
-            cert.into(),
-            "--tls-key".into(),
-            key.clone().into(),
-        ];
-        let cli = Cli::try_parse_from(flags).expect("flags");
-        let refused = start(&cli.serve, CancellationToken::new())
-            .await
-            .err()
-            .expect("refused")
-            .to_string();
-        assert!(
-            refused.starts_with("cannot read the TLS key ")
-                && refused.contains(&key.display().to_string()),
-            "{refused}"
-        );
+/// Raises the process's open-file limit to its hard limit: each
+/// connection (and each waiting request) holds a descriptor, and the soft
+/// limit is often far below what the system allows; what one address may
+/// hold is `--max-connections-per-address`'s to bound.
+fn raise_open_files() {
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
+        let limit = getrlimit(Resource::Nofile);
+        if limit.current < limit.maximum {
+            let raised = Rlimit {
+                current: limit.maximum,
+                maximum: limit.maximum,
+            };
+            if let Err(e) = setrlimit(Resource::Nofile, raised) {
+                tracing::debug!("the open-file limit stays {:?}: {e}", limit.current);
+            }
+        }
     }
 }
+
+#[cfg(test)]
+mod tests;

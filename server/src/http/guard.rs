@@ -250,7 +250,8 @@ fn cross_origin(security: &Security, headers: &HeaderMap, host: &str) -> Option<
     (!allowed).then(|| format!("a page at {origin:?}"))
 }
 
-fn with_headers(mut response: Response) -> Response {
+/// The security headers every response carries.
+pub(crate) fn with_headers(mut response: Response) -> Response {
     let headers = response.headers_mut();
     headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     // Ask URLs are capabilities: never send them on in a Referer.

@@ -22,9 +22,11 @@ use std::{
 pub const SESSION_COOKIE: &str = "askdesk_session";
 
 /// The header a client of the API names its surface with: `tui` (the
-/// terminal UI), `mcp-client` (an MCP client reporting the answer its
-/// person gave in its own form) or `mcp-app` (one reporting an answer given
-/// in askdesk's form inside its host). Anything else is `api`.
+/// terminal UI), `mcp-client` (an agent's MCP client relaying the answer
+/// its person gave in its own form) or `mcp-app` (one relaying an answer
+/// given in askdesk's form inside its host). Anything else is `api`. It
+/// says how, never who: the caller is whoever the credentials name, and
+/// the desk decides what they may do before the surface is recorded.
 pub use client::VIA_HEADER;
 
 /// How long "does the desk have people?" is remembered when the server has
@@ -119,21 +121,12 @@ pub fn session_cookies(headers: &HeaderMap) -> impl Iterator<Item = &str> {
 }
 
 /// The surface an API request says it comes from (`X-Askdesk-Via`).
+/// Recorded only once the desk has found the caller may act so.
 pub fn api_via(headers: &HeaderMap) -> Via {
     match headers.get(VIA_HEADER).and_then(|v| v.to_str().ok()) {
         Some("tui") => Via::Tui,
         Some("mcp-client") => Via::McpClient,
         Some("mcp-app") => Via::McpApp,
         _ => Via::Api,
-    }
-}
-
-/// Who acts when `caller` answers through an API request: an MCP client
-/// reporting its person's answer acts as the ask's link would (it is not
-/// the agent answering, and it cannot be where signing in is required).
-pub fn answering(caller: Caller, headers: &HeaderMap) -> desk::Actor {
-    match api_via(headers) {
-        via @ (Via::McpClient | Via::McpApp) => desk::Actor::new(Caller::Link, via),
-        via => desk::Actor::new(caller, via),
     }
 }

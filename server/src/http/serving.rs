@@ -2,18 +2,28 @@
 //! as its service, and a graceful stop — what `axum::serve` does, plus two
 //! things it cannot:
 //!
-//! - every accepted connection gets `TCP_NODELAY` (see [`accepted`]);
+//! - every accepted connection gets `TCP_NODELAY`, and keep-alive probes
+//!   with a limit on unacknowledged data, so a peer that vanished or
+//!   stopped reading is dropped by the kernel (see [`accepted`]);
 //! - a request that waits (a long-poll, an event stream) gets its own copy
-//!   of its URI and header values before hyper reads on, see [`own_head`].
+//!   of its URI and header values before hyper reads on, see [`own_head`];
+//! - one client address holds at most its share of connections and of
+//!   waiting requests ([`Limits`]), and a client must send each request's
+//!   head within the header timeout (also between kept-alive requests).
 //!
 //! With TLS, each connection's handshake runs in its own task, under
 //! [`HANDSHAKE_TIMEOUT`], so a client that stalls it holds up no other.
 
-use super::tls::HANDSHAKE_TIMEOUT;
-use axum::{body::Body, extract::ConnectInfo, serve::Listener, Router};
+use super::{
+    crowding::{Holding, Limits, Permit},
+    reply::too_many,
+    tls::HANDSHAKE_TIMEOUT,
+};
+use axum::{body::Body, extract::ConnectInfo, response::Response, serve::Listener, Router};
+use futures_util::future::{ready, Either};
 use hyper::{body::Incoming, header::HeaderValue, Request};
-use hyper_util::rt::TokioIo;
-use std::{net::SocketAddr, pin::pin};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use std::{convert::Infallible, net::SocketAddr, pin::pin, time::Duration};
 use tokio::{
     io::{AsyncRead, AsyncWrite},
     net::TcpListener,
@@ -23,23 +33,46 @@ use tokio_rustls::TlsAcceptor;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
 
+/// When an idle connection (a long-poll waiting, nothing written) is
+/// first probed for its peer.
+const KEEPALIVE_IDLE: Duration = Duration::from_secs(30);
+/// Between probes.
+const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(10);
+/// How long data written (or a probe) may stay unacknowledged before the
+/// kernel drops the connection: the peer vanished, or stopped reading.
+const UNACKNOWLEDGED: Duration = Duration::from_secs(60);
+
 /// Prepares an accepted connection: `TCP_NODELAY`, so a response written
 /// in pieces on a kept-alive connection does not wait for the client's
-/// delayed ACK (Nagle's algorithm).
+/// delayed ACK (Nagle's algorithm); and TCP keep-alive with a limit on
+/// unacknowledged data, so a request that waits on a peer that is gone,
+/// or an event stream to a client that stopped reading, ends.
 pub fn accepted(tcp: &tokio::net::TcpStream) {
     if let Err(e) = tcp.set_nodelay(true) {
         tracing::debug!("TCP_NODELAY not set on a connection: {e}");
     }
+    let socket = socket2::SockRef::from(tcp);
+    let keepalive = socket2::TcpKeepalive::new()
+        .with_time(KEEPALIVE_IDLE)
+        .with_interval(KEEPALIVE_INTERVAL);
+    if let Err(e) = socket.set_tcp_keepalive(&keepalive) {
+        tracing::debug!("TCP keep-alive not set on a connection: {e}");
+    }
+    #[cfg(target_os = "linux")]
+    if let Err(e) = socket.set_tcp_user_timeout(Some(UNACKNOWLEDGED)) {
+        tracing::debug!("TCP_USER_TIMEOUT not set on a connection: {e}");
+    }
 }
 
 /// Serves `router` on `listener` until `stop` is cancelled (over TLS when
-/// given an acceptor); then accepts no more, lets every request under way
-/// finish (a long-poll answers at once when the server stops) and returns
-/// when every connection has closed.
+/// given an acceptor), within `limits`; then accepts no more, lets every
+/// request under way finish (a long-poll answers at once when the server
+/// stops) and returns when every connection has closed.
 pub async fn serve(
     mut listener: TcpListener,
     router: Router,
     tls: Option<TlsAcceptor>,
+    limits: Limits,
     stop: CancellationToken,
 ) {
     // Each connection holds a receiver; `closed` resolves when all are gone.
@@ -49,20 +82,38 @@ pub async fn serve(
             accepted = Listener::accept(&mut listener) => accepted,
             () = stop.cancelled() => break,
         };
+        // An address at its limit: closed at once, before anything is
+        // read, so a flood of sockets costs one descriptor for a moment.
+        let Some(place) = limits.connections.enter(remote.ip()) else {
+            if limits.connections.should_log() {
+                tracing::warn!(
+                    addr = %remote.ip(),
+                    "closing new connections from an address with {} open already \
+                     (--max-connections-per-address)",
+                    limits.connections.held(remote.ip())
+                );
+            }
+            drop(tcp);
+            continue;
+        };
         accepted(&tcp);
-        let router = router.clone();
+        let served = Served {
+            router: router.clone(),
+            remote,
+            limits: limits.clone(),
+        };
         let stop = stop.clone();
         let open = open_rx.clone();
         // Two kinds of task, so that a plain connection's future (held for
         // as long as a long-poll waits) has no room for TLS's state in it.
         match tls.clone() {
             None => tokio::spawn(async move {
-                connection(tcp, remote, router, &stop).await;
-                drop(open);
+                connection(tcp, served, &stop).await;
+                drop((open, place));
             }),
             Some(acceptor) => tokio::spawn(async move {
-                secured(acceptor, tcp, remote, router, &stop).await;
-                drop(open);
+                secured(acceptor, tcp, served, &stop).await;
+                drop((open, place));
             }),
         };
     }
@@ -76,36 +127,62 @@ pub async fn serve(
 async fn secured(
     acceptor: TlsAcceptor,
     tcp: tokio::net::TcpStream,
-    remote: SocketAddr,
-    router: Router,
+    served: Served,
     stop: &CancellationToken,
 ) {
+    let remote = served.remote;
     let handshake = tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(tcp));
     let stream = tokio::select! {
         shaken = handshake => shaken,
         () = stop.cancelled() => return,
     };
     match stream {
-        Ok(Ok(stream)) => connection(stream, remote, router, stop).await,
+        Ok(Ok(stream)) => connection(stream, served, stop).await,
         Ok(Err(e)) => tracing::debug!(%remote, "a TLS handshake failed: {e}"),
         Err(_) => tracing::debug!(%remote, "a TLS handshake timed out"),
     }
 }
 
+/// What serves one connection: the router, who it is from, the limits.
+struct Served {
+    router: Router,
+    remote: SocketAddr,
+    limits: Limits,
+}
+
 /// Serves the requests of one connection until it closes, or until `stop`
 /// is cancelled and the request under way on it has finished.
-async fn connection<I>(io: I, remote: SocketAddr, router: Router, stop: &CancellationToken)
+async fn connection<I>(io: I, served: Served, stop: &CancellationToken)
 where
     I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
+    let header_timeout = served.limits.header_timeout;
     // The service is called as hyper parses each request's head, before
     // hyper reads on; the router runs when first polled.
     let service = hyper::service::service_fn(move |request: Request<Incoming>| {
+        let Served {
+            router,
+            remote,
+            limits,
+        } = &served;
         let mut request = own_head(request).map(Body::new);
-        request.extensions_mut().insert(ConnectInfo(remote));
-        router.clone().oneshot(request)
+        request.extensions_mut().insert(ConnectInfo(*remote));
+        let place = match waiting_place(&request, remote, limits) {
+            Ok(place) => place,
+            Err(refusal) => return Either::Left(ready(Ok::<_, Infallible>(*refusal))),
+        };
+        let reply = router.clone().oneshot(request);
+        Either::Right(async move {
+            let response: Response = reply.await?;
+            Ok(match place {
+                Some(place) => response.map(|body| Holding::body(body, place)),
+                None => response,
+            })
+        })
     });
     let mut connection = pin!(hyper::server::conn::http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_timeout)
         .serve_connection(TokioIo::new(io), service)
         .with_upgrades());
     tokio::select! {
@@ -116,6 +193,42 @@ where
         }
     }
 }
+
+/// A waiting request's place among its address's waits, held by its reply
+/// (`None` for a request that does not wait), or the `429` that refuses it.
+fn waiting_place(
+    request: &Request<Body>,
+    remote: &SocketAddr,
+    limits: &Limits,
+) -> Result<Option<Permit>, Box<Response>> {
+    if !waits(request) {
+        return Ok(None);
+    }
+    match limits.waits.enter(remote.ip()) {
+        Some(place) => Ok(Some(place)),
+        None => {
+            if limits.waits.should_log() {
+                tracing::warn!(
+                    addr = %remote.ip(),
+                    "refusing waiting requests from an address with {} waiting already \
+                     (--max-waits-per-address)",
+                    limits.waits.held(remote.ip())
+                );
+            }
+            let most = limits.waits.limit().unwrap_or_default();
+            Err(Box::new(super::guard::with_headers(too_many(
+                &format!(
+                    "this address has {most} requests waiting already (long-polls, event \
+                     streams, MCP calls), as many as one address may; let one end first"
+                ),
+                WAIT_AGAIN,
+            ))))
+        }
+    }
+}
+
+/// When a refused waiting request may try again.
+const WAIT_AGAIN: Duration = Duration::from_secs(5);
 
 fn finished(served: hyper::Result<()>) {
     if let Err(e) = served {

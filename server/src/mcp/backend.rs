@@ -20,13 +20,6 @@ pub enum Backend {
     Remote(Client),
 }
 
-/// Who answers through the client's own form (`via` [`Via::McpClient`]) or
-/// askdesk's form inside the client's host ([`Via::McpApp`]): the client
-/// reports its person's answer, as holding the ask's link would let it.
-fn in_client(via: Via) -> Actor {
-    Actor::new(Caller::Link, via)
-}
-
 /// The desk's refusal as the HTTP API reports it: the API's own status
 /// and body, read back as a remote server's reply would be.
 fn from_desk(error: DeskError) -> Error {
@@ -58,12 +51,35 @@ impl Backend {
         }
     }
 
+    /// Whether the client of `caller` may relay the answers its person
+    /// gives inside its host: the desk's refusal if not. (A remote server
+    /// knows the caller by the client's token.)
+    pub async fn may_relay(&self, caller: &Caller) -> Result<(), Error> {
+        match self {
+            Self::Local(desk) => desk.may_relay(caller).await.map_err(from_desk),
+            Self::Remote(client) => match client.me().await?.relays_answers {
+                true => Ok(()),
+                false => Err(from_desk(DeskError::Forbidden(
+                    "this agent's token does not relay answers given in its client".to_owned(),
+                ))),
+            },
+        }
+    }
+
     /// Answers the ask with what the person gave `via` the client's form
-    /// or askdesk's inside its host; the desk validates the answers.
-    pub async fn answer(&self, id: &str, answers: Answers, via: Via) -> Result<Ask, Error> {
+    /// or askdesk's inside its host, relayed by `caller`'s client: the
+    /// desk decides by the caller whether it may, then validates the
+    /// answers. (A remote server knows the caller by the client's token.)
+    pub async fn answer(
+        &self,
+        id: &str,
+        answers: Answers,
+        caller: &Caller,
+        via: Via,
+    ) -> Result<Ask, Error> {
         match self {
             Self::Local(desk) => desk
-                .answer(id, answers, &in_client(via))
+                .answer(id, answers, &Actor::new(caller.clone(), via))
                 .await
                 .map_err(from_desk),
             Self::Remote(client) => client.speaking_for(Some(via)).answer(id, &answers).await,
@@ -71,11 +87,17 @@ impl Backend {
     }
 
     /// Declines the ask for the person, `via` the client's form or
-    /// askdesk's inside its host.
-    pub async fn decline(&self, id: &str, decline: &Decline, via: Via) -> Result<Ask, Error> {
+    /// askdesk's inside its host, relayed by `caller`'s client.
+    pub async fn decline(
+        &self,
+        id: &str,
+        decline: &Decline,
+        caller: &Caller,
+        via: Via,
+    ) -> Result<Ask, Error> {
         match self {
             Self::Local(desk) => desk
-                .decline(id, decline.clone(), &in_client(via))
+                .decline(id, decline.clone(), &Actor::new(caller.clone(), via))
                 .await
                 .map_err(from_desk),
             Self::Remote(client) => client.speaking_for(Some(via)).decline(id, decline).await,

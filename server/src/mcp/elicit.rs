@@ -13,6 +13,7 @@
 //! saying why, a few times at most.
 
 use super::Backend;
+use desk::Caller;
 use interaction::{Answers, BatchDraft, Decline, Format, Question, ValidRequest, Via};
 use rmcp::{
     model::{
@@ -260,6 +261,8 @@ pub fn answers(
 pub struct Elicitation {
     /// The desk the answer goes to.
     pub backend: Backend,
+    /// Whose client relays the answer: the agent's credentials.
+    pub caller: Caller,
     /// The client to ask.
     pub peer: Peer<RoleServer>,
     /// The ask.
@@ -316,7 +319,7 @@ impl Elicitation {
                     return;
                 }
             };
-            match settle(&self.backend, &self.id, &self.request, result).await {
+            match settle(&self.backend, &self.caller, &self.id, &self.request, result).await {
                 Some(refused) => message = again(&self.message, &refused),
                 None => return,
             }
@@ -331,11 +334,13 @@ pub fn again(message: &str, refused: &str) -> String {
 }
 
 /// Acts on the client's reply to the form of ask `id`: answers or declines
-/// it through the desk. `Some(why)` when its content was refused and the
-/// ask is still pending; `None` otherwise (taken, declined, cancelled in
-/// the client, or ended elsewhere first).
+/// it through the desk, relayed by `caller`'s client. `Some(why)` when its
+/// content was refused and the ask is still pending; `None` otherwise
+/// (taken, declined, cancelled in the client, not the agent's to relay, or
+/// ended elsewhere first).
 pub async fn settle(
     backend: &Backend,
+    caller: &Caller,
     id: &str,
     request: &ValidRequest,
     result: ElicitResult,
@@ -351,7 +356,7 @@ pub async fn settle(
                 Ok(answers) => answers,
                 Err(wrong) => return Some(bullets(wrong)),
             };
-            match backend.answer(id, answers, Via::McpClient).await {
+            match backend.answer(id, answers, caller, Via::McpClient).await {
                 Ok(_) => None,
                 Err(client::Error::Invalid { problems, .. }) => {
                     Some(bullets(problems.into_iter().map(|p| p.message).collect()))
@@ -366,7 +371,7 @@ pub async fn settle(
         }
         ElicitationAction::Decline => {
             if let Err(e) = backend
-                .decline(id, &Decline::default(), Via::McpClient)
+                .decline(id, &Decline::default(), caller, Via::McpClient)
                 .await
             {
                 tracing::info!(id = %id, "the client's decline was not taken: {e}");

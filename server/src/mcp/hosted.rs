@@ -13,6 +13,7 @@ use super::{replies::tool_error, Backend};
 use crate::http::assets::Assets;
 use app::error::ServerError;
 use app::hosted::{AnswerInApp, AppReply, ReadAsk, ANSWER_TOOL, READ_TOOL, READ_WAIT_SECONDS};
+use desk::Caller;
 use interaction::{Answers, Via};
 use rmcp::model::{
     CallToolResult, ClientCapabilities, ContentBlock, JsonObject, MetaObject, ReadResourceResult,
@@ -260,8 +261,10 @@ pub async fn read(backend: &Backend, input: JsonObject) -> CallToolResult {
     reply(&read)
 }
 
-/// [`ANSWER_TOOL`]: the person's answers or decline, through the desk.
-pub async fn answer(backend: &Backend, input: JsonObject) -> CallToolResult {
+/// [`ANSWER_TOOL`]: the person's answers or decline, through the desk,
+/// relayed by `caller`'s client: the desk decides by the caller's
+/// credentials whether it may carry them.
+pub async fn answer(backend: &Backend, caller: &Caller, input: JsonObject) -> CallToolResult {
     let input: AnswerInApp = match arguments(ANSWER_TOOL, input) {
         Ok(input) => input,
         Err(refusal) => return refusal,
@@ -269,10 +272,14 @@ pub async fn answer(backend: &Backend, input: JsonObject) -> CallToolResult {
     let done = match (input.answers, input.decline) {
         (Some(answers), None) => {
             backend
-                .answer(&input.ask_id, Answers { answers }, Via::McpApp)
+                .answer(&input.ask_id, Answers { answers }, caller, Via::McpApp)
                 .await
         }
-        (None, Some(decline)) => backend.decline(&input.ask_id, &decline, Via::McpApp).await,
+        (None, Some(decline)) => {
+            backend
+                .decline(&input.ask_id, &decline, caller, Via::McpApp)
+                .await
+        }
         _ => {
             return tool_error(format!(
                 "{ANSWER_TOOL} takes answers or a decline: one of the two."

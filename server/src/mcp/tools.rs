@@ -132,9 +132,11 @@ impl AskDesk {
             });
         }
         new.timeout_seconds = new.timeout_seconds.or(self.default_timeout);
-        // The questions again, for the client's own form when it shows one.
+        // The questions again, for the client's own form when it shows one
+        // and this agent's client may relay the person's answer from it.
         let capabilities = context.client_capabilities();
-        let offers_form = capabilities.as_ref().is_some_and(elicit::offers_form);
+        let relays = self.relays(&context).await;
+        let offers_form = relays && capabilities.as_ref().is_some_and(elicit::offers_form);
         let for_form = (in_client && offers_form).then(|| interaction::Request {
             questions: new.questions.clone(),
         });
@@ -158,7 +160,7 @@ impl AskDesk {
         tracing::info!(id = %created.id, "waiting for the human to answer at {}", created.url);
         // A host that shows MCP Apps shows the form now: the call returns
         // the ask's id for it, and the model waits with await_answer.
-        if capabilities.as_ref().is_some_and(hosted::shows_apps) {
+        if relays && capabilities.as_ref().is_some_and(hosted::shows_apps) {
             return Ok(opened(&created).into());
         }
         let message = form_message(title.as_deref(), &created.url);
@@ -188,6 +190,7 @@ impl AskDesk {
         let elicitation = request.filter(|_| !modern).map(|request| {
             let elicitation = Elicitation {
                 backend: self.backend.clone(),
+                caller: caller(&context),
                 peer: context.peer.clone(),
                 id: created.id.clone(),
                 request,
@@ -241,7 +244,9 @@ impl AskDesk {
         ) {
             (None, Some(form)) => return Ok(rounds::form_result(&form, message, &state).into()),
             (Some(reply), Some(form)) => {
-                let why = elicit::settle(&self.backend, &ask.id, &ask.request, reply).await;
+                let caller = caller(&context);
+                let why =
+                    elicit::settle(&self.backend, &caller, &ask.id, &ask.request, reply).await;
                 if let Some(why) = why.filter(|_| state.refused + 1 < elicit::ATTEMPTS) {
                     let again = elicit::again(&message, &why);
                     let next = state.after_refusal();
@@ -256,6 +261,19 @@ impl AskDesk {
             .follow(&ask.id, &ask.url, round.wait, OnAbort::Cancel, context)
             .await
             .into())
+    }
+
+    /// Whether the calling agent's client may relay the answers its person
+    /// gives inside its host (the client's own form, askdesk's form as an
+    /// MCP App): where it may not, the person answers at the desk.
+    pub(super) async fn relays(&self, context: &RequestContext<RoleServer>) -> bool {
+        match self.backend.may_relay(&caller(context)).await {
+            Ok(()) => true,
+            Err(why) => {
+                tracing::info!("no form in the agent's client: {why}");
+                false
+            }
+        }
     }
 
     pub(super) async fn await_answer(

@@ -46,15 +46,15 @@ pub(super) fn slack_message(
         let mut text = match &question.header {
             Some(header) => format!(
                 "*{}*: {}",
-                slack_escape(header),
-                slack_escape(&question.question)
+                isolated(&slack_escape(header)),
+                isolated(&slack_escape(&question.question))
             ),
-            None => format!("*{}*", slack_escape(&question.question)),
+            None => format!("*{}*", isolated(&slack_escape(&question.question))),
         };
         for option in &question.options {
-            text.push_str(&format!("\n• {}", slack_escape(&option.label)));
+            text.push_str(&format!("\n• {}", isolated(&slack_escape(&option.label))));
             if let Some(description) = &option.description {
-                text.push_str(&format!(" — {}", slack_escape(description)));
+                text.push_str(&format!(" — {}", isolated(&slack_escape(description))));
             }
             if let Some(excerpt) = option.preview.as_deref().and_then(preview_excerpt) {
                 text.push_str(&format!("\n```{}```", slack_escape(&excerpt)));
@@ -101,19 +101,21 @@ fn ask_text(ask: &interaction::Ask) -> String {
     for question in ask.request.questions() {
         match &question.header {
             Some(header) => {
-                let _ = writeln!(text, "{header}: {}", question.question);
+                let (header, question) = (isolated(header), isolated(&question.question));
+                let _ = writeln!(text, "{header}: {question}");
             }
             None => {
-                let _ = writeln!(text, "{}", question.question);
+                let _ = writeln!(text, "{}", isolated(&question.question));
             }
         }
         for option in &question.options {
             match &option.description {
                 Some(description) => {
-                    let _ = writeln!(text, "  • {} — {description}", option.label);
+                    let (label, description) = (isolated(&option.label), isolated(description));
+                    let _ = writeln!(text, "  • {label} — {description}");
                 }
                 None => {
-                    let _ = writeln!(text, "  • {}", option.label);
+                    let _ = writeln!(text, "  • {}", isolated(&option.label));
                 }
             }
             if let Some(excerpt) = option.preview.as_deref().and_then(preview_excerpt) {
@@ -183,10 +185,17 @@ pub(crate) fn ended_text(ask: &interaction::Ask) -> String {
     }
 }
 
+/// An agent's text set apart from the words around it (Unicode's first
+/// strong isolate … pop directional isolate): a right-to-left override in
+/// it reorders nothing but itself, as `<bdi>` does on the pages.
+pub(crate) fn isolated(text: &str) -> String {
+    format!("\u{2068}{text}\u{2069}")
+}
+
 /// The notification's title: who asks, and about what.
 pub(crate) fn ask_title(notice: desk::Notice, ask: &interaction::Ask) -> String {
-    let agent = ask.agent.as_deref().unwrap_or("An agent");
-    let about = ask.title.as_deref().unwrap_or("a question");
+    let agent = isolated(ask.agent.as_deref().unwrap_or("An agent"));
+    let about = isolated(ask.title.as_deref().unwrap_or("a question"));
     match notice {
         desk::Notice::Created => format!("{agent} asks: {about}"),
         desk::Notice::Reminder => format!("Still waiting — {agent} asks: {about}"),
@@ -273,9 +282,29 @@ mod tests {
         let text = ask_text(&ask);
         assert!(
             text.contains(
-                "  • Allow once\n      cargo build --release\n      && rm -rf target/tmp\n  • Deny"
+                "  • \u{2068}Allow once\u{2069}\n      cargo build --release\n      && rm -rf \
+                 target/tmp\n  • \u{2068}Deny\u{2069}"
             ),
             "{text}"
         );
+    }
+
+    /// An agent's right-to-left override ends with its own text: the
+    /// title's words around it stay in their order.
+    #[test]
+    fn agent_text_is_isolated_from_the_words_around_it() {
+        let ask: interaction::Ask = serde_json::from_value(serde_json::json!({
+            "id": "0123456789abcdef0123456789abcdef", "url": "http://127.0.0.1:3000/asks/x",
+            "status": "pending", "title": "Deploy\u{202e}now", "agent": "bot\u{202e}",
+            "request": {"questions": [{"id": "p", "question": "Go?"}]},
+            "createdAt": "2026-12-03T14:05:00.000Z", "expiresAt": null, "finishedAt": null,
+            "answeredBy": null, "via": null, "answers": null, "declineReason": null, "projection": null
+        }))
+        .expect("an ask");
+        assert_eq!(
+            ask_title(desk::Notice::Created, &ask),
+            "\u{2068}bot\u{202e}\u{2069} asks: \u{2068}Deploy\u{202e}now\u{2069}"
+        );
+        assert_eq!(ask_text(&ask), "\u{2068}Go?\u{2069}");
     }
 }

@@ -47,6 +47,7 @@ pub fn routes() -> Router<AppState> {
             post(decline).fallback(wrong_method),
         )
         .route("/api/v1/actions/{id}", post(act).fallback(wrong_method))
+        .route("/api/v1/me", get(me).fallback(wrong_method))
         .route(
             "/api/v1/push/key",
             get(super::push::key).fallback(wrong_method),
@@ -161,7 +162,7 @@ async fn answer(
     headers: HeaderMap,
     JsonBody(answers): JsonBody<Answers>,
 ) -> Result<Response, ApiError> {
-    let by = crate::http::identity::answering(caller, &headers);
+    let by = Actor::new(caller, crate::http::identity::api_via(&headers));
     let ask = state.desk.answer(&id, answers, &by).await?;
     Ok(axum::Json(ask).into_response())
 }
@@ -223,7 +224,7 @@ async fn decline(
             )
         })?
     };
-    let by = crate::http::identity::answering(caller, &headers);
+    let by = Actor::new(caller, crate::http::identity::api_via(&headers));
     let ask = state.desk.decline(&id, decline, &by).await?;
     Ok(axum::Json(ask).into_response())
 }
@@ -241,6 +242,32 @@ async fn cancel(
     };
     let ask = state.desk.cancel(&id, &Actor::new(caller, via)).await?;
     Ok(axum::Json(ask).into_response())
+}
+
+/// `GET /api/v1/me`: who the credentials name, and whether answers their
+/// client relays from inside its host are taken (as `ask_user` over
+/// stdio asks before it offers the client's own form).
+async fn me(
+    State(state): State<AppState>,
+    Extension(caller): Extension<Caller>,
+) -> Result<Response, ApiError> {
+    // A person uses no MCP client, so none relays for them.
+    let person = matches!(&caller, Caller::Person(p) if p.role == interaction::Role::Person);
+    let relays_answers = !person && state.desk.may_relay(&caller).await.is_ok();
+    let (name, role) = match &caller {
+        Caller::Person(person) => (Some(person.name.clone()), person.role),
+        Caller::Unnamed => (None, interaction::Role::Admin),
+        // The guard lets no one through to the API without credentials.
+        Caller::Link | Caller::Action => {
+            return Err(DeskError::Forbidden("this needs a token".to_owned()).into())
+        }
+    };
+    Ok(axum::Json(interaction::Me {
+        name,
+        role,
+        relays_answers,
+    })
+    .into_response())
 }
 
 async fn openapi() -> Response {

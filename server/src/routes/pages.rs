@@ -49,7 +49,14 @@ pub async fn post_form(
     RawForm(body): RawForm,
 ) -> Response {
     let by = Actor::new(caller.clone(), Via::Form);
-    let fields: Vec<(String, String)> = serde_urlencoded::from_bytes(&body).unwrap_or_default();
+    // A browser posts a text box's line breaks as CRLF (as HTML's form
+    // submission says); they are read back as the newlines typed.
+    let fields: Vec<(String, String)> =
+        serde_urlencoded::from_bytes::<Vec<(String, String)>>(&body)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(key, value): (String, String)| (key, app::form::posted_text(&value)))
+            .collect();
     let field = |name: &str| {
         fields
             .iter()

@@ -39,7 +39,7 @@ fn grant_of(caller: &Caller, security: &Security) -> Result<Option<Grant>, Phone
         // The shared token's holder, or anyone on an open desk.
         Caller::Unnamed => Ok(security.admin_tag().map(|tag| Grant::Admin { tag })),
         // The guard sends a caller without credentials to sign in first.
-        Caller::Link => Err(PhoneLoad::Unavailable),
+        Caller::Link | Caller::Action => Err(PhoneLoad::Unavailable),
     }
 }
 

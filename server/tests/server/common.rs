@@ -33,6 +33,7 @@ pub fn args(token: Option<&str>) -> ServeArgs {
         mcp_default_timeout: None,
         elicit: false,
         answer_requires_sign_in: false,
+        answer_by_link: false,
         create_limit: None,
         frame_ancestors: "'self'".to_owned(),
         embed_origin: None,
@@ -46,6 +47,9 @@ pub fn args(token: Option<&str>) -> ServeArgs {
         escalate_after: None,
         escalate: None,
         notify_give_up: 86_400,
+        header_timeout: 20,
+        max_connections_per_address: 512,
+        max_waits_per_address: 256,
     }
 }
 
@@ -92,7 +96,7 @@ impl TestServer {
         let desk = Desk::open(store, security.public_url())
             .await
             .expect("desk")
-            .requiring_sign_in_to_answer(args.answer_requires_sign_in);
+            .answering_by_link(args.link_answers());
         let router = app(AppState::new(server::Shared {
             leptos_options: args.leptos_options(),
             desk: desk.clone(),

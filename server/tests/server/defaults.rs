@@ -201,6 +201,9 @@ async fn the_page_of_a_defaulted_ask_says_nobody_answered_and_shows_the_defaults
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains("Nobody answered by"), "{html}");
     assert!(html.contains("No person chose them."), "{html}");
-    assert!(html.contains("<p class=\"selected\">SQLite</p>"), "{html}");
+    assert!(
+        html.contains("<p dir=\"auto\" class=\"selected\">SQLite</p>"),
+        "{html}"
+    );
     assert!(!html.contains("defaults-note") && !html.contains("finished-by"));
 }

@@ -24,4 +24,5 @@ mod serving;
 mod setup;
 mod shell;
 mod tls;
+mod trust;
 mod upgrade;

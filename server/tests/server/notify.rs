@@ -131,6 +131,14 @@ async fn next_within(heard: &mut mpsc::UnboundedReceiver<Received>, within: Dura
         .expect("the receiver runs")
 }
 
+/// A notification's text without the isolates around the agent's words
+/// (`notify::messages::isolated`, which its own tests check).
+fn plain(text: &serde_json::Value) -> String {
+    text.as_str()
+        .unwrap_or_default()
+        .replace(['\u{2068}', '\u{2069}'], "")
+}
+
 fn ask() -> NewAsk {
     serde_json::from_value(serde_json::json!({
         "title": "Release plan", "agent": "test-agent",
@@ -493,9 +501,12 @@ async fn ntfy_shows_the_question_and_its_buttons_answer_once_and_only_their_own_
     // me:pw as Basic auth.
     assert_eq!(auth.as_deref(), Some("Basic bWU6cHc="));
     assert_eq!(message["topic"], "desk-topic");
-    assert_eq!(message["title"], "release-bot asks: Deploy now?");
     assert_eq!(
-        message["message"],
+        message["title"],
+        "\u{2068}release-bot\u{2069} asks: \u{2068}Deploy now?\u{2069}"
+    );
+    assert_eq!(
+        plain(&message["message"]),
         "Deploy: Ship 2.3 to production?\n  • Yes — Deploy now\n  • No\n  • Tomorrow"
     );
     assert_eq!(message["click"], created.url.as_str());
@@ -558,7 +569,7 @@ async fn ntfy_shows_the_question_and_its_buttons_answer_once_and_only_their_own_
     assert_eq!(ended["ask"]["answers"][0]["selected"][0], "Tomorrow");
     // The end is told too, with no buttons.
     let (_, finished) = next_message(&mut heard).await;
-    assert_eq!(finished["title"], "release-bot: Deploy now?");
+    assert_eq!(plain(&finished["title"]), "release-bot: Deploy now?");
     assert!(finished["message"]
         .as_str()
         .expect("text")
@@ -708,11 +719,17 @@ async fn slack_shows_the_question_and_its_signed_button_presses_answer_once() {
     let created = desk.create(&yes_no_ask()).await.expect("created");
     let (path, message) = next_message(&mut heard).await;
     assert_eq!(path.as_deref(), Some("/services/T0/B0/hook"));
-    assert_eq!(message["text"], "release-bot asks: Deploy now?");
-    let blocks = message["blocks"].as_array().expect("blocks");
-    assert_eq!(blocks[0]["text"]["text"], "release-bot asks: Deploy now?");
     assert_eq!(
-        blocks[1]["text"]["text"],
+        message["text"],
+        "\u{2068}release-bot\u{2069} asks: \u{2068}Deploy now?\u{2069}"
+    );
+    let blocks = message["blocks"].as_array().expect("blocks");
+    assert_eq!(
+        blocks[0]["text"]["text"],
+        "\u{2068}release-bot\u{2069} asks: \u{2068}Deploy now?\u{2069}"
+    );
+    assert_eq!(
+        plain(&blocks[1]["text"]["text"]),
         "*Deploy*: Ship 2.3 to production?\n• Yes — Deploy now\n• No\n• Tomorrow"
     );
     let buttons = blocks[2]["elements"].as_array().expect("buttons");
@@ -756,7 +773,7 @@ async fn slack_shows_the_question_and_its_signed_button_presses_answer_once() {
     assert_eq!(replies[0].0, "/respond");
     assert_eq!(replies[0].1["text"], "Answered: Yes");
     assert_eq!(replies[1].0, "/services/T0/B0/hook");
-    assert_eq!(replies[1].1["text"], "release-bot: Deploy now?");
+    assert_eq!(plain(&replies[1].1["text"]), "release-bot: Deploy now?");
     let ask = desk.get(&created.id).await.expect("read");
     assert_eq!(
         ask.via,
@@ -1186,7 +1203,10 @@ async fn web_push_reaches_subscribed_browsers_encrypted_and_signed_and_drops_gon
     );
     let message: serde_json::Value =
         serde_json::from_slice(&decrypt(ua_private, &ua_public, &auth, &body)).expect("JSON");
-    assert_eq!(message["title"], "release-bot asks: Deploy now?");
+    assert_eq!(
+        message["title"],
+        "\u{2068}release-bot\u{2069} asks: \u{2068}Deploy now?\u{2069}"
+    );
     assert_eq!(message["body"], "Ship 2.3 to production?");
     assert_eq!(message["url"], created.url.as_str());
     assert_eq!(message["tag"], created.id.as_str());

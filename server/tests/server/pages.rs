@@ -65,7 +65,7 @@ async fn agent_text_is_escaped_in_the_page() {
     assert!(!html.contains("<script>alert(1)</script>"), "{html}");
     assert!(
         html.contains(
-            "<title>askdesk: \u{2039}/title>\u{2039}script>alert(1)\u{2039}/script></title>"
+            "<title>askdesk: \u{2068}\u{2039}/title>\u{2039}script>alert(1)\u{2039}/script>\u{2069}</title>"
         ),
         "{html}"
     );

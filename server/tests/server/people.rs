@@ -16,16 +16,18 @@ use serde_json::{json, Value};
 use server::http::assets::Assets;
 use std::sync::Arc;
 
-/// A desk with the shared token (admin) and three people.
-struct Team {
-    server: TestServer,
-    agent: String,
-    alice: String,
-    bob: String,
+/// A desk with the shared token (admin) and four people: an agent, an
+/// agent that relays answers given in its host, and two people.
+pub(crate) struct Team {
+    pub server: TestServer,
+    pub agent: String,
+    pub relay: String,
+    pub alice: String,
+    pub bob: String,
 }
 
 impl Team {
-    async fn new(configure: impl FnOnce(&mut server::cli::config::ServeArgs)) -> Self {
+    pub async fn new(configure: impl FnOnce(&mut server::cli::config::ServeArgs)) -> Self {
         let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().await.expect("store"));
         let mut settings = args(Some(TOKEN));
         configure(&mut settings);
@@ -37,15 +39,22 @@ impl Team {
         let agent = add("bot", Role::Agent).await;
         let alice = add("alice", Role::Person).await;
         let bob = add("bob", Role::Person).await;
+        let relay = server
+            .desk
+            .add_person_with("relay", Role::Agent, true)
+            .await
+            .expect("added")
+            .1;
         Self {
             server,
             agent,
+            relay,
             alice,
             bob,
         }
     }
 
-    async fn pending(&self, body: Value) -> String {
+    pub async fn pending(&self, body: Value) -> String {
         let (status, created) = call(
             &self.server,
             Method::POST,
@@ -59,7 +68,7 @@ impl Team {
         created["id"].as_str().expect("id").to_owned()
     }
 
-    async fn ask(&self, id: &str) -> Value {
+    pub async fn ask(&self, id: &str) -> Value {
         call(
             &self.server,
             Method::GET,
@@ -73,7 +82,7 @@ impl Team {
     }
 }
 
-fn request(
+pub(crate) fn request(
     method: Method,
     path: &str,
     token: Option<&str>,
@@ -101,7 +110,7 @@ fn request(
     request.body(body).expect("request")
 }
 
-async fn call(
+pub(crate) async fn call(
     server: &TestServer,
     method: Method,
     path: &str,
@@ -143,13 +152,13 @@ fn session_of(response: &Response) -> String {
     cookie.split(';').next().expect("pair").to_owned()
 }
 
-async fn sign_in(server: &TestServer, token: &str) -> String {
+pub(crate) async fn sign_in(server: &TestServer, token: &str) -> String {
     let response = server.send(sign_in_form(token, None)).await;
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
     session_of(&response)
 }
 
-fn with_cookie(mut request: Request<Body>, cookie: &str) -> Request<Body> {
+pub(crate) fn with_cookie(mut request: Request<Body>, cookie: &str) -> Request<Body> {
     request
         .headers_mut()
         .insert(header::COOKIE, cookie.parse().expect("cookie"));
@@ -157,7 +166,7 @@ fn with_cookie(mut request: Request<Body>, cookie: &str) -> Request<Body> {
 }
 
 /// The form fields of [`combined_answers`].
-const FORM_ANSWERS: [(&str, &str); 5] = [
+pub(crate) const FORM_ANSWERS: [(&str, &str); 5] = [
     ("answer.features", "Auth"),
     ("answer.db", "SQLite"),
     ("other.notes", "Ship it"),
@@ -165,7 +174,7 @@ const FORM_ANSWERS: [(&str, &str); 5] = [
     ("intent", "answer"),
 ];
 
-fn rpc_answer(id: &str) -> Request<Body> {
+pub(crate) fn rpc_answer(id: &str) -> Request<Body> {
     Request::post("/rpc/ask_answer")
         .header(header::HOST, HOST)
         .header(header::CONTENT_TYPE, "application/json")
@@ -431,6 +440,7 @@ async fn every_finish_says_who_and_through_what() {
         seen.push((
             label.to_owned(),
             ask["answeredBy"].clone(),
+            ask["relayedBy"].clone(),
             ask["via"].clone(),
         ));
     };
@@ -479,11 +489,6 @@ async fn every_finish_says_who_and_through_what() {
     record("alice's page", team.ask(&id).await);
 
     let id = team.pending(release_ask()).await;
-    let posted = server.send(form_post(&id, &FORM_ANSWERS)).await;
-    assert_eq!(posted.status(), StatusCode::SEE_OTHER);
-    record("the link's form", team.ask(&id).await);
-
-    let id = team.pending(release_ask()).await;
     call(
         server,
         Method::POST,
@@ -512,7 +517,7 @@ async fn every_finish_says_who_and_through_what() {
         server,
         Method::POST,
         &format!("/api/v1/asks/{id}/decline"),
-        Some(&team.agent),
+        Some(&team.relay),
         None,
         &[("x-askdesk-via", "mcp-client")],
     )
@@ -520,7 +525,7 @@ async fn every_finish_says_who_and_through_what() {
     assert_eq!(
         status,
         StatusCode::OK,
-        "an agent's client reports its person's decline"
+        "a relaying agent's client reports its person's decline"
     );
     record("the agent's client", team.ask(&id).await);
 
@@ -558,20 +563,35 @@ async fn every_finish_says_who_and_through_what() {
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     assert_eq!(team.ask(&id).await["status"], "pending");
 
+    let none = Value::Null;
     let expected = [
-        ("alice by API", json!("alice"), json!("api")),
-        ("bob in the terminal", json!("bob"), json!("tui")),
-        ("alice's form", json!("alice"), json!("form")),
-        ("alice's page", json!("alice"), json!("web")),
-        ("the link's form", Value::Null, json!("form")),
-        ("the shared token", Value::Null, json!("api")),
-        ("the agent cancels", json!("bot"), json!("api")),
-        ("the agent's client", Value::Null, json!("mcp-client")),
-        ("an ntfy button", Value::Null, json!("ntfy")),
+        ("alice by API", json!("alice"), none.clone(), json!("api")),
+        (
+            "bob in the terminal",
+            json!("bob"),
+            none.clone(),
+            json!("tui"),
+        ),
+        ("alice's form", json!("alice"), none.clone(), json!("form")),
+        ("alice's page", json!("alice"), none.clone(), json!("web")),
+        ("the shared token", none.clone(), none.clone(), json!("api")),
+        (
+            "the agent cancels",
+            json!("bot"),
+            none.clone(),
+            json!("api"),
+        ),
+        (
+            "the agent's client",
+            none.clone(),
+            json!("relay"),
+            json!("mcp-client"),
+        ),
+        ("an ntfy button", none.clone(), none.clone(), json!("ntfy")),
     ];
-    let expected: Vec<(String, Value, Value)> = expected
+    let expected: Vec<(String, Value, Value, Value)> = expected
         .into_iter()
-        .map(|(l, b, v)| (l.to_owned(), b, v))
+        .map(|(l, b, r, v)| (l.to_owned(), b, r, v))
         .collect();
     assert_eq!(seen, expected);
 

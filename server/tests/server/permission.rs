@@ -368,7 +368,9 @@ async fn an_edit_shows_its_change_as_a_diff_and_a_write_from_nothing() {
         .text()
         .await
         .expect("its text");
-    let shown = format!("<pre class=\"option-preview\">--- {path}\n+++ {path}\n@@ -1,3 +1,3 @@");
+    let shown = format!(
+        "<pre dir=\"auto\" class=\"option-preview\">--- {path}\n+++ {path}\n@@ -1,3 +1,3 @@"
+    );
     assert!(page.contains(&shown), "{page}");
     choose(
         &desk,

@@ -177,3 +177,132 @@ async fn wrong_tokens_are_counted_by_the_connection_s_address() {
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{head}");
     stop.cancel();
 }
+
+/// A server whose limits are small enough to reach in a test.
+async fn serve_limited(
+    stop: &CancellationToken,
+    connections: u32,
+    waits: u32,
+    header_timeout: u64,
+) -> Started {
+    let mut settings = args(None);
+    settings.addr = "127.0.0.1:0".parse().expect("addr");
+    settings.max_connections_per_address = connections;
+    settings.max_waits_per_address = waits;
+    settings.header_timeout = header_timeout;
+    start(&settings, stop.clone()).await.expect("starts")
+}
+
+/// A connection from `source` (another loopback address is another
+/// client) to the server.
+async fn connect_from(source: [u8; 4], started: &Started) -> TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket
+        .bind(std::net::SocketAddr::from((source, 0)))
+        .expect("bind");
+    socket.connect(started.addr).await.expect("connect")
+}
+
+/// Whether the server closes `stream` within `within` (it reads EOF or a
+/// reset), having sent nothing.
+async fn closed_within(stream: &mut TcpStream, within: std::time::Duration) -> bool {
+    let mut buffer = [0u8; 64];
+    matches!(
+        tokio::time::timeout(within, stream.read(&mut buffer)).await,
+        Ok(Ok(0) | Err(_))
+    )
+}
+
+/// A client that opens sockets and never finishes a request holds at most
+/// its address's share, and each for at most the header timeout; another
+/// address is served meanwhile.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn half_open_sockets_are_capped_per_address_and_closed_after_the_header_timeout() {
+    let stop = CancellationToken::new();
+    let started = serve_limited(&stop, 5, 0, 2).await;
+    let mut held = Vec::new();
+    for _ in 0..5 {
+        let mut stream = connect_from([127, 0, 0, 3], &started).await;
+        stream
+            .write_all(b"GET /api/v1/asks HTTP/1.1\r\nhost: x\r\n")
+            .await
+            .expect("a head, unfinished");
+        held.push(stream);
+    }
+    // The sixth is closed at once, before anything is read.
+    let mut sixth = connect_from([127, 0, 0, 3], &started).await;
+    assert!(
+        closed_within(&mut sixth, std::time::Duration::from_secs(1)).await,
+        "over the address's limit"
+    );
+    // Another address is served as usual.
+    let other = client::Client::builder(format!("http://{}", started.addr))
+        .build()
+        .expect("client");
+    other
+        .list(client::ListQuery::default())
+        .await
+        .expect("another client is served");
+    // The unfinished heads time out, and their places are given back.
+    for stream in &mut held {
+        assert!(
+            closed_within(stream, std::time::Duration::from_secs(5)).await,
+            "a head not finished within the header timeout closes its connection"
+        );
+    }
+    let mut again = Connection {
+        stream: BufReader::new(connect_from([127, 0, 0, 3], &started).await),
+        host: started.addr.to_string(),
+    };
+    again.get("/api/v1/asks", "").await;
+    assert_eq!(again.reply().await.0, StatusCode::OK);
+    stop.cancel();
+}
+
+/// Long-polls beyond an address's share get a 429 that says why; one that
+/// ends gives its place back; another address waits as usual.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn waiting_requests_beyond_an_addresss_share_get_429_and_places_come_back() {
+    let stop = CancellationToken::new();
+    let started = serve_limited(&stop, 0, 2, 20).await;
+    let id = new_ask(&started).await;
+    let open = |source| {
+        let started = &started;
+        async move {
+            Connection {
+                stream: BufReader::new(connect_from(source, started).await),
+                host: started.addr.to_string(),
+            }
+        }
+    };
+    let mut waiters = Vec::new();
+    for _ in 0..2 {
+        let mut waiter = open([127, 0, 0, 4]).await;
+        waiter.get(&format!("/api/v1/asks/{id}?wait=60"), "").await;
+        waiters.push(waiter);
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let mut third = open([127, 0, 0, 4]).await;
+    third
+        .get("/asks/x/events", "accept: text/event-stream\r\n")
+        .await;
+    let (status, head, body) = third.reply().await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{head}");
+    assert!(head.contains("retry-after: "), "{head}");
+    let message = body["message"].as_str().expect("a JSON message");
+    assert!(message.contains("2 requests waiting"), "{message}");
+    // Requests that do not wait are not counted.
+    third.get(&format!("/api/v1/asks/{id}"), "").await;
+    assert_eq!(third.reply().await.0, StatusCode::OK);
+    let mut elsewhere = open([127, 0, 0, 5]).await;
+    elsewhere
+        .get(&format!("/api/v1/asks/{id}?wait=0"), "")
+        .await;
+    assert_eq!(elsewhere.reply().await.0, StatusCode::OK);
+    // An ended wait gives its place back.
+    drop(waiters.pop());
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    third.get(&format!("/api/v1/asks/{id}?wait=0"), "").await;
+    assert_eq!(third.reply().await.0, StatusCode::OK);
+    stop.cancel();
+}

@@ -365,6 +365,7 @@ fn ask(id: &str, status: AskStatus) -> Ask {
         decline_reason: None,
         projection: None,
         answered_by: None,
+        relayed_by: None,
         via: None,
         to: Vec::new(),
     }

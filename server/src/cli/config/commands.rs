@@ -26,6 +26,32 @@ pub enum PeopleCommand {
         /// asks; `person` reads, answers and declines; `admin` does all.
         #[arg(long, default_value = "person", value_parser = parse_role)]
         role: interaction::Role,
+        /// An agent only: its client may relay the answers a person gives
+        /// inside the agent's host (the client's own form, askdesk's form
+        /// shown there), recorded as relayed by this agent with no person
+        /// named. Without it, people answer this agent's asks at the desk.
+        #[arg(long)]
+        relays_answers: bool,
+        #[command(flatten)]
+        database: DatabaseArgs,
+    },
+    /// Change what someone may do: whether an agent relays answers given
+    /// inside its host. Takes effect at their next request, on every
+    /// instance.
+    Edit {
+        /// Their name.
+        name: String,
+        /// Let this agent's client relay answers given inside its host.
+        #[arg(
+            long,
+            conflicts_with = "no_relays_answers",
+            required_unless_present = "no_relays_answers"
+        )]
+        relays_answers: bool,
+        /// Stop this agent's client relaying answers: people answer its
+        /// asks at the desk.
+        #[arg(long)]
+        no_relays_answers: bool,
         #[command(flatten)]
         database: DatabaseArgs,
     },

@@ -121,6 +121,12 @@ impl ServeArgs {
             format!("--notify-give-up={}", self.notify_give_up),
             format!("--remind-max={}", self.remind_max),
             format!("--frame-ancestors={}", self.frame_ancestors),
+            format!("--header-timeout={}", self.header_timeout),
+            format!(
+                "--max-connections-per-address={}",
+                self.max_connections_per_address
+            ),
+            format!("--max-waits-per-address={}", self.max_waits_per_address),
         ];
         let optional = [
             ("--public-url", self.public_url.clone()),
@@ -167,6 +173,9 @@ impl ServeArgs {
         if self.answer_requires_sign_in {
             flags.push("--answer-requires-sign-in".to_owned());
         }
+        if self.answer_by_link {
+            flags.push("--answer-by-link".to_owned());
+        }
         for host in &self.allowed_hosts {
             flags.push(format!("--allowed-host={host}"));
         }
@@ -193,13 +202,35 @@ impl ServeArgs {
         (flags, env)
     }
 
+    /// When an ask's link alone answers: `--answer-by-link`,
+    /// `--answer-requires-sign-in`, or the default (while the desk has no
+    /// people).
+    pub fn link_answers(&self) -> desk::LinkAnswers {
+        match (self.answer_by_link, self.answer_requires_sign_in) {
+            (_, true) => desk::LinkAnswers::Never,
+            (true, false) => desk::LinkAnswers::Always,
+            (false, false) => desk::LinkAnswers::WithoutPeople,
+        }
+    }
+
+    /// What one client address may hold of the server, and how long it may
+    /// take to send a request's head.
+    pub fn limits(&self) -> crate::http::crowding::Limits {
+        crate::http::crowding::Limits::new(
+            std::time::Duration::from_secs(self.header_timeout),
+            self.max_connections_per_address,
+            self.max_waits_per_address,
+        )
+    }
+
     /// The security settings, refusing a listener other machines can reach
     /// without a token. `bound` is the address actually bound (its port
     /// may differ from `addr` when that asked for port 0).
     pub fn security(&self, bound: SocketAddr) -> Result<Security, ConfigError> {
         if self.elicit && self.answer_requires_sign_in {
             return Err(ConfigError(
-                "--elicit lets the agent's own client answer, which --answer-requires-sign-in                  forbids: choose one"
+                "--elicit lets the agent's own client answer, which --answer-requires-sign-in \
+                 forbids: choose one"
                     .to_owned(),
             ));
         }
@@ -313,6 +344,7 @@ mod tests {
             mcp_default_timeout: Some(600),
             elicit: true,
             answer_requires_sign_in: true,
+            answer_by_link: false,
             create_limit: Some(30),
             frame_ancestors: "'self' https://dash.example".to_owned(),
             embed_origin: Some("https://dash.example".to_owned()),
@@ -329,6 +361,9 @@ mod tests {
             escalate_after: Some(std::time::Duration::from_secs(7200)),
             escalate: Some("webhook+https://pager.example/esc4l8".to_owned()),
             notify_give_up: 3600,
+            header_timeout: 12,
+            max_connections_per_address: 40,
+            max_waits_per_address: 0,
         };
         let (flags, env) = args.to_command();
         for flag in &flags {

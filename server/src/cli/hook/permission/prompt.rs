@@ -297,8 +297,26 @@ fn first_line(text: &str) -> String {
     }
 }
 
-/// `text` cut to at most `max` characters, ending in `…` when cut.
+/// `text` as the desk takes it: a tool's input is anything (a file with
+/// CRLF line ends, a command with an escape in it), and askdesk refuses
+/// control characters, so line ends become newlines and every other
+/// control character but tab its visible picture (U+2400 and on: `␛`).
+fn printable(text: &str) -> String {
+    text.replace("\r\n", "\n")
+        .chars()
+        .map(|c| match u32::from(c) {
+            code @ 0..=0x1f if c != '\t' && c != '\n' => {
+                char::from_u32(0x2400 + code).unwrap_or('\u{fffd}')
+            }
+            _ => c,
+        })
+        .collect()
+}
+
+/// `text` cut to at most `max` characters, ending in `…` when cut; as the
+/// desk takes it ([`printable`]).
 fn fit(text: &str, max: usize) -> String {
+    let text = &printable(text);
     if text.chars().count() <= max {
         return text.to_owned();
     }
@@ -310,6 +328,7 @@ fn fit(text: &str, max: usize) -> String {
 /// `text` cut at a line's end to at most `max` characters, saying so.
 fn fit_lines(text: &str, max: usize) -> String {
     const CUT: &str = "\n… (cut here: the rest does not fit in a preview)";
+    let text = &printable(text);
     if text.chars().count() <= max {
         return text.to_owned();
     }

@@ -1,6 +1,6 @@
 //! What each kind of tool shows, and how permission updates read.
 
-use super::{action, fit_lines, suggestion};
+use super::{action, fit, fit_lines, suggestion};
 use serde_json::json;
 
 #[test]
@@ -81,5 +81,16 @@ fn a_long_preview_is_cut_at_a_line_and_says_so() {
     assert!(
         cut.ends_with("\n… (cut here: the rest does not fit in a preview)"),
         "{cut}"
+    );
+}
+
+/// A tool's input may hold anything; the ask holds only what the desk
+/// takes: CRLF as newlines, other control characters as their pictures.
+#[test]
+fn control_characters_in_a_tools_input_are_shown_not_sent() {
+    assert_eq!(fit_lines("a\r\nb\r\n", 100), "a\nb\n");
+    assert_eq!(
+        fit("printf '\u{1b}[1m\tbold'\0", 100),
+        "printf '\u{241b}[1m\tbold'\u{2400}"
     );
 }

@@ -1,0 +1,176 @@
+"""Who answers inside the agent's host, on a desk with people: the agent's
+credentials decide, never the surface a call names. An agent that does
+not relay answers gets no form in its client (no elicitation, no MCP App
+tools) and its relayed answer is refused over HTTP and stdio alike; an
+agent added with --relays-answers relays, and the ask names it as
+`relayedBy` with no person as `answeredBy`."""
+
+import itertools
+import json
+import re
+import subprocess
+import tempfile
+import uuid
+
+import anyio
+import httpx2
+import pytest
+
+from conftest import BINARY, SITE, wait_for_url
+from test_ask_user import call_while, connect
+from test_elicitation import Form, accept, ask
+
+pytestmark = pytest.mark.anyio
+
+UI = "io.modelcontextprotocol/ui"
+SHOWS_APPS = {"extensions": {UI: {"mimeTypes": ["text/html;profile=mcp-app"]}}}
+ids = itertools.count(1)
+
+
+def add(database: str, *args: str) -> str:
+    """`askdesk people add …` on the desk's file; the new token."""
+    done = subprocess.run(
+        [str(BINARY), "people", "add", *args, "--database", database],
+        capture_output=True, text=True, check=True,
+    )
+    return done.stdout.strip()
+
+
+@pytest.fixture(scope="module")
+def team():
+    """A desk with people (elicitation on): an agent, a relaying agent and
+    a person, each with their token."""
+    with tempfile.TemporaryDirectory() as tmp:
+        database = f"{tmp}/team.db"
+        tokens = {
+            "bot": add(database, "bot", "--role", "agent"),
+            "relay": add(database, "relay", "--role", "agent", "--relays-answers"),
+            "alice": add(database, "alice"),
+        }
+        process = subprocess.Popen(
+            [str(BINARY), "--addr", "127.0.0.1:0", "--database", database, "--site-root", SITE, "--elicit"],
+            stdout=subprocess.PIPE, stderr=open(f"{tmp}/server.log", "w"), text=True,
+        )
+        try:
+            yield wait_for_url(process), tokens
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+
+
+async def rpc(url: str, token: str, method: str, params: dict) -> dict:
+    """One JSON-RPC request on 2026-07-28 from a host that shows apps."""
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "raw-host", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": SHOWS_APPS,
+    }
+    headers = {
+        "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2026-07-28",
+        "Mcp-Method": method,
+        "Authorization": f"Bearer {token}",
+    }
+    if params.get("name"):
+        headers["Mcp-Name"] = params["name"]
+    body = {"jsonrpc": "2.0", "id": next(ids), "method": method, "params": {**params, "_meta": meta}}
+    async with httpx2.AsyncClient(timeout=30) as http:
+        response = await http.post(f"{url}/mcp", json=body, headers=headers)
+    assert response.status_code == 200, response.text
+    if response.headers.get("content-type", "").startswith("text/event-stream"):
+        frames = [line[5:].strip() for line in re.split(r"\r\n|\r|\n", response.text) if line.startswith("data:")]
+        return next(r for r in map(json.loads, filter(None, frames)) if "result" in r or "error" in r)
+    return response.json()
+
+
+async def api(url: str, token: str, method: str, path: str, headers: dict | None = None,
+              **kwargs) -> httpx2.Response:
+    headers = {**(headers or {}), "Authorization": f"Bearer {token}"}
+    async with httpx2.AsyncClient(timeout=30) as http:
+        return await http.request(method, f"{url}{path}", headers=headers, **kwargs)
+
+
+async def stored(url: str, token: str, ask_id: str) -> dict:
+    return (await api(url, token, "GET", f"/api/v1/asks/{ask_id}")).json()
+
+
+ANSWERS = [{"id": "q1", "selected": ["Auth"], "custom": "SSO"}, {"id": "q2", "selected": ["SQLite"]}]
+
+
+async def test_an_agent_that_does_not_relay_gets_no_app_and_its_app_answer_is_refused(team):
+    url, tokens = team
+    bot = tokens["bot"]
+    me = (await api(url, bot, "GET", "/api/v1/me")).json()
+    assert me == {"name": "bot", "role": "agent", "relaysAnswers": False}
+    listed = (await rpc(url, bot, "tools/list", {}))["result"]["tools"]
+    assert [t["name"] for t in listed] == ["ask_user", "await_answer", "cancel_ask"]
+    arguments = {**ask(f"bot {uuid.uuid4()}", None), "waitSeconds": 1}
+    with anyio.fail_after(15):
+        waited = (await rpc(url, bot, "tools/call", {"name": "ask_user", "arguments": arguments}))["result"]
+    assert "askdesk's form in this conversation" not in waited["content"][0]["text"], waited
+    ask_id = waited["structuredContent"]["askId"]
+    assert waited["structuredContent"]["status"] == "pending"
+    # Called anyway, by a host that was never offered it: the desk refuses.
+    refused = (await rpc(url, bot, "tools/call", {"name": "answer_in_app", "arguments": {
+        "askId": ask_id, "answers": ANSWERS}}))["result"]
+    assert refused["isError"] is True
+    assert refused["structuredContent"]["Err"] == "Forbidden", refused
+    # Nor does the header make the agent someone else, on any surface.
+    for via in ["mcp-client", "mcp-app", "tui", "api", "web", "form", "slack", "ntfy", "push"]:
+        for path, body in [("/answers", {"answers": ANSWERS}), ("/decline", {})]:
+            response = await api(url, bot, "POST", f"/api/v1/asks/{ask_id}{path}", json=body,
+                                 headers={"X-Askdesk-Via": via})
+            assert response.status_code == 403, (via, path, response.text)
+            assert "message" in response.json()
+    assert (await stored(url, bot, ask_id))["status"] == "pending"
+
+
+async def test_a_relaying_agent_relays_an_answer_given_in_its_app_and_is_named_for_it(team):
+    url, tokens = team
+    relay = tokens["relay"]
+    assert (await api(url, relay, "GET", "/api/v1/me")).json()["relaysAnswers"] is True
+    listed = (await rpc(url, relay, "tools/list", {}))["result"]["tools"]
+    assert "answer_in_app" in [t["name"] for t in listed]
+    with anyio.fail_after(15):
+        opened = (await rpc(url, relay, "tools/call", {"name": "ask_user", "arguments": ask(f"relay {uuid.uuid4()}", None)}))["result"]
+    assert "askdesk's form in this conversation" in opened["content"][0]["text"], opened
+    ask_id = opened["structuredContent"]["askId"]
+    answered = (await rpc(url, relay, "tools/call", {"name": "answer_in_app", "arguments": {
+        "askId": ask_id, "answers": ANSWERS}}))["result"]
+    assert answered["structuredContent"]["Ok"]["status"] == "answered", answered
+    kept = await stored(url, relay, ask_id)
+    assert (kept["via"], kept["answeredBy"], kept["relayedBy"]) == ("mcp-app", None, "relay")
+    # Its own answer, through the API as itself, is still refused.
+    another = (await rpc(url, relay, "tools/call", {"name": "ask_user", "arguments": {
+        **ask(f"relay api {uuid.uuid4()}", None), "waitSeconds": 1}}))["result"]
+    response = await api(url, relay, "POST", f"/api/v1/asks/{another['structuredContent']['askId']}/answers",
+                         json={"answers": ANSWERS})
+    assert response.status_code == 403, response.text
+
+
+@pytest.mark.parametrize("kind", ["http", "stdio"])
+async def test_only_a_relaying_agents_client_is_shown_the_form(kind, team):
+    url, tokens = team
+    for agent, relays in [("bot", False), ("relay", True)]:
+        form = Form(accept({"q1": ["Auth"], "q1_other": "SSO", "q2": "SQLite"}))
+        title = f"elicit {kind} {agent} {uuid.uuid4()}"
+        async with connect(kind, url, token=tokens[agent], elicitation_callback=form) as session:
+            result, _ = await call_while(session, {**ask(title), "waitSeconds": 3}, nothing)
+        kept = await titled(url, tokens[agent], title)
+        if relays:
+            assert result.structured_content["status"] == "answered", result
+            assert len(form.shown) == 1
+            assert (kept["via"], kept["answeredBy"], kept["relayedBy"]) == ("mcp-client", None, "relay")
+        else:
+            assert form.shown == [], "a client that may not relay is never shown the form"
+            assert result.structured_content["status"] == "pending", result
+            assert kept["status"] == "pending"
+
+
+async def titled(url: str, token: str, title: str) -> dict:
+    asks = (await api(url, token, "GET", "/api/v1/asks")).json()["asks"]
+    return await stored(url, token, next(a["id"] for a in asks if a["title"] == title))
+
+
+async def nothing():
+    pass
