@@ -100,7 +100,8 @@ test("a push the server sent shows its question, and its button answers the ask"
       questions: [{ id: "go", question: "Ship 2.3 to production?", options: [{ label: "Yes" }, { label: "No" }] }],
     });
     const push = JSON.parse(decrypt(await service.next(), browser, auth));
-    expect(push.title).toBe("release-bot asks: Deploy now?");
+    // The agent's words are isolated (FSI … PDI) from the server's around them.
+    expect(push.title).toBe("\u2068release-bot\u2069 asks: \u2068Deploy now?\u2069");
     expect(push.tag).toBe(id);
 
     // Delivered to the page's real service worker, as its push service would,
@@ -121,7 +122,7 @@ test("a push the server sent shows its question, and its button answers the ask"
       });
       try {
         await expect.poll(shown, { timeout: 2_000 })
-          .toEqual([{ title: "release-bot asks: Deploy now?", body: "Ship 2.3 to production?", tag: id, actions: ["Yes", "No"] }]);
+          .toEqual([{ title: "\u2068release-bot\u2069 asks: \u2068Deploy now?\u2069", body: "Ship 2.3 to production?", tag: id, actions: ["Yes", "No"] }]);
         break;
       } catch (e) {
         if (attempt === 3) throw e;
