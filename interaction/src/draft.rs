@@ -150,7 +150,11 @@ impl QuestionDraft {
             ProblemCode::CustomTooLong => Reason::CustomTooLong {
                 chars: self.trimmed_custom().map_or(0, |c| c.chars().count()),
             },
-            _ => Reason::Invalid(problem.clone()),
+            code => Reason::Invalid {
+                problem: problem.clone(),
+                typed: matches!(code, ProblemCode::InvalidFormat | ProblemCode::OutOfRange)
+                    .then(|| self.custom.trim().to_owned()),
+            },
         })
     }
 }
@@ -168,7 +172,13 @@ pub enum Reason {
         chars: usize,
     },
     /// The validator refused the answer for another reason.
-    Invalid(Problem),
+    Invalid {
+        /// The validator's problem.
+        problem: Problem,
+        /// The typed text it refused, where the rule is about what was
+        /// typed (a format, a bound), so that every language can name it.
+        typed: Option<String>,
+    },
 }
 
 impl fmt::Display for Reason {
@@ -182,7 +192,7 @@ impl fmt::Display for Reason {
                     "Other text is too long ({chars} of at most {MAX_CUSTOM_CHARS} characters)"
                 )
             }
-            Self::Invalid(problem) => f.write_str(&problem.message),
+            Self::Invalid { problem, .. } => f.write_str(&problem.message),
         }
     }
 }

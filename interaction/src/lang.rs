@@ -3,9 +3,9 @@
 //! problems in each. Text from agents and people is never translated.
 
 use crate::{
-    draft::Reason, Problem, ProblemCode, MAX_AGENT_CHARS, MAX_CUSTOM_CHARS, MAX_DESCRIPTION_CHARS,
-    MAX_HEADER_CHARS, MAX_ID_CHARS, MAX_LABEL_CHARS, MAX_OPTIONS, MAX_PREVIEW_CHARS, MAX_QUESTIONS,
-    MAX_QUESTION_CHARS, MAX_TIMEOUT_SECONDS, MAX_TITLE_CHARS,
+    draft::Reason, problem::quoted, Problem, ProblemCode, MAX_AGENT_CHARS, MAX_CUSTOM_CHARS,
+    MAX_DESCRIPTION_CHARS, MAX_HEADER_CHARS, MAX_ID_CHARS, MAX_LABEL_CHARS, MAX_OPTIONS,
+    MAX_PREVIEW_CHARS, MAX_QUESTIONS, MAX_QUESTION_CHARS, MAX_TIMEOUT_SECONDS, MAX_TITLE_CHARS,
 };
 use serde::{Deserialize, Serialize};
 
@@ -89,7 +89,10 @@ impl Reason {
                 "“其他”内容太长（{chars} 个字符，最多 {} 个）",
                 MAX_CUSTOM_CHARS
             ),
-            (Lang::Zh, Self::Invalid(problem)) => problem.code.text_zh(),
+            (Lang::Zh, Self::Invalid { problem, typed }) => match typed {
+                Some(typed) => format!("{}（填写的是 {}）", problem.code.text_zh(), quoted(typed)),
+                None => problem.code.text_zh(),
+            },
         }
     }
 }
@@ -193,9 +196,9 @@ impl ProblemCode {
             Self::UnknownRecipient => {
                 "这个桌面没有这个人；用 askdesk people list 查看名称。".to_owned()
             }
-        }
-    }
-}
             Self::ControlCharacter => {
                 "文字里有控制字符；除制表符和换行外都不能使用。".to_owned()
             }
+        }
+    }
+}

@@ -2,7 +2,7 @@
 //! is finished through. The desk records both with every finish; nothing
 //! an agent sends sets them.
 
-use crate::problem::{Problem, ProblemCode};
+use crate::problem::{quoted, Problem, ProblemCode};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -28,8 +28,9 @@ pub fn person_name_problem(name: &str, path: &str) -> Option<Problem> {
             path,
             ProblemCode::InvalidRecipient,
             format!(
-                "{name:?} is not a person's name: 1–{MAX_PERSON_NAME_CHARS} characters of \
-                 A-Z a-z 0-9 . _ -, starting with a letter or digit"
+                "{} is not a person's name: 1–{MAX_PERSON_NAME_CHARS} characters of \
+                 A-Z a-z 0-9 . _ -, starting with a letter or digit",
+                quoted(name)
             ),
         )
     })
@@ -47,7 +48,7 @@ pub fn check_recipients(to: &[String]) -> Vec<Problem> {
             problems.push(Problem::new(
                 path,
                 ProblemCode::InvalidRecipient,
-                format!("{name:?} is named twice; name each person once"),
+                format!("{} is named twice; name each person once", quoted(name)),
             ));
         }
     }
@@ -101,7 +102,6 @@ impl fmt::Display for Role {
     }
 }
 
-/// The surface an ask was finished through. Written as its
 /// Who the caller of `GET /api/v1/me` is, as the desk knows them from
 /// their credentials.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -119,6 +119,7 @@ pub struct Me {
     pub relays_answers: bool,
 }
 
+/// The surface an ask was finished through. Written as its
 /// [`as_str`](Via::as_str) form, and read through [`Via::parse`] (a
 /// derived reader would cost the page's wasm a second copy of the names).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -182,7 +183,6 @@ impl Via {
     pub fn parse(text: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|via| via.as_str() == text)
     }
-}
 
     /// Whether an answer through this surface is given inside an agent's
     /// host and carried to the desk by the agent's connection: its client's
@@ -190,12 +190,14 @@ impl Via {
     pub fn is_relayed(self) -> bool {
         matches!(self, Self::McpClient | Self::McpApp)
     }
+}
 
 impl TryFrom<String> for Via {
     type Error = String;
 
     fn try_from(text: String) -> Result<Self, String> {
-        Self::parse(&text).ok_or_else(|| format!("{text:?} is not a surface askdesk knows"))
+        Self::parse(&text)
+            .ok_or_else(|| format!("{} is not a surface askdesk knows", quoted(&text)))
     }
 }
 

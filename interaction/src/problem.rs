@@ -232,6 +232,46 @@ impl ProblemCode {
     }
 }
 
+/// A text as a message quotes it: in double quotes, with quotes,
+/// backslashes, control characters and the marks that reorder text
+/// escaped, as `{:?}` writes a string. Written through `Display`, because
+/// the browser bundles are built with `-Zfmt-debug=none`, under which
+/// `{:?}` writes nothing at all; and by hand, because `char::escape_debug`
+/// would bring Unicode's tables of printable characters into every bundle.
+pub(crate) fn quoted(text: &str) -> Quoted<'_> {
+    Quoted(text)
+}
+
+/// See [`quoted`].
+pub(crate) struct Quoted<'a>(&'a str);
+
+impl fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use fmt::Write;
+        f.write_char('"')?;
+        for c in self.0.chars() {
+            match c {
+                '"' => f.write_str("\\\"")?,
+                '\\' => f.write_str("\\\\")?,
+                '\0' => f.write_str("\\0")?,
+                '\t' => f.write_str("\\t")?,
+                '\r' => f.write_str("\\r")?,
+                '\n' => f.write_str("\\n")?,
+                // Other controls, and the bidirectional marks, embeddings,
+                // overrides and isolates.
+                '\u{0}'..='\u{1f}'
+                | '\u{7f}'..='\u{9f}'
+                | '\u{200e}'
+                | '\u{200f}'
+                | '\u{202a}'..='\u{202e}'
+                | '\u{2066}'..='\u{2069}' => write!(f, "\\u{{{:x}}}", u32::from(c))?,
+                c => f.write_char(c)?,
+            }
+        }
+        f.write_char('"')
+    }
+}
+
 impl fmt::Display for ProblemCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -297,5 +337,22 @@ mod tests {
             .collect();
         let all: Vec<&str> = ProblemCode::ALL.iter().map(|c| c.as_str()).collect();
         assert_eq!(documented, all);
+    }
+
+    /// The messages read the same in the browser, where `{:?}` writes
+    /// nothing, as they did on the server with it.
+    #[test]
+    fn quoting_writes_a_text_as_debug_would() {
+        for text in [
+            "plain",
+            "",
+            "say \"hi\" isn't",
+            "back\\slash",
+            "tab\tnew\nline\r",
+            "nul\0 esc\u{1b} del\u{7f}",
+            "ünï 中文 \u{202e}rtl\u{2066}\u{2069}\u{200f}",
+        ] {
+            assert_eq!(quoted(text).to_string(), format!("{text:?}"), "{text}");
+        }
     }
 }

@@ -12,7 +12,7 @@ pub(crate) use text::{control_problem, Texts};
 
 use crate::{
     model::{AnswerItem, Answers, Question, Request},
-    problem::{Problem, ProblemCode as Code, Problems},
+    problem::{quoted, Problem, ProblemCode as Code, Problems},
 };
 use request::request_problems;
 use text::request_control_problems;
@@ -142,7 +142,7 @@ impl ValidRequest {
                 problems.push(Problem::new(
                     format!("answers[{i}].id"),
                     Code::UnknownQuestion,
-                    format!("there is no question with id {:?}", item.id),
+                    format!("there is no question with id {}", quoted(&item.id)),
                 ));
                 continue;
             };
@@ -154,7 +154,7 @@ impl ValidRequest {
                         format!(
                             "question {} is already answered by answers[{first}]; \
                              answer each question once",
-                            item.id
+                            quoted(&item.id)
                         ),
                     )
                     .for_question(&item.id),
@@ -170,7 +170,10 @@ impl ValidRequest {
                     Problem::new(
                         "answers",
                         Code::MissingAnswer,
-                        format!("question {id:?} has no answer; every question needs one"),
+                        format!(
+                            "question {} has no answer; every question needs one",
+                            quoted(id)
+                        ),
                     )
                     .for_question(id),
                 );

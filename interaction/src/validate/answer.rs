@@ -4,7 +4,7 @@ use super::{chars, control_problem, is_blank, longer_than, Texts, MAX_CUSTOM_CHA
 use crate::{
     format::Scalar,
     model::{AnswerItem, Question},
-    problem::{Problem, ProblemCode as Code},
+    problem::{quoted, Problem, ProblemCode as Code},
 };
 use std::cmp::Ordering;
 
@@ -32,18 +32,23 @@ pub(crate) fn item_problems(
         if !question.options.iter().any(|o| o.label == *label) {
             let message = if question.options.is_empty() {
                 format!(
-                    "question {:?} has no options; {label:?} cannot be selected",
-                    question.id
+                    "question {} has no options; {} cannot be selected",
+                    quoted(&question.id),
+                    quoted(label)
                 )
             } else {
-                format!("{label:?} is not an option of question {:?}", question.id)
+                format!(
+                    "{} is not an option of question {}",
+                    quoted(label),
+                    quoted(&question.id)
+                )
             };
             push(&suffix(), Code::UnknownLabel, message);
         } else if item.selected[..j].contains(label) {
             push(
                 &suffix(),
                 Code::DuplicateLabel,
-                format!("{label:?} is selected twice"),
+                format!("{} is selected twice", quoted(label)),
             );
         }
     }
@@ -52,8 +57,8 @@ pub(crate) fn item_problems(
             ".selected",
             Code::TooManySelected,
             format!(
-                "question {:?} takes one option, {} are selected",
-                question.id,
+                "question {} takes one option, {} are selected",
+                quoted(&question.id),
                 item.selected.len()
             ),
         );
@@ -101,8 +106,8 @@ pub(crate) fn item_problems(
             ".custom",
             Code::ExclusiveCustom,
             format!(
-                "question {:?} is {kind} question: send either a selected option or custom text, not both",
-                question.id
+                "question {} is {kind} question: send either a selected option or custom text, not both",
+                quoted(&question.id)
             ),
         );
     }
@@ -117,7 +122,11 @@ pub(super) fn typed_problem(question: &Question, text: &str) -> Option<(Code, St
     let Some(value) = format.read(text) else {
         return Some((
             Code::InvalidFormat,
-            format!("the answer must be {}; {text:?} is not", format.describe()),
+            format!(
+                "the answer must be {}; {} is not",
+                format.describe(),
+                quoted(text)
+            ),
         ));
     };
     let bound = |scalar: &Option<Scalar>| {

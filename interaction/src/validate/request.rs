@@ -8,9 +8,8 @@ use super::{
 use crate::{
     format::Format,
     model::{Question, Request},
-    problem::{Problem, ProblemCode as Code},
+    problem::{quoted, Problem, ProblemCode as Code},
 };
-use std::collections::HashSet;
 
 /// Every problem of `request`.
 pub(super) fn request_problems(request: &Request) -> Vec<Problem> {
@@ -29,8 +28,12 @@ pub(super) fn request_problems(request: &Request) -> Vec<Problem> {
             format!("a request may have at most {MAX_QUESTIONS} questions, this one has {n}"),
         ));
     }
-    let mut ids = HashSet::new();
-    for (i, q) in request.questions.iter().enumerate() {
+    // Duplicates are looked for among the questions before, up to as many
+    // as a request may have: past that it is refused anyway, and the search
+    // stays bounded for any body. (A hash set here would cost every browser
+    // bundle, which validates the questions it reads, its hashing code.)
+    let questions = &request.questions;
+    for (i, q) in questions.iter().enumerate() {
         let path = format!("questions[{i}]");
         let mut push = |suffix: &str, code, message| {
             problems
@@ -41,15 +44,18 @@ pub(super) fn request_problems(request: &Request) -> Vec<Problem> {
                 ".id",
                 Code::InvalidId,
                 format!(
-                    "id {:?} must be 1 to {MAX_ID_CHARS} characters from A-Z, a-z, 0-9, _ and -",
-                    q.id
+                    "id {} must be 1 to {MAX_ID_CHARS} characters from A-Z, a-z, 0-9, _ and -",
+                    quoted(&q.id)
                 ),
             );
-        } else if !ids.insert(q.id.as_str()) {
+        } else if questions[..i.min(MAX_QUESTIONS)]
+            .iter()
+            .any(|p| p.id == q.id)
+        {
             push(
                 ".id",
                 Code::DuplicateId,
-                format!("id {:?} is used by another question", q.id),
+                format!("id {} is used by another question", quoted(&q.id)),
             );
         }
         if is_blank(&q.question) {
@@ -98,7 +104,6 @@ pub(super) fn request_problems(request: &Request) -> Vec<Problem> {
             );
         }
         typed_rules(q, &mut push);
-        let mut labels = HashSet::new();
         for (j, option) in q.options.iter().enumerate() {
             let suffix = format!(".options[{j}].label");
             if is_blank(&option.label) {
@@ -116,13 +121,16 @@ pub(super) fn request_problems(request: &Request) -> Vec<Problem> {
                         chars(&option.label)
                     ),
                 );
-            } else if !labels.insert(option.label.as_str()) {
+            } else if q.options[..j.min(MAX_OPTIONS)]
+                .iter()
+                .any(|o| o.label == option.label)
+            {
                 push(
                     &suffix,
                     Code::DuplicateOption,
                     format!(
-                        "label {:?} is used by another option of this question",
-                        option.label
+                        "label {} is used by another option of this question",
+                        quoted(&option.label)
                     ),
                 );
             }
@@ -169,7 +177,7 @@ fn typed_rules(q: &Question, push: &mut impl FnMut(&str, Code, String)) {
                 push(
                     ".format",
                     Code::UnknownFormat,
-                    format!("format {name:?} is not one of {}", known.join(", ")),
+                    format!("format {} is not one of {}", quoted(name), known.join(", ")),
                 );
                 return;
             }
@@ -207,7 +215,11 @@ fn typed_rules(q: &Question, push: &mut impl FnMut(&str, Code, String)) {
                 None => push(
                     &format!(".{field}"),
                     Code::InvalidBound,
-                    format!("the {field} must be {}; {text:?} is not", format.describe()),
+                    format!(
+                        "the {field} must be {}; {} is not",
+                        format.describe(),
+                        quoted(&text)
+                    ),
                 ),
             },
         }

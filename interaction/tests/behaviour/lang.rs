@@ -48,8 +48,10 @@ fn reasons_read_in_both_languages_validator_problems_too() {
     let answers: Answers =
         serde_json::from_str(r#"{"answers": [{"id": "db", "selected": ["C"]}]}"#).expect("answers");
     let problem = request.validate_answers(answers).expect_err("refused").0[0].clone();
-    let reason = Reason::Invalid(problem);
-    assert!(matches!(reason, Reason::Invalid(_)), "{reason:?}");
+    let reason = Reason::Invalid {
+        problem,
+        typed: None,
+    };
     assert!(
         !reason.text(Lang::Zh).is_ascii(),
         "{}",

@@ -82,6 +82,40 @@ fn the_message_names_the_rule_and_the_value() {
     assert_eq!(problem.question_id.as_deref(), Some("n"));
 }
 
+/// What a UI shows while typing names the typed value in every language,
+/// as the API's message does: the browser's bundles, built without `{:?}`,
+/// say the same as the server.
+#[test]
+fn a_drafts_reason_names_the_typed_value_in_every_language() {
+    use interaction::Lang;
+    for (format, extra, text) in [
+        ("email", json!({}), "ada at example"),
+        ("uri", json!({}), "not a link"),
+        ("integer", json!({"minimum": 1, "maximum": 10}), "11"),
+        ("date", json!({"minimum": "2026-01-01"}), "2025-12-31"),
+    ] {
+        let request = typed(format, extra);
+        let mut batch = BatchDraft::new(&request);
+        batch.draft_mut(0).expect("draft").set_custom(text);
+        let reason = batch.drafts()[0].status().expect_err("refused");
+        let json = json!({"answers": [{"id": "n", "selected": [], "custom": text}]}).to_string();
+        let api = request
+            .validate_answers(answers(&json))
+            .expect_err("refused");
+        let message = &api.iter().next().expect("one").message;
+        assert_eq!(reason.text(Lang::En), *message, "{format}");
+        assert!(
+            message.contains(&format!("{text:?}")) || message.contains(text),
+            "{message}"
+        );
+        assert!(
+            reason.text(Lang::Zh).contains(text),
+            "{format}: {}",
+            reason.text(Lang::Zh)
+        );
+    }
+}
+
 #[test]
 fn a_request_with_an_unknown_format_or_bad_bounds_is_refused_where_it_is_wrong() {
     let refused = |question| codes(&request(question).expect_err("refused"));
