@@ -28,9 +28,22 @@ const pages = [
 ];
 for (const [name, url] of pages) if (!url) throw new Error(`no URL for ${name}`);
 const loads = Number(process.env.LOADS ?? 15);
-const rates = [1, 4];
+// A phone's load takes seconds, not tenths: fewer rounds of it.
+const phoneLoads = Number(process.env.PHONE_LOADS ?? 9);
+// Where the pages are loaded: loopback at CPU 1× and 4×, and a phone on a
+// mobile network (DevTools' "Slow 4G": 150 ms round trip, 1.6 Mbit/s down,
+// 750 kbit/s up) at CPU 4×. Every page and file is served brotli, by
+// askdesk and by the peers' server alike.
+const SLOW_4G = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 };
+const profiles = [
+  { name: "1x", rate: 1, rounds: loads },
+  { name: "4x", rate: 4, rounds: loads },
+  { name: "phone", rate: 4, network: SLOW_4G, rounds: phoneLoads },
+];
 // The time-to-interactive figures, as `samples` and the result name them.
-const TIMES = ["cold1x", "repeat1x", "cold4x", "repeat4x"];
+const TIMES = ["cold1x", "repeat1x", "cold4x", "repeat4x", "coldphone", "repeatphone"];
+// The first-paint figures of the phone.
+const PAINTS = ["paintcoldphone", "paintrepeatphone"];
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
@@ -108,11 +121,21 @@ async function interactive(page, url) {
   // Waits for the response only: interactive may come before the load event.
   await page.goto(url, { waitUntil: "commit" });
   await marked;
-  return page.evaluate(() => window.__interactiveAt);
+  // First contentful paint came before; its entry is read once it is there.
+  return page.evaluate(() => new Promise((resolve) => {
+    const paint = () => performance.getEntriesByName("first-contentful-paint")[0]?.startTime;
+    if (paint() !== undefined) return resolve([window.__interactiveAt, paint()]);
+    new PerformanceObserver((_, observer) => {
+      if (paint() === undefined) return;
+      observer.disconnect();
+      resolve([window.__interactiveAt, paint()]);
+    }).observe({ type: "paint", buffered: true });
+  }));
 }
 
-// One cold load and one repeat visit of `url` at CPU slowdown `rate`.
-async function visit(url, rate) {
+// One cold load and one repeat visit of `url` at CPU slowdown `rate`,
+// over `network` conditions when given.
+async function visit(url, { rate, network }) {
   const context = await browser.newContext();
   const page = await context.newPage();
   // Runs before any page script; records when the page marks the body,
@@ -128,19 +151,23 @@ async function visit(url, rate) {
   }, MARK);
   const cdp = await context.newCDPSession(page);
   await cdp.send("Emulation.setCPUThrottlingRate", { rate });
-  const cold = await interactive(page, url);
+  if (network) {
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", network);
+  }
+  const [cold, coldPaint] = await interactive(page, url);
   // The repeat visit starts from a page done loading, as a person's
   // return does: not while the first is still painting, at CPU 4× most.
   // The bytes are counted then too, so they hold all the page fetched.
   await settled(page, { icon: true });
   const coldBytes = await page.evaluate(wire);
   await page.waitForTimeout(AWAY_MS);
-  const repeat = await interactive(page, url);
+  const [repeat, repeatPaint] = await interactive(page, url);
   // The icon comes from the browser's cache now, if it is asked for at all.
   await settled(page, { icon: false });
   const repeatBytes = await page.evaluate(wire);
   await context.close();
-  return { cold, repeat, coldBytes, repeatBytes };
+  return { cold, repeat, coldPaint, repeatPaint, coldBytes, repeatBytes };
 }
 
 const samples = {}; // samples[name][figure] = [values]
@@ -148,13 +175,17 @@ const add = (name, figure, value) => ((samples[name] ??= {})[figure] ??= []).pus
 const started = performance.now();
 for (let round = 0; round <= loads; round++) {
   const order = pages.map((_, i) => pages[(i + round) % pages.length]);
-  for (const rate of rates) {
+  for (const profile of profiles.filter((p) => round <= p.rounds)) {
     for (const [name, url] of order) {
-      const v = await visit(url, rate);
+      const v = await visit(url, profile);
       if (round === 0) continue;
-      add(name, `cold${rate}x`, v.cold);
-      add(name, `repeat${rate}x`, v.repeat);
-      if (rate === 1) {
+      add(name, `cold${profile.name}`, v.cold);
+      add(name, `repeat${profile.name}`, v.repeat);
+      if (profile.network) {
+        add(name, `paintcold${profile.name}`, v.coldPaint);
+        add(name, `paintrepeat${profile.name}`, v.repeatPaint);
+      }
+      if (profile.name === "1x") {
         add(name, "firstBytes", v.coldBytes.all);
         add(name, "firstCodeBytes", v.coldBytes.code);
         add(name, "repeatBytes", v.repeatBytes.all);
@@ -192,7 +223,7 @@ const median = (values) => {
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
-const result = { loads, seconds: (performance.now() - started) / 1000, pages: {}, finished, intervals: {} };
+const result = { loads, phoneLoads, seconds: (performance.now() - started) / 1000, pages: {}, finished, intervals: {} };
 for (const [name] of pages) {
   result.pages[name] = Object.fromEntries(Object.entries(samples[name]).map(([k, v]) => [k, median(v)]));
 }
@@ -214,7 +245,7 @@ const random = (() => {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 })();
-for (const figure of TIMES) {
+for (const figure of [...TIMES, ...PAINTS]) {
   const [a, v, r] = pages.map(([name]) => samples[name][figure]);
   const ratios = { vanilla: [], react: [] };
   for (let i = 0; i < 2000; i++) {
@@ -243,7 +274,11 @@ row("TTI cold, CPU 1×", "cold1x", "ms", 0);
 row("TTI repeat visit, CPU 1×", "repeat1x", "ms", 0);
 row("TTI cold, CPU 4×", "cold4x", "ms", 0);
 row("TTI repeat visit, CPU 4×", "repeat4x", "ms", 0);
-for (const figure of TIMES) {
+row("phone: first paint, cold", "paintcoldphone", "ms", 0);
+row("phone: TTI cold", "coldphone", "ms", 0);
+row("phone: first paint, repeat", "paintrepeatphone", "ms", 0);
+row("phone: TTI repeat", "repeatphone", "ms", 0);
+for (const figure of [...TIMES, ...PAINTS]) {
   const { vanilla, react } = result.intervals[figure];
   const span = ([lo, hi]) => `${lo.toFixed(2)}-${hi.toFixed(2)}`;
   console.log(`${`  90% interval, ${figure}`.padEnd(56)}${span(vanilla).padStart(12)}${span(react).padStart(12)}`);

@@ -3,7 +3,8 @@
 # release build, beside two peers of the same form (bench/peers: a
 # hand-written page and React 19 SSR + hydration): from navigation start to
 # `body[data-hydrated]`, CPU unthrottled and slowed 4×, cold cache and
-# repeat visit, medians of LOADS (default 15) rounds; bytes on the wire on
+# repeat visit, medians of LOADS (default 15) rounds, and a phone (Slow 4G,
+# CPU 4×: first paint and interactive, PHONE_LOADS rounds, default 9); bytes on the wire on
 # the first and the repeat visit; and the scripts a page without an island
 # (a cancelled ask) fetches. JSON_OUT=file also writes the figures as JSON.
 #   bench/tti.sh
