@@ -276,13 +276,59 @@ fn PendingAsk() -> impl IntoView {
         } = props;
         provide_context(lang);
         crate::mark_hydrated();
+        // Read before the view hydrates; adopted once it has.
+        let woken = Woken::read(ROOT_ID, &id, &request, posted.as_ref());
         let form = RwSignal::new(FormState::new(&id, &request, posted.as_ref()));
-        // A refused post shown by the server is newer than any saved draft.
-        let restore_draft = posted.is_none();
+        if posted.is_some() {
+            browser::save_draft(&form.with_untracked(FormState::saved));
+        }
+        woken.adopt_after_hydrating(form);
         let questions = request.questions().to_vec();
         let countdown = defaults_at.map(|at| view! { <Countdown at form/> });
-        view! { {countdown} <LiveForm form questions restore_draft notify/> }
+        view! { {countdown} <LiveForm form questions notify/> }
     })
+}
+
+/// What a person entered into the answering form of ask `id` before its
+/// island woke, read from the inputs in the element `root_id` as it wakes
+/// (`found`), and the draft saved before a reload (`saved`). Hydration
+/// adopts, never resets: the woken form takes these over what the server
+/// rendered. A refused post the server shows is newer than any saved draft.
+#[derive(Debug, Default)]
+pub struct Woken {
+    found: Option<Posted>,
+    saved: Option<Posted>,
+}
+
+impl Woken {
+    /// Reads the inputs and the saved draft; nothing on the server.
+    pub fn read(root_id: &str, id: &str, request: &ValidRequest, posted: Option<&Posted>) -> Self {
+        let names = crate::form::field_names(request);
+        Self {
+            found: browser::form_fields(root_id, &names)
+                .map(|fields| Posted::from_fields(id, request, &fields)),
+            saved: posted.is_none().then(|| browser::saved_draft(id)).flatten(),
+        }
+    }
+
+    /// Puts what was read into `state` (see [`FormState::adopt`]).
+    pub fn adopt_into(&self, state: &mut FormState) {
+        state.adopt(self.found.as_ref(), self.saved.as_ref());
+    }
+
+    /// Adopts what was read into `form` once the island has hydrated the
+    /// server's markup, right after: hydrating a state other than the one
+    /// the server rendered would not match its markup (a note the server
+    /// did not show, for one). Until then nothing runs that could wipe the
+    /// inputs, and the person's entries come back at once.
+    pub fn adopt_after_hydrating(self, form: RwSignal<FormState>) {
+        if self.found.is_none() && self.saved.is_none() {
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            form.update(|state| self.adopt_into(state));
+        });
+    }
 }
 
 /// The answering form at work: it keeps its draft across reloads, follows
@@ -294,8 +340,6 @@ pub fn LiveForm(
     form: RwSignal<FormState>,
     /// The ask's questions, in the request's order.
     questions: Vec<Question>,
-    /// Whether to put back a draft saved before a reload.
-    restore_draft: bool,
     /// In an iframe: the host origin to tell when the ask finishes.
     notify: Option<String>,
 ) -> impl IntoView {
@@ -308,8 +352,7 @@ pub fn LiveForm(
         });
     }
     let saved = Memo::new(move |_| form.with(FormState::saved));
-    let restore = restore_draft.then_some(move |draft: Posted| form.update(|s| s.restore(&draft)));
-    browser::keep_draft(saved, restore);
+    browser::keep_draft(saved);
     let id = form.with_untracked(|s| s.ask_id().to_owned());
     follow_events(form, &id);
     let send = Callback::new(move |outgoing: Outgoing| {

@@ -14,7 +14,7 @@ pub mod host;
 pub(crate) mod json;
 
 pub use calls::{list_desk, load, send};
-pub use draft::{forget_draft, keep_draft};
+pub use draft::{forget_draft, keep_draft, save_draft, saved_draft};
 
 use interaction::{Ask, AskEvent, ResetEvent};
 use leptos::prelude::*;
@@ -196,6 +196,58 @@ where
     #[cfg(not(feature = "hydrate"))]
     let _ = id;
     use_context::<T>()
+}
+
+/// What the form inside the element `id` holds now, as it would post it:
+/// each of `names` with its values (checked boxes and radios, text typed
+/// so far). The islands read it as they wake, to start from what a person
+/// entered before the script arrived. `None` on the server, or when there
+/// is no such form.
+pub fn form_fields(id: &str, names: &[String]) -> Option<Vec<(String, String)>> {
+    #[cfg(feature = "hydrate")]
+    {
+        use leptos::{wasm_bindgen::JsCast, web_sys::HtmlFormElement};
+        let form = document()
+            .query_selector(&format!("#{id} form"))
+            .ok()??
+            .dyn_into::<HtmlFormElement>()
+            .ok()?;
+        let data = leptos::web_sys::FormData::new_with_form(&form).ok()?;
+        let fields = names
+            .iter()
+            .flat_map(|name| {
+                data.get_all(name)
+                    .iter()
+                    .filter_map(|value| value.as_string())
+                    .map(|value| (name.clone(), value))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        Some(fields)
+    }
+    #[cfg(not(feature = "hydrate"))]
+    {
+        let _ = (id, names);
+        None
+    }
+}
+
+/// The `value` of the element `id` (an input or a select) now: what an
+/// island that wakes adopts from a control a person may have changed
+/// before the script arrived. `None` on the server.
+pub fn value_of(id: &str) -> Option<String> {
+    #[cfg(feature = "hydrate")]
+    {
+        let element = document().get_element_by_id(id)?;
+        leptos::web_sys::js_sys::Reflect::get(&element, &"value".into())
+            .ok()?
+            .as_string()
+    }
+    #[cfg(not(feature = "hydrate"))]
+    {
+        let _ = id;
+        None
+    }
 }
 
 /// Resolves after `wait` in the browser; at once on the server.

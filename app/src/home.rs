@@ -90,6 +90,9 @@ fn PushSubscribe() -> impl IntoView {
 /// The element id around the live desk, which carries its props.
 const DESK_ID: &str = "live-desk";
 
+/// The history's filter by status.
+const FILTER_ID: &str = "history-filter";
+
 /// What the desk's island starts from.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 struct DeskProps {
@@ -130,7 +133,12 @@ fn live_desk(props: DeskProps) -> impl IntoView {
     let t = lang.t();
     crate::mark_hydrated();
     let lists = RwSignal::new(Lists { pending, history });
+    // A filter chosen before the script arrived is the one the list shows,
+    // from right after the island has hydrated the list the server rendered.
     let filter = RwSignal::new(None::<AskStatus>);
+    if let Some(chosen) = browser::value_of(FILTER_ID).and_then(|v| AskStatus::parse(&v)) {
+        leptos::task::spawn_local(async move { filter.set(Some(chosen)) });
+    }
     let now = browser::use_now();
     let notify = RwSignal::new(browser::notifications_allowed());
     let waiting = Memo::new(move |_| lists.with(|l| l.pending.len()));
@@ -212,7 +220,10 @@ fn live_desk(props: DeskProps) -> impl IntoView {
                 <h2 id="history-heading">{t.history}</h2>
                 <label class="filter">
                     {t.show}
-                    <select on:change=move |ev| filter.set(AskStatus::parse(&event_target_value(&ev)))>
+                    <select
+                        id=FILTER_ID
+                        on:change=move |ev| filter.set(AskStatus::parse(&event_target_value(&ev)))
+                    >
                         <option value="">{t.everything}</option>
                         {AskStatus::ALL
                             .into_iter()

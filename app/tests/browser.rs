@@ -5,7 +5,7 @@
 //!   scripts/dev.sh test wasm
 #![cfg(target_arch = "wasm32")]
 
-use app::ask::{form::AskForm, LiveForm};
+use app::ask::{form::AskForm, LiveForm, Woken};
 use askform::{
     error::ServerError,
     form::{Posted, PostedQuestion},
@@ -101,11 +101,14 @@ async fn mount_live(posted: Option<Posted>, keep_draft: bool) -> Mounted {
         storage().clear().expect("clear");
     }
     let root = container();
-    let form = RwSignal::new(FormState::new(ID, &request(), posted.as_ref()));
-    let restore_draft = posted.is_none();
+    // As the island wakes: over no server markup here, so from the saved
+    // draft or the post alone.
+    let mut state = FormState::new(ID, &request(), posted.as_ref());
+    Woken::read("no-markup", ID, &request(), posted.as_ref()).adopt_into(&mut state);
+    let form = RwSignal::new(state);
     let questions = request().questions().to_vec();
     leptos::mount::mount_to(root.clone(), move || {
-        view! { <LiveForm form questions=questions.clone() restore_draft notify=None/> }
+        view! { <LiveForm form questions=questions.clone() notify=None/> }
     })
     .forget();
     tick().await;
@@ -408,6 +411,70 @@ async fn a_refused_post_shows_its_problems_and_wins_over_a_saved_draft() {
         ""
     );
     assert!(page.text("#notes-problems").contains("has no answer"));
+}
+
+/// A form as the server rendered it, which a person changed before any
+/// script listened: its inputs are set without events, as a browser that
+/// runs no island yet leaves them. The state the island wakes with holds
+/// all of it, and the form then keeps it.
+#[wasm_bindgen_test]
+async fn the_woken_form_adopts_what_was_entered_into_the_markup_before() {
+    storage().clear().expect("clear");
+    let markup = mount_form().await;
+    markup.input("#features-option-0").set_checked(true);
+    markup.input("#features-other").set_value("Tracing");
+    markup.input("#db-option-1").set_checked(true);
+    markup.input("#db-other").set_value("DuckDB");
+    markup
+        .find::<web_sys::HtmlTextAreaElement>("#notes-other")
+        .set_value("line one\nline two");
+    markup
+        .find::<web_sys::HtmlTextAreaElement>("#decline-reason")
+        .set_value("busy");
+    assert_eq!(
+        markup.item(0),
+        expected("features", &[], None),
+        "no script saw it"
+    );
+
+    let mut woken = FormState::new(ID, &request(), None);
+    Woken::read("mounted", ID, &request(), None).adopt_into(&mut woken);
+    let answers = woken.batch().answers().answers;
+    assert_eq!(answers[0], expected("features", &["Auth"], Some("Tracing")));
+    assert_eq!(
+        answers[1],
+        expected("db", &[], Some("DuckDB")),
+        "text overrides"
+    );
+    assert!(woken.batch().drafts()[1].is_checked(1), "the radio is kept");
+    assert_eq!(
+        answers[2],
+        expected("notes", &[], Some("line one\nline two"))
+    );
+    assert_eq!(woken.reason(), "busy");
+
+    // The live form over that state shows the same, and adds to it.
+    markup.root.remove();
+    let root = container();
+    let form = RwSignal::new(woken);
+    let questions = request().questions().to_vec();
+    leptos::mount::mount_to(root.clone(), move || {
+        view! { <LiveForm form questions=questions.clone() notify=None/> }
+    })
+    .forget();
+    tick().await;
+    let page = Mounted {
+        root,
+        form,
+        sent: Arc::default(),
+    };
+    assert!(page.input("#features-option-0").checked());
+    assert_eq!(page.input("#features-other").value(), "Tracing");
+    page.click("Logging").await;
+    assert_eq!(
+        page.item(0),
+        expected("features", &["Auth", "Logging"], Some("Tracing"))
+    );
 }
 
 /// Waits up to two seconds for something under `root` to match `selector`.

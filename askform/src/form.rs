@@ -6,7 +6,7 @@
 //! form and a script-driven submit produce the same answer item (on
 //! single-select, Other text overrides the chosen option in both).
 
-use interaction::{Answers, BatchDraft, Problem, ValidRequest};
+use interaction::{Answers, BatchDraft, Problem, QuestionDraft, ValidRequest};
 use serde::{Deserialize, Serialize};
 
 /// The name of the checkboxes or radios of question `id`.
@@ -17,6 +17,16 @@ pub fn selected_field(id: &str) -> String {
 /// The name of the Other box (or the textarea) of question `id`.
 pub fn other_field(id: &str) -> String {
     format!("other.{id}")
+}
+
+/// The names of every field a form over `request` posts, but its buttons.
+pub fn field_names(request: &ValidRequest) -> Vec<String> {
+    request
+        .questions()
+        .iter()
+        .flat_map(|q| [selected_field(&q.id), other_field(&q.id)])
+        .chain([REASON_FIELD.to_owned()])
+        .collect()
 }
 
 /// The name of the decline reason box.
@@ -36,6 +46,23 @@ pub struct PostedQuestion {
     pub custom: String,
 }
 
+impl PostedQuestion {
+    /// Makes `draft` hold exactly these fields: these labels checked and no
+    /// others, this Other text. The draft's own rules still decide what
+    /// the answer is (on single-select, Other text overrides a choice).
+    pub fn put(&self, draft: &mut QuestionDraft) {
+        for index in 0..draft.question().options.len() {
+            draft.set_checked(index, false);
+        }
+        draft.set_custom(self.custom.clone());
+        for label in &self.selected {
+            if let Some(index) = draft.index_of(label) {
+                draft.set_checked(index, true);
+            }
+        }
+    }
+}
+
 /// A posted form the server refused: what was typed and why it was refused,
 /// so the page can show both and nothing typed is lost.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -48,6 +75,13 @@ pub struct Posted {
     pub reason: String,
     /// Why the server refused it.
     pub problems: Vec<Problem>,
+}
+
+/// A posted text as typed: HTML's CRLF line breaks as newlines. (The server
+/// reads a posted form's fields so; the browser's own `FormData` has the
+/// newlines as typed.)
+pub fn posted_text(value: &str) -> String {
+    value.replace("\r\n", "\n")
 }
 
 impl Posted {
@@ -78,13 +112,6 @@ impl Posted {
 
     /// The fields a form over `batch` would post now: what the page keeps
     /// as its draft, to put back after a reload with [`Posted::apply`].
-/// A posted text as typed: HTML's CRLF line breaks as newlines. (The server
-/// reads a posted form's fields so; the browser's own `FormData` has the
-/// newlines as typed.)
-pub fn posted_text(value: &str) -> String {
-    value.replace("\r\n", "\n")
-}
-
     pub fn of_draft(ask_id: &str, batch: &BatchDraft) -> Self {
         Self {
             ask_id: ask_id.to_owned(),
@@ -105,16 +132,15 @@ pub fn posted_text(value: &str) -> String {
     /// Puts what was posted into `batch`, as if typed and clicked there.
     pub fn apply(&self, batch: &mut BatchDraft) {
         for posted in &self.questions {
-            let Some(draft) = batch.draft_by_id_mut(&posted.id) else {
-                continue;
-            };
-            draft.set_custom(posted.custom.clone());
-            for label in &posted.selected {
-                if let Some(index) = draft.index_of(label) {
-                    draft.set_checked(index, true);
-                }
+            if let Some(draft) = batch.draft_by_id_mut(&posted.id) {
+                posted.put(draft);
             }
         }
+    }
+
+    /// What was posted for the question `id`.
+    pub fn question(&self, id: &str) -> Option<&PostedQuestion> {
+        self.questions.iter().find(|q| q.id == id)
     }
 
     /// The answers the posted form stands for. Labels that are no option of

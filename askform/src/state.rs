@@ -95,9 +95,38 @@ impl FormState {
         }
     }
 
-    /// Puts a saved draft back, as if typed again.
-    pub fn restore(&mut self, saved: &Posted) {
-        saved.apply(&mut self.batch);
+    /// Takes what the form's inputs hold when the island wakes (`found`,
+    /// as the form would post them) over what the server rendered into
+    /// them, and a draft saved on an earlier visit (`saved`) where the
+    /// inputs hold what the server rendered: a person who checked, chose
+    /// or typed before the script arrived loses nothing, and a reload gets
+    /// its draft back. Each question goes whole, so on multi-select labels
+    /// and Other text stay together whichever came first, and the draft's
+    /// rules decide the rest. Call it before the form is shown.
+    pub fn adopt(&mut self, found: Option<&Posted>, saved: Option<&Posted>) {
+        let rendered = self.rendered();
+        for rendered_question in &rendered.questions {
+            let id = &rendered_question.id;
+            let changed = found
+                .and_then(|found| found.question(id))
+                .filter(|found| *found != rendered_question);
+            let take = changed.or_else(|| saved.and_then(|saved| saved.question(id)));
+            if let (Some(posted), Some(draft)) = (take, self.batch.draft_by_id_mut(id)) {
+                posted.put(draft);
+            }
+        }
+        if let Some(found) = found.filter(|found| found.reason != rendered.reason) {
+            self.reason.clone_from(&found.reason);
+        }
+    }
+
+    /// What the form's inputs hold as the server rendered them from this
+    /// state.
+    fn rendered(&self) -> Posted {
+        Posted {
+            reason: self.reason.clone(),
+            ..self.saved()
+        }
     }
 
     /// The draft as it is kept across reloads.
@@ -226,160 +255,4 @@ impl FormState {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::form::{tests::request, PostedQuestion};
-    use interaction::{AskStatus, Problems};
-
-    fn ask(status: AskStatus) -> Ask {
-        Ask {
-            id: "x".to_owned(),
-            url: String::new(),
-            status,
-            title: None,
-            agent: None,
-            request: request(),
-            created_at: interaction::Timestamp::from_ms(0),
-            expires_at: None,
-            finished_at: None,
-            answers: None,
-            default_answers: None,
-            defaulted: false,
-            decline_reason: None,
-            projection: None,
-            answered_by: None,
-            relayed_by: None,
-            via: None,
-            to: Vec::new(),
-        }
-    }
-
-    fn answered() -> FormState {
-        let mut form = FormState::new("x", &request(), None);
-        form.edit(0, |d| d.set_checked(0, true));
-        form.edit(1, |d| d.set_checked(1, true));
-        form.edit(2, |d| d.set_custom("none".to_owned()));
-        form
-    }
-
-    #[test]
-    fn answers_are_sent_only_once_every_question_is_ready() {
-        let mut form = FormState::new("x", &request(), None);
-        form.edit(0, |d| d.set_checked(1, true));
-        form.edit(1, |d| d.set_checked(0, true));
-        assert_eq!(form.blockers().len(), 1);
-        assert_eq!(form.begin_answer(), None);
-        assert!(!form.is_sending());
-        form.edit(2, |d| d.set_custom("none".to_owned()));
-        let Some(Outgoing::Answer(answers)) = form.begin_answer() else {
-            panic!("ready, so the answers go");
-        };
-        assert_eq!(answers.answers[0].selected, ["PostgreSQL"]);
-        assert!(form.is_sending());
-        // A second click while sending sends nothing.
-        assert_eq!(form.begin_answer(), None);
-        assert_eq!(form.begin_decline(), None);
-    }
-
-    #[test]
-    fn a_refusal_shows_the_problems_by_question_and_reopens_the_form() {
-        let mut form = answered();
-        form.begin_answer().expect("ready");
-        let problems: Problems = request()
-            .validate_answers(Answers { answers: vec![] })
-            .expect_err("refused");
-        form.settle(Err(ServerError::Invalid(problems)));
-        assert!(form.refused());
-        assert_eq!(form.problems_of(Some("db")).count(), 1);
-        assert_eq!(form.problems_of(None).count(), 0);
-        assert_eq!(form.failure(), None);
-        assert!(form.begin_answer().is_some());
-    }
-
-    #[test]
-    fn a_failed_send_keeps_the_draft_and_says_why() {
-        let mut form = answered();
-        form.begin_decline().expect("open");
-        form.settle(Err(ServerError::Internal));
-        assert_eq!(form.failure(), Some(&ServerError::Internal));
-        assert!(form.blockers().is_empty());
-        form.begin_answer().expect("ready again");
-        assert_eq!(form.failure(), None);
-    }
-
-    #[test]
-    fn an_answer_that_arrives_ends_the_form() {
-        let mut form = answered();
-        form.begin_answer().expect("ready");
-        form.settle(Ok(ask(AskStatus::Answered)));
-        let ended = form.ended().expect("ended");
-        assert!(!ended.late);
-        assert_eq!(ended.ask.status, AskStatus::Answered);
-    }
-
-    #[test]
-    fn an_answer_too_late_shows_how_the_ask_ended() {
-        let mut form = answered();
-        form.begin_answer().expect("ready");
-        form.settle(Err(ServerError::Finished(Box::new(ask(
-            AskStatus::Expired,
-        )))));
-        let ended = form.ended().expect("ended");
-        assert!(ended.late);
-        assert_eq!(ended.ask.status, AskStatus::Expired);
-    }
-
-    #[test]
-    fn an_ask_withdrawn_while_typing_keeps_the_typed_text() {
-        let mut form = answered();
-        form.end_elsewhere(ask(AskStatus::Pending));
-        assert_eq!(form.ended(), None);
-        form.end_elsewhere(ask(AskStatus::Cancelled));
-        let ended = form.ended().expect("ended");
-        assert!(ended.late);
-        assert_eq!(
-            ended.unsent,
-            [Unsent {
-                index: 2,
-                text: "none".to_owned()
-            }]
-        );
-    }
-
-    #[test]
-    fn news_of_an_end_waits_for_a_send_on_its_way() {
-        let mut form = answered();
-        form.begin_answer().expect("ready");
-        form.end_elsewhere(ask(AskStatus::Cancelled));
-        assert!(form.is_sending());
-    }
-
-    #[test]
-    fn a_refused_post_comes_back_with_its_fields_reason_and_problems() {
-        let posted = Posted {
-            ask_id: "x".to_owned(),
-            questions: vec![PostedQuestion {
-                id: "db".to_owned(),
-                selected: vec!["SQLite".to_owned()],
-                custom: String::new(),
-            }],
-            reason: "later".to_owned(),
-            problems: request()
-                .validate_answers(Answers { answers: vec![] })
-                .expect_err("refused")
-                .0,
-        };
-        let form = FormState::new("x", &request(), Some(&posted));
-        assert_eq!(form.reason(), "later");
-        assert!(form.refused());
-        assert!(form.batch().drafts()[0].is_checked(0));
-    }
-
-    #[test]
-    fn a_saved_draft_restores_what_was_typed() {
-        let saved = answered().saved();
-        let mut form = FormState::new("x", &request(), None);
-        form.restore(&saved);
-        assert_eq!(form.batch(), answered().batch());
-    }
-}
+mod tests;

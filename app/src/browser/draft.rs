@@ -16,49 +16,45 @@ fn session_storage() -> Option<leptos::web_sys::Storage> {
     window().session_storage().ok().flatten()
 }
 
-/// Keeps an ask's draft in sessionStorage, so a reload loses nothing:
-/// first hands the saved one (if any) to `restore`, then saves `draft`
-/// whenever it changes. `restore` is `None` when something newer than the
-/// saved draft is shown, such as a form post the server just refused; that
-/// is saved at once. A form as served is not saved until it changes.
-pub fn keep_draft(draft: Memo<Posted>, restore: Option<impl Fn(Posted) + 'static>) {
+/// The draft of ask `id` saved on an earlier visit of this tab, if any.
+pub fn saved_draft(id: &str) -> Option<Posted> {
     #[cfg(feature = "hydrate")]
     {
-        let id = draft.with_untracked(|d| d.ask_id.clone());
-        let key = draft_key(&id);
-        let save = move |draft: &Posted| {
-            if let (Some(storage), Some(json)) = (session_storage(), json::stringify(draft)) {
-                // A full or disabled storage only costs the reload-safety.
-                let _ = storage.set_item(&key, &json);
-            }
-        };
-        // One effect does both, in this order, so that the first save can
-        // never overwrite the draft before it was read back. It returns the
-        // draft as stored.
-        Effect::new(move |stored: Option<Posted>| {
-            let first = stored.is_none();
-            if first {
-                let saved = restore.as_ref().and_then(|_| {
-                    let json = session_storage()?.get_item(&draft_key(&id)).ok()??;
-                    json::parse::<Posted>(&json).filter(|p| p.ask_id == id)
-                });
-                if let (Some(restore), Some(saved)) = (&restore, saved) {
-                    restore(saved);
-                }
-            }
-            let now = draft.get();
-            let changed = match &stored {
-                Some(stored) => *stored != now,
-                None => restore.is_none(),
-            };
-            if changed {
-                save(&now);
-            }
-            now
-        });
+        let json = session_storage()?.get_item(&draft_key(id)).ok()??;
+        json::parse::<Posted>(&json).filter(|p| p.ask_id == id)
     }
     #[cfg(not(feature = "hydrate"))]
-    let _ = (draft, restore);
+    {
+        let _ = id;
+        None
+    }
+}
+
+/// Keeps an ask's draft in sessionStorage whenever it changes, so a reload
+/// loses nothing ([`saved_draft`] reads it back). The draft the form
+/// woke with is the saved one, or what the page shows anyway: it is kept
+/// from its first change on.
+pub fn keep_draft(draft: Memo<Posted>) {
+    #[cfg(feature = "hydrate")]
+    Effect::new(move |first: Option<()>| {
+        let draft = draft.get();
+        if first.is_some() {
+            save_draft(&draft);
+        }
+    });
+    #[cfg(not(feature = "hydrate"))]
+    let _ = draft;
+}
+
+/// Saves an ask's draft now (the form keeps saving it with [`keep_draft`]).
+pub fn save_draft(draft: &Posted) {
+    #[cfg(feature = "hydrate")]
+    if let (Some(storage), Some(json)) = (session_storage(), json::stringify(draft)) {
+        // A full or disabled storage only costs the reload-safety.
+        let _ = storage.set_item(&draft_key(&draft.ask_id), &json);
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = draft;
 }
 
 /// Forgets the draft of an ask that has been answered.
