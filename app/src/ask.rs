@@ -365,11 +365,11 @@ pub fn LiveForm(
             form.update(|s| s.settle(result));
         });
     });
-    view! { <FormOrOutcome form questions send/> }
+    view! { <PageFormOrOutcome form questions send/> }
 }
 
-/// The form while the ask is open, then how it ended: on the page and in
-/// an agent's host ([`crate::hosted`]) alike.
+/// The form while the ask is open, then how it ended, in an agent's host
+/// ([`crate::hosted`]), which mounts it: the form gives way to the outcome.
 #[component]
 pub fn FormOrOutcome(
     /// The form's state.
@@ -382,12 +382,40 @@ pub fn FormOrOutcome(
     let ended = Memo::new(move |_| form.with(|s| s.ended().is_some()));
     move || {
         if ended.get() {
-            let ended = form.with_untracked(|s| s.ended().cloned());
-            Either::Left(ended.map(|ended| view! { <EndedView ended/> }))
+            Either::Left(ended_view(form))
         } else {
             Either::Right(view! { <AskForm form questions=questions.clone() send/> })
         }
     }
+}
+
+/// The same on the ask page, whose island hydrates the form the server
+/// rendered: there the form is hidden once the ask has ended, not swapped
+/// for the outcome, so that the page's bundle carries only the code that
+/// hydrates the form, not a second copy that builds it afresh and a third
+/// that rebuilds it.
+#[component]
+fn PageFormOrOutcome(
+    /// The form's state.
+    form: RwSignal<FormState>,
+    /// The ask's questions, in the request's order.
+    questions: Vec<Question>,
+    /// Carries what the form lets go to the server.
+    send: Callback<Outgoing>,
+) -> impl IntoView {
+    let ended = Memo::new(move |_| form.with(|s| s.ended().is_some()));
+    view! {
+        <div class="form-open" hidden=move || ended.get()>
+            <AskForm form questions send/>
+        </div>
+        {move || ended.get().then(|| ended_view(form))}
+    }
+}
+
+/// How the ask of `form` ended, once it has.
+fn ended_view(form: RwSignal<FormState>) -> Option<impl IntoView> {
+    let ended = form.with_untracked(|s| s.ended().cloned())?;
+    Some(view! { <EndedView ended/> })
 }
 
 /// Follows the ask's event stream while its form is open: the agent may
