@@ -57,7 +57,9 @@ fn is_blank(s: &str) -> bool {
 /// value that crossed a boundary (an [`Ask`](crate::Ask) from the server,
 /// the page's props) is as valid as one made here. Decoding reads it as a
 /// store kept it ([`ValidRequest::stored`]): what crosses a boundary as a
-/// `ValidRequest` was accepted by a server already.
+/// `ValidRequest` was accepted by a server already. In the browser bundles
+/// (feature `from-server`), which decode questions only from their own
+/// server, decoding keeps that server's proof without checking again.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(transparent)]
 pub struct ValidRequest(Request);
@@ -65,7 +67,23 @@ pub struct ValidRequest(Request);
 impl<'de> serde::Deserialize<'de> for ValidRequest {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let request = Request::deserialize(deserializer)?;
-        ValidRequest::stored(request).map_err(serde::de::Error::custom)
+        ValidRequest::decoded(request).map_err(serde::de::Error::custom)
+    }
+}
+
+impl ValidRequest {
+    /// A request decoded from the wire.
+    #[cfg(not(feature = "from-server"))]
+    fn decoded(request: Request) -> Result<Self, Problems> {
+        Self::stored(request)
+    }
+
+    /// A request decoded from the wire, in a browser bundle: its server
+    /// validated it.
+    #[cfg(feature = "from-server")]
+    #[allow(clippy::unnecessary_wraps)]
+    fn decoded(request: Request) -> Result<Self, Problems> {
+        Ok(Self(request))
     }
 }
 
