@@ -48,8 +48,11 @@ impl fmt::Display for Problem {
 }
 
 /// The stable codes of [`Problem`]s; the crate documentation has the table.
+/// Written as its [`as_str`](ProblemCode::as_str) form, and read through
+/// [`ProblemCode::parse`]: a derived reader would cost every browser bundle
+/// a second copy of the names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(try_from = "String", into = "&'static str")]
 pub enum ProblemCode {
     // Requests.
     /// The request has no questions.
@@ -272,6 +275,27 @@ impl fmt::Display for Quoted<'_> {
     }
 }
 
+impl ProblemCode {
+    /// Reads a code from its [`as_str`](Self::as_str) form.
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|code| code.as_str() == text)
+    }
+}
+
+impl TryFrom<String> for ProblemCode {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Self, String> {
+        Self::parse(&text).ok_or_else(|| format!("{} is no problem code", quoted(&text)))
+    }
+}
+
+impl From<ProblemCode> for &'static str {
+    fn from(code: ProblemCode) -> Self {
+        code.as_str()
+    }
+}
+
 impl fmt::Display for ProblemCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -325,7 +349,10 @@ mod tests {
         for code in ProblemCode::ALL {
             let json = serde_json::to_string(&code).expect("serializes");
             assert_eq!(json, format!("\"{}\"", code.as_str()));
+            let read: ProblemCode = serde_json::from_str(&json).expect("reads back");
+            assert_eq!(read, code);
         }
+        assert!(serde_json::from_str::<ProblemCode>("\"no_such_code\"").is_err());
     }
 
     #[test]
