@@ -160,7 +160,7 @@ fn live_desk(props: DeskProps) -> impl IntoView {
     // Fell behind, or the server restarted: read the lists afresh.
     let on_reset = move |_| {
         leptos::task::spawn_local(async move {
-            if let Ok(data) = browser::list_desk().await {
+            if let Some(data) = browser::list_desk().await {
                 lists.set(Lists {
                     pending: data.pending,
                     history: data.history,

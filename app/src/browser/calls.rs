@@ -1,12 +1,16 @@
 //! The server functions the islands call, through the browser's own
 //! `fetch`.
 
+#[cfg(feature = "hydrate")]
+use crate::rpc::ListDesk;
 use crate::{
     error::ServerError,
-    rpc::{AnswerAsk, DeclineAsk, DeskData, ListDesk, LoadAsk},
+    rpc::{AnswerAsk, DeclineAsk, DeskData, LoadAsk},
 };
 use askform::state::Outgoing;
 use interaction::Ask;
+#[cfg(feature = "hydrate")]
+use leptos::server_fn::ServerFn;
 
 /// Sends what the ask page's form lets go to its server function: the
 /// answers to [`crate::rpc::answer_ask`], a decline to
@@ -31,9 +35,19 @@ pub async fn load(id: &str) -> Result<Ask, ServerError> {
     call::<Loaded, _>(&args).await.map(|loaded| loaded.ask)
 }
 
-/// Reads the desk's lists again through [`crate::rpc::list_desk`].
-pub async fn list_desk() -> Result<DeskData, ServerError> {
-    call(&ListDesk {}).await
+/// Reads the desk's lists again through [`crate::rpc::list_desk`]; `None`
+/// when they could not be read, and the desk shows what it has until the
+/// next try. Why is not decoded: the desk's bundle then carries no reader
+/// of [`ServerError`], whose refusals hold whole asks.
+pub async fn list_desk() -> Option<DeskData> {
+    #[cfg(feature = "hydrate")]
+    {
+        fetch::post_json_ok(ListDesk::PATH, &ListDesk {}).await
+    }
+    #[cfg(not(feature = "hydrate"))]
+    {
+        None
+    }
 }
 
 /// Calls the server function whose arguments are `args` with the browser's
@@ -84,6 +98,16 @@ mod fetch {
         } else {
             Err(json::parse::<ServerError>(&text).ok_or_else(reply)?)
         }
+    }
+
+    /// A JSON `POST` of `input` to `path`: the reply an `O` when its
+    /// status is below 400, else `None`.
+    pub async fn post_json_ok<O: DeserializeOwned>(
+        path: &str,
+        input: &impl Serialize,
+    ) -> Option<O> {
+        let (ok, text) = post(path, &json::stringify(input)?).await.ok()?;
+        ok.then(|| json::parse(&text)).flatten()
     }
 
     /// `POST`s the JSON `body` to `path`: whether the reply's status is
