@@ -23,10 +23,11 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1"/>
                 <AutoReload options/>
-                // What the page registers: its title, and the script that
-                // wakes it (`IslandScripts`).
-                <MetaTags/>
+                // The stylesheet first, which the first paint waits for,
+                // then what the page registers: its title, and the script
+                // that wakes it (`IslandScripts`), deferred.
                 <link rel="stylesheet" href=stylesheet/>
+                <MetaTags/>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
                 <link rel="manifest" href="/manifest.webmanifest"/>
             </head>
