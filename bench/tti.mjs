@@ -173,9 +173,12 @@ async function visit(url, { rate, network }) {
 const samples = {}; // samples[name][figure] = [values]
 const add = (name, figure, value) => ((samples[name] ??= {})[figure] ??= []).push(value);
 const started = performance.now();
-for (let round = 0; round <= loads; round++) {
+// LOADS=0 (or PHONE_LOADS=0) leaves a profile out altogether.
+const measured = profiles.filter((p) => p.rounds > 0);
+const lastRound = Math.max(0, ...measured.map((p) => p.rounds));
+for (let round = 0; round <= lastRound; round++) {
   const order = pages.map((_, i) => pages[(i + round) % pages.length]);
-  for (const profile of profiles.filter((p) => round <= p.rounds)) {
+  for (const profile of measured.filter((p) => round <= p.rounds)) {
     for (const [name, url] of order) {
       const v = await visit(url, profile);
       if (round === 0) continue;
@@ -245,7 +248,8 @@ const random = (() => {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 })();
-for (const figure of [...TIMES, ...PAINTS]) {
+const figures = [...TIMES, ...PAINTS].filter((figure) => samples.askdesk?.[figure]);
+for (const figure of figures) {
   const [a, v, r] = pages.map(([name]) => samples[name][figure]);
   const ratios = { vanilla: [], react: [] };
   for (let i = 0; i < 2000; i++) {
@@ -263,11 +267,12 @@ for (const figure of [...TIMES, ...PAINTS]) {
 
 const row = (label, figure, unit, digits) => {
   const [a, v, r] = pages.map(([name]) => result.pages[name][figure]);
+  if (a === undefined) return;
   const ratio = (x, y) => (y ? (x / y).toFixed(2) : "-");
   console.log(`${label.padEnd(26)}${[a, v, r].map((x) => x.toFixed(digits).padStart(10)).join("")}` +
     `${ratio(a, v).padStart(12)}${ratio(a, r).padStart(12)}  ${unit}`);
 };
-console.log(`medians of ${loads} loads each (${result.seconds.toFixed(0)} s)`);
+console.log(`medians of ${loads} loads each, ${phoneLoads} on the phone (${result.seconds.toFixed(0)} s)`);
 console.log(`${"".padEnd(26)}${["askdesk", "vanilla", "react"].map((s) => s.padStart(10)).join("")}` +
   `${"/vanilla".padStart(12)}${"/react".padStart(12)}`);
 row("TTI cold, CPU 1×", "cold1x", "ms", 0);
@@ -278,7 +283,7 @@ row("phone: first paint, cold", "paintcoldphone", "ms", 0);
 row("phone: TTI cold", "coldphone", "ms", 0);
 row("phone: first paint, repeat", "paintrepeatphone", "ms", 0);
 row("phone: TTI repeat", "repeatphone", "ms", 0);
-for (const figure of [...TIMES, ...PAINTS]) {
+for (const figure of figures) {
   const { vanilla, react } = result.intervals[figure];
   const span = ([lo, hi]) => `${lo.toFixed(2)}-${hi.toFixed(2)}`;
   console.log(`${`  90% interval, ${figure}`.padEnd(56)}${span(vanilla).padStart(12)}${span(react).padStart(12)}`);
