@@ -37,8 +37,22 @@ impl Limits {
     pub fn new(header_timeout: Duration, connections: u32, waits: u32) -> Self {
         Self {
             header_timeout,
-            connections: Crowd::new(connections),
-            waits: Crowd::new(waits),
+            connections: Crowd::new(
+                connections,
+                Refusal {
+                    what: "closing new connections",
+                    held: "open",
+                    setting: "--max-connections-per-address",
+                },
+            ),
+            waits: Crowd::new(
+                waits,
+                Refusal {
+                    what: "refusing waiting requests",
+                    held: "waiting",
+                    setting: "--max-waits-per-address",
+                },
+            ),
         }
     }
 }
@@ -52,21 +66,53 @@ struct Counts {
     /// `None`: no limit (nothing is counted).
     limit: Option<usize>,
     held: Mutex<HashMap<IpAddr, usize>>,
+    refusal: Refusal,
     /// When a refusal was last logged, so a flood logs once a minute.
     logged: Mutex<Option<Instant>>,
+}
+
+/// What the log says when a crowd refuses an address: "{what} from an
+/// address with N {held} already ({setting})".
+#[derive(Debug, Clone, Copy)]
+pub struct Refusal {
+    /// What is refused.
+    pub what: &'static str,
+    /// What the address holds.
+    pub held: &'static str,
+    /// The setting that limits it.
+    pub setting: &'static str,
 }
 
 /// How often a crowd's refusals are logged at most.
 const LOG_EVERY: Duration = Duration::from_secs(60);
 
 impl Crowd {
-    /// At most `limit` per address; 0 is no limit.
-    pub fn new(limit: u32) -> Self {
+    /// At most `limit` per address (0 is no limit), whose refusals the log
+    /// words as `refusal` says.
+    pub fn new(limit: u32, refusal: Refusal) -> Self {
         Self(Arc::new(Counts {
             limit: usize::try_from(limit).ok().filter(|l| *l > 0),
             held: Mutex::default(),
+            refusal,
             logged: Mutex::default(),
         }))
+    }
+
+    /// Logs that `addr` was refused, once a minute at most: a flood of
+    /// refusals logs one line.
+    pub fn refused(&self, addr: IpAddr) {
+        if self.should_log() {
+            let Refusal {
+                what,
+                held,
+                setting,
+            } = self.0.refusal;
+            tracing::warn!(
+                %addr,
+                "{what} from an address with {} {held} already ({setting})",
+                self.held(addr)
+            );
+        }
     }
 
     /// The most each address may hold; `None` for no limit.
@@ -96,7 +142,7 @@ impl Crowd {
     }
 
     /// Whether a refusal should be logged now: once a [`LOG_EVERY`].
-    pub fn should_log(&self) -> bool {
+    fn should_log(&self) -> bool {
         let mut logged = self.0.logged.lock().unwrap_or_else(PoisonError::into_inner);
         let now = Instant::now();
         if logged.is_some_and(|at| now.saturating_duration_since(at) < LOG_EVERY) {
@@ -171,13 +217,19 @@ impl HttpBody for Holding {
 mod tests {
     use super::*;
 
+    const REFUSAL: Refusal = Refusal {
+        what: "refusing",
+        held: "held",
+        setting: "a test",
+    };
+
     fn addr(last: u8) -> IpAddr {
         IpAddr::from([127, 0, 0, last])
     }
 
     #[test]
     fn an_address_holds_at_most_its_limit_and_others_are_not_counted_against_it() {
-        let crowd = Crowd::new(2);
+        let crowd = Crowd::new(2, REFUSAL);
         let first = crowd.enter(addr(1)).expect("first");
         let second = crowd.enter(addr(1)).expect("second");
         assert!(crowd.enter(addr(1)).is_none(), "a third is refused");
@@ -195,7 +247,7 @@ mod tests {
 
     #[test]
     fn no_limit_counts_nothing() {
-        let crowd = Crowd::new(0);
+        let crowd = Crowd::new(0, REFUSAL);
         let permits: Vec<_> = (0..1000).filter_map(|_| crowd.enter(addr(1))).collect();
         assert_eq!(permits.len(), 1000);
         assert_eq!(crowd.held(addr(1)), 0);
@@ -205,7 +257,7 @@ mod tests {
     #[tokio::test]
     async fn a_body_holds_its_place_until_it_is_dropped_and_keeps_its_length() {
         use http_body_util::BodyExt;
-        let crowd = Crowd::new(1);
+        let crowd = Crowd::new(1, REFUSAL);
         let permit = crowd.enter(addr(1)).expect("place");
         let body = Holding::body(Body::from("hello"), permit);
         assert_eq!(body.size_hint().exact(), Some(5));

@@ -85,14 +85,7 @@ pub async fn serve(
         // An address at its limit: closed at once, before anything is
         // read, so a flood of sockets costs one descriptor for a moment.
         let Some(place) = limits.connections.enter(remote.ip()) else {
-            if limits.connections.should_log() {
-                tracing::warn!(
-                    addr = %remote.ip(),
-                    "closing new connections from an address with {} open already \
-                     (--max-connections-per-address)",
-                    limits.connections.held(remote.ip())
-                );
-            }
+            limits.connections.refused(remote.ip());
             drop(tcp);
             continue;
         };
@@ -207,14 +200,7 @@ fn waiting_place(
     match limits.waits.enter(remote.ip()) {
         Some(place) => Ok(Some(place)),
         None => {
-            if limits.waits.should_log() {
-                tracing::warn!(
-                    addr = %remote.ip(),
-                    "refusing waiting requests from an address with {} waiting already \
-                     (--max-waits-per-address)",
-                    limits.waits.held(remote.ip())
-                );
-            }
+            limits.waits.refused(remote.ip());
             let most = limits.waits.limit().unwrap_or_default();
             Err(Box::new(super::guard::with_headers(too_many(
                 &format!(
