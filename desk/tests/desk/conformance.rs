@@ -75,6 +75,7 @@ suite!(
     an_ask_is_routed_to_people_of_the_desk_and_unknown_names_are_refused,
     each_role_finishes_asks_as_its_part_and_sign_in_narrows_answering_to_recipients,
     a_link_answers_until_the_desk_has_people_and_relayed_answers_name_their_agent,
+    control_characters_are_refused_and_nothing_is_stored,
 );
 
 /// Who may end an ask how, one row per caller: (caller, may answer and
@@ -1249,4 +1250,30 @@ pub async fn a_thousand_asks_page_through_without_gaps_or_repeats_and_filter_by_
     };
     let (ids, _) = all(answered, 2).await;
     assert_eq!(ids, made[..5].iter().rev().cloned().collect::<Vec<_>>());
+}
+
+/// A NUL or an escape in an ask's title, a question or an answer is
+/// refused at its path, whichever store is behind the desk, and nothing is
+/// stored.
+pub async fn control_characters_are_refused_and_nothing_is_stored(kind: Kind) {
+    let (desk, _db) = desk_on(kind).await;
+    let mut new = new_ask(None);
+    new.title = Some("Deploy\u{0}now".to_owned());
+    let Err(DeskError::Invalid(problems)) = desk.create(new).await else {
+        panic!("a NUL in the title is refused");
+    };
+    assert_eq!(problems.0[0].path, "title");
+    assert_eq!(problems.0[0].code, ProblemCode::ControlCharacter);
+    let listed = desk.list(None).await.expect("list");
+    assert!(listed.is_empty(), "nothing stored");
+
+    let id = desk.create(new_ask(None)).await.expect("created").id;
+    let mut with_escape = combined();
+    with_escape.answers[1].custom = Some("Rate\u{1b}[2Jlimiting".to_owned());
+    let Err(DeskError::Invalid(problems)) = desk.answer(&id, with_escape, &by_api()).await else {
+        panic!("an escape in an answer is refused");
+    };
+    assert_eq!(problems.0[0].path, "answers[1].custom");
+    let ask = desk.get(&id).await.expect("ask");
+    assert_eq!(ask.status, AskStatus::Pending, "nothing changed");
 }
