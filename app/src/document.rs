@@ -4,7 +4,7 @@
 
 use crate::{i18n, App};
 use leptos::{either::Either, prelude::*};
-use leptos_meta::{MetaTags, Script};
+use leptos_meta::{Link, MetaTags, Script};
 
 /// The HTML document around every page, rendered on the server only.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
@@ -69,6 +69,23 @@ pub fn IslandScripts(
                 .map(|options| view! { <HydrationScripts options islands=true/> }),
         ),
     })
+}
+
+/// Asks the browser to fetch `bundle` when it is idle, so that a page
+/// opened later (an ask opened from a notification, on a phone that has
+/// the desk open or signed in) finds it in its cache: the bundle's path
+/// carries its hash, and the server lets it be kept for good.
+#[component]
+pub fn PrefetchBundle(
+    /// The bundle a page opened from here will need.
+    bundle: Bundle,
+) -> impl IntoView {
+    use_context::<PageConfig>()
+        .filter(|config| config.loader == Loader::Bundles)
+        .map(|config| {
+            let href = config.bundle(bundle).to_owned();
+            view! { <Link rel="prefetch" href as_="script"/> }
+        })
 }
 
 /// How the pages load their islands' code.

@@ -48,6 +48,7 @@ pub fn HomePage() -> impl IntoView {
                         view! {
                             <div id=DESK_ID data-props=json><LiveDesk/></div>
                             <crate::IslandScripts bundle=crate::Bundle::Desk/>
+                            <crate::PrefetchBundle bundle=crate::Bundle::Ask/>
                             <p class="older">
                                 <a href="/history">{words.search_all}</a>
                                 " · "

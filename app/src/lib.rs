@@ -22,7 +22,10 @@ pub mod signin;
 
 #[cfg(feature = "ssr")]
 pub use document::content_security_policy;
-pub use document::{shell, Bundle, IslandScripts, IslandScriptsProps, Loader, PageConfig};
+pub use document::{
+    shell, Bundle, IslandScripts, IslandScriptsProps, Loader, PageConfig, PrefetchBundle,
+    PrefetchBundleProps,
+};
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, Title};

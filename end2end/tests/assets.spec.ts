@@ -54,15 +54,37 @@ test("pages without an island load no JavaScript or wasm, and a page with one lo
   }
   expect(code).toEqual([]);
 
-  // The pending ask's page loads the ask page's bundle, the desk the desk's;
-  // each wakes its island.
+  // The pending ask's page runs the ask page's bundle, the desk the desk's;
+  // each wakes its island. (The desk also prefetches the ask page's, which
+  // it does not run: see the next test.)
+  const scripts: string[] = [];
+  page.on("request", (r) => {
+    if (r.resourceType() === "script") scripts.push(r.url());
+  });
   for (const [path, own] of [[`/asks/${await api.createAsk()}`, "ask"], ["/", "desk"]]) {
-    code.length = 0;
+    scripts.length = 0;
     await page.goto(path);
     await expect(page.locator("body[data-hydrated]")).toBeAttached();
-    const bundles = new Set(code.map((u) => new URL(u).pathname).filter((p) => p.startsWith("/pkg/")));
+    const bundles = new Set(scripts.map((u) => new URL(u).pathname).filter((p) => p.startsWith("/pkg/")));
     expect([...bundles].map((p) => p.replace(/\.[0-9a-f]{16}\./, ".")).sort(), path).toEqual([`/pkg/${own}.js`]);
   }
+});
+
+test("the desk prefetches the ask page's bundle, so the first ask opened after it downloads none of it", async ({ page, request }) => {
+  const api = new Api(request);
+  const problems: string[] = [];
+  page.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
+  const prefetched = page.waitForEvent("requestfinished", (r) => /\/pkg\/ask\.[0-9a-f]{16}\.js$/.test(r.url()));
+  await page.goto("/");
+  await expect(page.locator("body[data-hydrated]")).toBeAttached();
+  await prefetched;
+
+  const ask = new AskPage(page);
+  await ask.open(await api.createAsk());
+  const bundle = (await siteTransfers(page)).filter((f) => f.name.endsWith(".js"));
+  expect(bundle).toHaveLength(1);
+  expect(bundle[0].bytes, "the bundle came from the cache").toBe(0);
+  expect(problems, "no policy refused the prefetch").toEqual([]);
 });
 
 // The bundle carries its wasm as a string of one character per byte
