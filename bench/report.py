@@ -81,6 +81,11 @@ if tti:
             f"{ta:.0f} ms: {ta / tr:.2f}× React SSR ({tr:.0f} ms; {span['react']}), "
             f"{ta / tv:.2f}× vanilla ({tv:.0f} ms; {span['vanilla']})",
             "≤ React SSR", ta <= tr)
+    if "afterdeskphone" in a:
+        ta, tr = a["afterdeskphone"], r["coldphone"]
+        row(f"phone (Slow 4G, CPU 4×): an ask opened after the desk, its bundle prefetched: first paint, interactive",
+            f"{a['paintafterdeskphone']:.0f} ms, {ta:.0f} ms: {ta / tr:.2f}× React SSR's cold ({tr:.0f} ms), "
+            f"{ta / a['coldphone']:.2f}× askdesk's cold")
 else:
     missing("time to interactive and bytes on the wire", "tti.log")
 

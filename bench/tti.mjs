@@ -133,9 +133,10 @@ async function interactive(page, url) {
   }));
 }
 
-// One cold load and one repeat visit of `url` at CPU slowdown `rate`,
-// over `network` conditions when given.
-async function visit(url, { rate, network }) {
+// A fresh browser context (cold cache) at CPU slowdown `rate`, over
+// `network` conditions when given, whose pages say when they are
+// interactive.
+async function newPage({ rate, network }) {
   const context = await browser.newContext();
   const page = await context.newPage();
   // Runs before any page script; records when the page marks the body,
@@ -155,6 +156,12 @@ async function visit(url, { rate, network }) {
     await cdp.send("Network.enable");
     await cdp.send("Network.emulateNetworkConditions", network);
   }
+  return { context, page };
+}
+
+// One cold load and one repeat visit of `url` at `profile`.
+async function visit(url, profile) {
+  const { context, page } = await newPage(profile);
   const [cold, coldPaint] = await interactive(page, url);
   // The repeat visit starts from a page done loading, as a person's
   // return does: not while the first is still painting, at CPU 4× most.
@@ -168,6 +175,23 @@ async function visit(url, { rate, network }) {
   const repeatBytes = await page.evaluate(wire);
   await context.close();
   return { cold, repeat, coldPaint, repeatPaint, coldBytes, repeatBytes };
+}
+
+// An ask opened after the desk (DESK_URL), in a fresh context at
+// `profile`: the desk has the browser prefetch the ask page's bundle, so
+// the ask starts with its code in the cache, as one opened from a
+// notification on a phone that has the desk open does.
+async function afterDesk(deskUrl, url, profile) {
+  const { context, page } = await newPage(profile);
+  const bundle = (r) => /\/pkg\/ask\.[0-9a-f]+\.js$/.test(r.url());
+  const prefetched = page.waitForEvent("requestfinished", { predicate: bundle, timeout: 60_000 });
+  await interactive(page, deskUrl);
+  await prefetched;
+  await settled(page, { icon: false });
+  await page.waitForTimeout(AWAY_MS);
+  const [tti, paint] = await interactive(page, url);
+  await context.close();
+  return { tti, paint };
 }
 
 const samples = {}; // samples[name][figure] = [values]
@@ -187,6 +211,11 @@ for (let round = 0; round <= lastRound; round++) {
       if (profile.network) {
         add(name, `paintcold${profile.name}`, v.coldPaint);
         add(name, `paintrepeat${profile.name}`, v.repeatPaint);
+        if (name === "askdesk" && process.env.DESK_URL) {
+          const d = await afterDesk(process.env.DESK_URL, url, profile);
+          add(name, `afterdesk${profile.name}`, d.tti);
+          add(name, `paintafterdesk${profile.name}`, d.paint);
+        }
       }
       if (profile.name === "1x") {
         add(name, "firstBytes", v.coldBytes.all);
@@ -283,6 +312,10 @@ row("phone: first paint, cold", "paintcoldphone", "ms", 0);
 row("phone: TTI cold", "coldphone", "ms", 0);
 row("phone: first paint, repeat", "paintrepeatphone", "ms", 0);
 row("phone: TTI repeat", "repeatphone", "ms", 0);
+if (result.pages.askdesk.afterdeskphone !== undefined) {
+  const { paintafterdeskphone: paint, afterdeskphone: tti } = result.pages.askdesk;
+  console.log(`phone: an ask opened after the desk (its bundle prefetched): first paint ${paint.toFixed(0)} ms, TTI ${tti.toFixed(0)} ms`);
+}
 for (const figure of figures) {
   const { vanilla, react } = result.intervals[figure];
   const span = ([lo, hi]) => `${lo.toFixed(2)}-${hi.toFixed(2)}`;
