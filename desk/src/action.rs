@@ -22,7 +22,7 @@ impl ActionKey {
     pub(crate) fn fresh() -> Result<String, getrandom::Error> {
         let mut bytes = [0u8; 32];
         getrandom::fill(&mut bytes)?;
-        Ok(hex(&bytes))
+        Ok(hex::encode(bytes))
     }
 
     /// The key from its stored text.
@@ -44,7 +44,7 @@ impl ActionKey {
     /// The token, sent through `via`, that answers ask `ask` with the
     /// option `label`: 128 bits of the HMAC, as hex.
     pub(crate) fn token(&self, via: Via, ask: &str, label: &str) -> String {
-        hex(&self.mac(via, ask, label).finalize().into_bytes()[..16])
+        hex::encode(&self.mac(via, ask, label).finalize().into_bytes()[..16])
     }
 
     /// The surface `token` was sent through, if it is one of `surfaces`'
@@ -56,7 +56,7 @@ impl ActionKey {
         label: &str,
         token: &str,
     ) -> Option<Via> {
-        let bytes = unhex(token).filter(|b| b.len() == 16)?;
+        let bytes = hex::decode(token).ok().filter(|b| b.len() == 16)?;
         surfaces.iter().copied().find(|via| {
             self.mac(*via, ask, label)
                 .verify_truncated_left(&bytes)
@@ -68,7 +68,7 @@ impl ActionKey {
 /// What a used token is stored as: its digest, so the table of uses holds
 /// nothing that answers.
 pub(crate) fn used(token: &str) -> String {
-    hex(&Sha256::digest(token.as_bytes()))
+    hex::encode(Sha256::digest(token.as_bytes()))
 }
 
 /// The one question an action can answer: the request's only question,
@@ -89,26 +89,6 @@ pub(crate) fn answers(question: &Question, label: &str) -> Answers {
             custom: None,
         }],
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn unhex(text: &str) -> Option<Vec<u8>> {
-    text.as_bytes()
-        .chunks(2)
-        .map(|pair| match pair {
-            [high, low] => Some((digit(*high)? << 4) | digit(*low)?),
-            _ => None,
-        })
-        .collect()
-}
-
-fn digit(byte: u8) -> Option<u8> {
-    char::from(byte)
-        .to_digit(16)
-        .and_then(|d| u8::try_from(d).ok())
 }
 
 #[cfg(test)]

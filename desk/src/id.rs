@@ -12,7 +12,7 @@ impl AskId {
     pub fn random() -> Result<Self, getrandom::Error> {
         let mut bytes = [0u8; 16];
         getrandom::fill(&mut bytes)?;
-        Ok(Self(bytes.iter().map(|b| format!("{b:02x}")).collect()))
+        Ok(Self(hex::encode(bytes)))
     }
 
     /// Reads an id; `None` unless it has the shape of one.

@@ -255,10 +255,7 @@ pub(crate) enum Finishing {
 
 /// The SHA-256 digest of `secret` in hex: how tokens and cookies are kept.
 pub fn digest(secret: &str) -> String {
-    Sha256::digest(secret.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex::encode(Sha256::digest(secret.as_bytes()))
 }
 
 /// The people a store keeps; part of every `Store`.

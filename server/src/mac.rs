@@ -1,4 +1,4 @@
-//! HMAC-SHA-256 and hex, as the server's signatures use them: webhook
+//! HMAC-SHA-256, as the server's signatures use them: webhook
 //! deliveries (`X-Askdesk-Signature`), Slack's requests (`X-Slack-Signature`)
 //! and Web Push's key derivation.
 
@@ -17,23 +17,4 @@ pub(crate) fn keyed(key: &[u8], parts: &[&[u8]]) -> Hmac<Sha256> {
 /// The HMAC-SHA-256 of `parts` under `key`.
 pub(crate) fn digest(key: &[u8], parts: &[&[u8]]) -> Vec<u8> {
     keyed(key, parts).finalize().into_bytes().to_vec()
-}
-
-/// `bytes` as lowercase hex.
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// Lowercase or uppercase hex back to bytes; `None` unless it is hex.
-pub(crate) fn unhex(text: &str) -> Option<Vec<u8>> {
-    text.as_bytes()
-        .chunks(2)
-        .map(|pair| match pair {
-            [high, low] => {
-                let digit = |b: u8| char::from(b).to_digit(16);
-                u8::try_from(digit(*high)? * 16 + digit(*low)?).ok()
-            }
-            _ => None,
-        })
-        .collect()
 }

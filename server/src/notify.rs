@@ -38,8 +38,8 @@ const MAX_BACKOFF_MS: i64 = 3_600_000;
 /// The `X-Askdesk-Signature` of `body`: `sha256=` and the hex HMAC-SHA256
 /// keyed by the secret.
 pub fn signature(secret: &str, body: &[u8]) -> String {
-    use crate::mac::{digest, hex};
-    format!("sha256={}", hex(&digest(secret.as_bytes(), &[body])))
+    use crate::mac::digest;
+    format!("sha256={}", hex::encode(digest(secret.as_bytes(), &[body])))
 }
 
 /// When to try a delivery again after its `attempts`th failure: twice as

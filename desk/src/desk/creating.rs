@@ -24,10 +24,7 @@ fn fingerprint(valid: &ValidNewAsk) -> String {
         (_, Some(defaults)) => serde_json::to_vec(&(content, &valid.to, defaults)),
     }
     .unwrap_or_default();
-    Sha256::digest(&json)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex::encode(Sha256::digest(&json))
 }
 
 impl Desk {

@@ -14,7 +14,7 @@ use interaction::{person_name_problem, Problem, ProblemCode, Problems, Role, Via
 pub(super) fn random_hex(bytes: usize) -> Result<String, DeskError> {
     let mut buf = vec![0u8; bytes];
     getrandom::fill(&mut buf).map_err(|e| DeskError::System(format!("no randomness: {e}")))?;
-    Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
+    Ok(hex::encode(buf))
 }
 
 /// The refusal of relaying for someone of `role`: only an agent's client

@@ -76,7 +76,7 @@ fn content_type(path: &str) -> &'static str {
 
 /// The first 16 hex digits of the SHA-256 of `bytes`.
 fn hash(bytes: &[u8]) -> String {
-    crate::mac::hex(&Sha256::digest(bytes)[..8])
+    hex::encode(&Sha256::digest(bytes)[..8])
 }
 
 impl Assets {

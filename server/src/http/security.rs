@@ -3,7 +3,6 @@
 //! guard checks every request against.
 
 use super::limit::Failures;
-use crate::mac::hex;
 use axum::http::Uri;
 use sha2::{Digest, Sha256};
 use std::{
@@ -68,7 +67,7 @@ impl Security {
             token_digest: token.as_ref().map(|t| digest(&[t.as_bytes()])),
             admin_tag: token
                 .as_ref()
-                .map(|t| hex(&digest(&[b"askdesk session v2\0", t.as_bytes()]))),
+                .map(|t| hex::encode(digest(&[b"askdesk session v2\0", t.as_bytes()]))),
             secure_cookie: public_url.starts_with("https://"),
             public_url,
             hosts,

@@ -311,7 +311,7 @@ fn channel_name(kind: &str, url: &str) -> String {
                 .map(|a| a.as_str().rsplit('@').next().unwrap_or("").to_owned())
         })
         .unwrap_or_default();
-    let digest = crate::mac::hex(&Sha256::digest(url.as_bytes())[..4]);
+    let digest = hex::encode(&Sha256::digest(url.as_bytes())[..4]);
     format!("{kind} {host} #{digest}")
 }
 

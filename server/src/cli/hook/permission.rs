@@ -258,10 +258,7 @@ fn digest(agent: Agent, event: &Event) -> String {
         event.suggestions(),
     );
     let json = serde_json::to_vec(&content).unwrap_or_default();
-    Sha256::digest(&json)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex::encode(Sha256::digest(&json))
 }
 
 /// The decision for an ask that has ended; `None` (said on stderr) when
