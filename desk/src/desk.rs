@@ -63,6 +63,8 @@ pub struct Desk {
     link_answers: LinkAnswers,
     /// How long finished asks are kept, if not forever (`retention`).
     keep_finished: Option<std::time::Duration>,
+    /// The last answer to "does the desk have people?".
+    people_seen: Arc<people::PeopleSeen>,
 }
 
 impl fmt::Debug for Desk {
@@ -94,6 +96,7 @@ impl Desk {
             action_key,
             link_answers: LinkAnswers::default(),
             keep_finished: None,
+            people_seen: Arc::default(),
         })
     }
 

@@ -81,7 +81,6 @@ pub fn app(state: AppState) -> Router {
             Arc::new(guard::Gate {
                 security: state.security.clone(),
                 desk: state.desk.clone(),
-                people: Arc::default(),
             }),
             guard::guard,
         ))

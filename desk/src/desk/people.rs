@@ -9,6 +9,32 @@ use crate::{
     sessions::{Grant, Holder, Opened, SessionId, SessionInfo, SESSION_MS},
 };
 use interaction::{person_name_problem, Problem, ProblemCode, Problems, Role, Via};
+use std::{
+    sync::{Mutex, PoisonError},
+    time::{Duration, Instant},
+};
+
+/// How long [`Desk::has_people_lately`] remembers its answer: people added
+/// or removed through this desk count at once, by another instance or
+/// `askdesk people` within this.
+const PEOPLE_SEEN_FOR: Duration = Duration::from_secs(1);
+
+/// The last answer to "does the desk have people?", and when it was read.
+#[derive(Debug, Default)]
+pub(super) struct PeopleSeen(Mutex<Option<(Instant, bool)>>);
+
+impl PeopleSeen {
+    fn get(&self) -> Option<bool> {
+        let seen = *self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        seen.filter(|(at, _)| at.elapsed() < PEOPLE_SEEN_FOR)
+            .map(|(_, has)| has)
+    }
+
+    fn set(&self, has: Option<bool>) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) =
+            has.map(|has| (Instant::now(), has));
+    }
+}
 
 /// `bytes` random bytes in hex.
 pub(super) fn random_hex(bytes: usize) -> Result<String, DeskError> {
@@ -57,7 +83,9 @@ impl Desk {
             created_at: interaction::Timestamp::from_ms(self.now_ms()),
             relays_answers,
         };
-        if !self.store.add_person(&person, &digest(&token)).await? {
+        let added = self.store.add_person(&person, &digest(&token)).await?;
+        self.people_seen.set(None);
+        if !added {
             return Err(DeskError::Conflict(format!(
                 "there is a person named {name:?} already; remove them first to give them a \
                  new token or role"
@@ -101,13 +129,28 @@ impl Desk {
     /// Removes a person: their token and sessions stop working at once, on
     /// every instance. Whether there was one.
     pub async fn remove_person(&self, name: &str) -> Result<bool, DeskError> {
-        Ok(self.store.remove_person(name).await?)
+        let removed = self.store.remove_person(name).await?;
+        self.people_seen.set(None);
+        Ok(removed)
     }
 
     /// Whether the desk has any people (then it needs a token, even when
     /// its server has no shared one).
     pub async fn has_people(&self) -> Result<bool, DeskError> {
         Ok(!self.store.people().await?.is_empty())
+    }
+
+    /// [`Desk::has_people`] as read at most a [`PEOPLE_SEEN_FOR`] ago: what
+    /// every request asks (who a caller without credentials is, whether a
+    /// link answers), so the database is read about it once a second, not
+    /// for every page.
+    pub async fn has_people_lately(&self) -> Result<bool, DeskError> {
+        if let Some(has) = self.people_seen.get() {
+            return Ok(has);
+        }
+        let has = self.has_people().await?;
+        self.people_seen.set(Some(has));
+        Ok(has)
     }
 
     /// The person whose token this is.
@@ -173,7 +216,7 @@ impl Desk {
         let link_answers = match (self.link_answers, &actor.caller) {
             (LinkAnswers::Always, _) => true,
             (LinkAnswers::Never, _) => false,
-            (LinkAnswers::WithoutPeople, Caller::Link) => !self.has_people().await?,
+            (LinkAnswers::WithoutPeople, Caller::Link) => !self.has_people_lately().await?,
             (LinkAnswers::WithoutPeople, _) => true,
         };
         let rules = AnswerRules {

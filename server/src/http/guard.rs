@@ -3,7 +3,7 @@
 //! every response.
 
 use super::{
-    identity::{identify, Identified, PeopleCheck},
+    identity::{identify, Identified},
     public::{is_public, is_site_file},
     reply::{error, redirect, too_many, unauthorized, ApiError},
     security::{host_name, ClientAddr, Security},
@@ -34,8 +34,6 @@ pub struct Gate {
     pub security: Arc<Security>,
     /// The people and sessions.
     pub desk: Desk,
-    /// Whether a desk without a shared token has people.
-    pub people: Arc<PeopleCheck>,
 }
 
 /// The guard's check of who a request is, for a handler to repeat when a
@@ -68,7 +66,7 @@ impl Recheck {
     pub async fn still(&self, caller: &Caller) -> Result<(), Response> {
         let gate = &self.gate;
         let credentials: HeaderMap = self.credentials.iter().cloned().collect();
-        let now = identify(&gate.security, &gate.desk, &gate.people, &credentials);
+        let now = identify(&gate.security, &gate.desk, &credentials);
         match Box::pin(now).await {
             Ok(Identified::Caller(now)) if now == *caller => Ok(()),
             Ok(_) => Err(unauthorized(
@@ -186,7 +184,7 @@ async fn admit(gate: &Gate, request: &mut Request) -> Result<(), Response> {
     let api = ["/api/", "/rpc/", "/mcp"]
         .iter()
         .any(|prefix| path.starts_with(prefix));
-    let caller = match identify(security, &gate.desk, &gate.people, headers).await {
+    let caller = match identify(security, &gate.desk, headers).await {
         Ok(Identified::Caller(caller)) => caller,
         Ok(Identified::WrongToken) => {
             tracing::warn!(addr = ?addr, "a request with a wrong token");

@@ -13,10 +13,6 @@ use axum::http::{
 };
 use desk::{Caller, Desk, DeskError, Grant};
 use interaction::Via;
-use std::{
-    sync::{Mutex, PoisonError},
-    time::{Duration, Instant},
-};
 
 /// The cookie that remembers a signed-in browser.
 pub const SESSION_COOKIE: &str = "askdesk_session";
@@ -29,10 +25,6 @@ pub const SESSION_COOKIE: &str = "askdesk_session";
 /// the desk decides what they may do before the surface is recorded.
 pub use client::VIA_HEADER;
 
-/// How long "does the desk have people?" is remembered when the server has
-/// no shared token: the first person added protects the desk within this.
-const PEOPLE_CHECK_EVERY: Duration = Duration::from_secs(1);
-
 /// What the guard knows of a request's credentials.
 #[derive(Debug, Clone)]
 pub enum Identified {
@@ -42,27 +34,6 @@ pub enum Identified {
     WrongToken,
 }
 
-/// Whether a desk without a shared token has people (and so needs a
-/// token), asked of the database at most once a [`PEOPLE_CHECK_EVERY`].
-#[derive(Debug, Default)]
-pub struct PeopleCheck {
-    last: Mutex<Option<(Instant, bool)>>,
-}
-
-impl PeopleCheck {
-    async fn has_people(&self, desk: &Desk) -> Result<bool, DeskError> {
-        let now = Instant::now();
-        if let Some((at, has)) = *self.last.lock().unwrap_or_else(PoisonError::into_inner) {
-            if now.saturating_duration_since(at) < PEOPLE_CHECK_EVERY {
-                return Ok(has);
-            }
-        }
-        let has = desk.has_people().await?;
-        *self.last.lock().unwrap_or_else(PoisonError::into_inner) = Some((now, has));
-        Ok(has)
-    }
-}
-
 /// The credentials' caller. A desk that has neither a shared token nor
 /// people is open: everyone is [`Caller::Unnamed`], as before people
 /// existed. On a protected desk a request without credentials is
@@ -70,7 +41,6 @@ impl PeopleCheck {
 pub async fn identify(
     security: &Security,
     desk: &Desk,
-    people: &PeopleCheck,
     headers: &HeaderMap,
 ) -> Result<Identified, DeskError> {
     let bearer = headers
@@ -98,7 +68,7 @@ pub async fn identify(
             }
         }
     }
-    let protected = security.has_token() || people.has_people(desk).await?;
+    let protected = security.has_token() || desk.has_people_lately().await?;
     Ok(match (protected, bearer) {
         (false, _) => Identified::Caller(Caller::Unnamed),
         (true, Some(_)) => Identified::WrongToken,
