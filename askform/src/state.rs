@@ -102,7 +102,8 @@ impl FormState {
     /// or typed before the script arrived loses nothing, and a reload gets
     /// its draft back. Each question goes whole, so on multi-select labels
     /// and Other text stay together whichever came first, and the draft's
-    /// rules decide the rest. Call it before the form is shown.
+    /// rules decide the rest. The ask island calls it right after it has
+    /// hydrated the form the server rendered from this state.
     pub fn adopt(&mut self, found: Option<&Posted>, saved: Option<&Posted>) {
         let rendered = self.rendered();
         for rendered_question in &rendered.questions {

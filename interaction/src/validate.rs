@@ -85,9 +85,7 @@ impl ValidRequest {
     fn decoded(request: Request) -> Result<Self, Problems> {
         Ok(Self(request))
     }
-}
 
-impl ValidRequest {
     /// Checks a request that comes in and reports every problem at once.
     pub fn new(request: Request) -> Result<Self, Problems> {
         Self::checked(request, Texts::Incoming)
