@@ -31,6 +31,8 @@ pub struct Started {
     pub task: JoinHandle<()>,
     /// The certificate it serves, when it serves https.
     pub tls: Option<Arc<Certificates>>,
+    /// What each client address holds of it now (connections, waits).
+    pub limits: crate::http::crowding::Limits,
 }
 
 impl Started {
@@ -322,13 +324,14 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
     }
     let acceptor = tls.as_ref().map(Tls::acceptor);
     let limits = args.limits();
+    let served_limits = limits.clone();
     raise_open_files();
     let certificates = tls.as_ref().map(Tls::certificates);
     if let Some(tls) = tls {
         tokio::spawn(tls.follow_renewals(shutdown.clone()));
     }
     let task = tokio::spawn(async move {
-        crate::http::serving::serve(listener, app(state), acceptor, limits, shutdown).await;
+        crate::http::serving::serve(listener, app(state), acceptor, served_limits, shutdown).await;
         // The file is free for another server once this one has stopped.
         drop(claim);
     });
@@ -337,6 +340,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         desk,
         task,
         tls: certificates,
+        limits,
     })
 }
 

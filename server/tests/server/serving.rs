@@ -203,6 +203,23 @@ async fn connect_from(source: [u8; 4], started: &Started) -> TcpStream {
     socket.connect(started.addr).await.expect("connect")
 }
 
+/// Waits until the server counts `n` waiting requests from `source`
+/// (their heads read, their places taken or given back), five seconds at
+/// most.
+async fn until_waiting(started: &Started, source: [u8; 4], n: usize) {
+    let addr = std::net::IpAddr::from(source);
+    for _ in 0..500 {
+        if started.limits.waits.held(addr) == n {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    panic!(
+        "{addr} holds {} waits, not {n}",
+        started.limits.waits.held(addr)
+    );
+}
+
 /// Whether the server closes `stream` within `within` (it reads EOF or a
 /// reset), having sent nothing.
 async fn closed_within(stream: &mut TcpStream, within: std::time::Duration) -> bool {
@@ -281,7 +298,7 @@ async fn waiting_requests_beyond_an_addresss_share_get_429_and_places_come_back(
         waiter.get(&format!("/api/v1/asks/{id}?wait=60"), "").await;
         waiters.push(waiter);
     }
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    until_waiting(&started, [127, 0, 0, 4], 2).await;
     let mut third = open([127, 0, 0, 4]).await;
     third
         .get("/asks/x/events", "accept: text/event-stream\r\n")
@@ -301,7 +318,7 @@ async fn waiting_requests_beyond_an_addresss_share_get_429_and_places_come_back(
     assert_eq!(elsewhere.reply().await.0, StatusCode::OK);
     // An ended wait gives its place back.
     drop(waiters.pop());
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    until_waiting(&started, [127, 0, 0, 4], 1).await;
     third.get(&format!("/api/v1/asks/{id}?wait=0"), "").await;
     assert_eq!(third.reply().await.0, StatusCode::OK);
     stop.cancel();
