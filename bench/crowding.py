@@ -76,6 +76,17 @@ async def open_half(n: int) -> list[HalfOpen]:
     return sockets
 
 
+async def all_placed(limit: float = 10.0):
+    """Waits until the server has dealt with every socket opened so far: one
+    more from the same address, over its limit, is closed at once, and the
+    server accepts connections in the order they came."""
+    [probe] = await open_half(1)
+    try:
+        await asyncio.wait_for(probe.closed, limit)
+    except TimeoutError:
+        raise RuntimeError(f"a socket over the address's limit was not closed within {limit:.0f} s")
+
+
 async def main(n: int):
     client = await Client(URL).open()
     status, created = await client.call("POST", "/api/v1/asks", ASK)
@@ -88,12 +99,14 @@ async def main(n: int):
     rss_before = rss_mib(PID)
     opened_at = time.perf_counter()
     sockets = await open_half(n)
-    await asyncio.sleep(0.5)
+    await all_placed()
     kept = sum(not s.closed.done() for s in sockets)
     during = await latencies(path)
     rss_during = rss_mib(PID)
     left = HEADER_TIMEOUT + 5 - (time.perf_counter() - opened_at)
-    await asyncio.sleep(max(left, 0))
+    pending = [s.closed for s in sockets if not s.closed.done()]
+    if pending:
+        await asyncio.wait(pending, timeout=max(left, 0))
     open_after = sum(not s.closed.done() for s in sockets)
     for s in sockets:
         s.transport.close()
