@@ -8,7 +8,7 @@ use crate::{
     people::{digest, Actor, AnswerRules, Caller, Finishing, LinkAnswers, Person, TOKEN_PREFIX},
     sessions::{Grant, Holder, Opened, SessionId, SessionInfo, SESSION_MS},
 };
-use interaction::{person_name_problem, Problem, ProblemCode, Problems, Role, Via};
+use interaction::{person_name_problem, Me, Problem, ProblemCode, Problems, Role, Via};
 use std::{
     sync::{Mutex, PoisonError},
     time::{Duration, Instant},
@@ -240,6 +240,25 @@ impl Desk {
     pub async fn may_relay(&self, caller: &Caller) -> Result<(), DeskError> {
         let actor = Actor::new(caller.clone(), Via::McpClient);
         self.may(&actor, &[], Finishing::Answer).await
+    }
+
+    /// Who `caller` is, as `GET /api/v1/me` says: their name and role (the
+    /// shared token and an open desk may do everything, as an admin), and
+    /// whether the answers their client relays from inside its host are
+    /// taken. `None` for someone without credentials.
+    pub async fn me(&self, caller: &Caller) -> Option<Me> {
+        let (name, role) = match caller {
+            Caller::Person(person) => (Some(person.name.clone()), person.role),
+            Caller::Unnamed => (None, Role::Admin),
+            Caller::Link | Caller::Action => return None,
+        };
+        // A person uses no MCP client, so none relays for them.
+        let relays_answers = role != Role::Person && self.may_relay(caller).await.is_ok();
+        Some(Me {
+            name,
+            role,
+            relays_answers,
+        })
     }
 
     /// Checks an ask's `to` against the desk's people: every unknown name

@@ -251,23 +251,13 @@ async fn me(
     State(state): State<AppState>,
     Extension(caller): Extension<Caller>,
 ) -> Result<Response, ApiError> {
-    // A person uses no MCP client, so none relays for them.
-    let person = matches!(&caller, Caller::Person(p) if p.role == interaction::Role::Person);
-    let relays_answers = !person && state.desk.may_relay(&caller).await.is_ok();
-    let (name, role) = match &caller {
-        Caller::Person(person) => (Some(person.name.clone()), person.role),
-        Caller::Unnamed => (None, interaction::Role::Admin),
-        // The guard lets no one through to the API without credentials.
-        Caller::Link | Caller::Action => {
-            return Err(DeskError::Forbidden("this needs a token".to_owned()).into())
-        }
-    };
-    Ok(axum::Json(interaction::Me {
-        name,
-        role,
-        relays_answers,
-    })
-    .into_response())
+    // The guard lets no one through to the API without credentials.
+    let me = state
+        .desk
+        .me(&caller)
+        .await
+        .ok_or_else(|| DeskError::Forbidden("this needs a token".to_owned()))?;
+    Ok(axum::Json(me).into_response())
 }
 
 async fn openapi() -> Response {
