@@ -5,9 +5,6 @@ tools) and its relayed answer is refused over HTTP and stdio alike; an
 agent added with --relays-answers relays, and the ask names it as
 `relayedBy` with no person as `answeredBy`."""
 
-import itertools
-import json
-import re
 import subprocess
 import tempfile
 import uuid
@@ -19,12 +16,12 @@ import pytest
 from conftest import BINARY, SITE, wait_for_url
 from test_ask_user import call_while, connect
 from test_elicitation import Form, accept, ask
+import test_tasks as tasks
 
 pytestmark = pytest.mark.anyio
 
 UI = "io.modelcontextprotocol/ui"
 SHOWS_APPS = {"extensions": {UI: {"mimeTypes": ["text/html;profile=mcp-app"]}}}
-ids = itertools.count(1)
 
 
 def add(database: str, *args: str) -> str:
@@ -59,28 +56,9 @@ def team():
 
 
 async def rpc(url: str, token: str, method: str, params: dict) -> dict:
-    """One JSON-RPC request on 2026-07-28 from a host that shows apps."""
-    meta = {
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": {"name": "raw-host", "version": "1"},
-        "io.modelcontextprotocol/clientCapabilities": SHOWS_APPS,
-    }
-    headers = {
-        "Accept": "application/json, text/event-stream",
-        "MCP-Protocol-Version": "2026-07-28",
-        "Mcp-Method": method,
-        "Authorization": f"Bearer {token}",
-    }
-    if params.get("name"):
-        headers["Mcp-Name"] = params["name"]
-    body = {"jsonrpc": "2.0", "id": next(ids), "method": method, "params": {**params, "_meta": meta}}
-    async with httpx2.AsyncClient(timeout=30) as http:
-        response = await http.post(f"{url}/mcp", json=body, headers=headers)
-    assert response.status_code == 200, response.text
-    if response.headers.get("content-type", "").startswith("text/event-stream"):
-        frames = [line[5:].strip() for line in re.split(r"\r\n|\r|\n", response.text) if line.startswith("data:")]
-        return next(r for r in map(json.loads, filter(None, frames)) if "result" in r or "error" in r)
-    return response.json()
+    """One JSON-RPC request on 2026-07-28 with `token`, from a host that
+    shows apps."""
+    return await tasks.rpc(url, method, params, SHOWS_APPS, token=token)
 
 
 async def api(url: str, token: str, method: str, path: str, headers: dict | None = None,

@@ -23,9 +23,11 @@ FORM = {"elicitation": {"form": {}}}
 ids = itertools.count(1)
 
 
-async def rpc(url: str, method: str, params: dict, capabilities: dict | None = None) -> dict:
+async def rpc(url: str, method: str, params: dict, capabilities: dict | None = None,
+              token: str | None = None) -> dict:
     """One JSON-RPC request on 2026-07-28, its metadata on the request and
-    mirrored in the headers; the JSON-RPC response."""
+    mirrored in the headers, with `token` as its bearer when given; the
+    JSON-RPC response."""
     capabilities = {"extensions": {TASKS: {}}} if capabilities is None else capabilities
     meta = {
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -37,6 +39,8 @@ async def rpc(url: str, method: str, params: dict, capabilities: dict | None = N
         "MCP-Protocol-Version": "2026-07-28",
         "Mcp-Method": method,
     }
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
     name = params.get("name") or params.get("taskId") or params.get("uri")
     if name:
         headers["Mcp-Name"] = name
