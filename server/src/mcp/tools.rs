@@ -135,8 +135,12 @@ impl AskDesk {
         // The questions again, for the client's own form when it shows one
         // and this agent's client may relay the person's answer from it.
         let capabilities = context.client_capabilities();
-        let relays = self.relays(&context).await;
-        let offers_form = relays && capabilities.as_ref().is_some_and(elicit::offers_form);
+        let shows_form = capabilities.as_ref().is_some_and(elicit::offers_form);
+        let shows_apps = capabilities.as_ref().is_some_and(hosted::shows_apps);
+        // Asked of the desk (over HTTP for `askdesk mcp`) only for a client
+        // that could show a form at all.
+        let relays = (shows_form || shows_apps) && self.relays(&context).await;
+        let offers_form = relays && shows_form;
         let for_form = (in_client && offers_form).then(|| interaction::Request {
             questions: new.questions.clone(),
         });
@@ -160,7 +164,7 @@ impl AskDesk {
         tracing::info!(id = %created.id, "waiting for the human to answer at {}", created.url);
         // A host that shows MCP Apps shows the form now: the call returns
         // the ask's id for it, and the model waits with await_answer.
-        if relays && capabilities.as_ref().is_some_and(hosted::shows_apps) {
+        if relays && shows_apps {
             return Ok(opened(&created).into());
         }
         let message = form_message(title.as_deref(), &created.url);
