@@ -1,4 +1,4 @@
-import { test, expect, type CDPSession } from "@playwright/test";
+import { test, expect, type APIRequestContext, type BrowserContext, type CDPSession, type Page } from "@playwright/test";
 import * as crypto from "node:crypto";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -69,8 +69,12 @@ async function registrationId(cdp: CDPSession): Promise<string> {
   });
 }
 
-test("a push the server sent shows its question, and its button answers the ask", async ({ page, context, request, baseURL }) => {
-  const api = new Api(request);
+/** This browser as the desk's "Notify this device" makes it: the service
+ * worker registered and active, and a subscription whose push service is
+ * the stand-in, with a browser's keys. */
+async function subscribed({ page, context, request, baseURL }: {
+  page: Page; context: BrowserContext; request: APIRequestContext; baseURL?: string;
+}) {
   await context.grantPermissions(["notifications"], { origin: baseURL });
   await page.goto("/");
   const button = page.getByRole("button", { name: "Notify this device" });
@@ -81,53 +85,70 @@ test("a push the server sent shows its question, and its button answers the ask"
   await expect(page.locator("#push-state")).not.toBeEmpty();
   await page.evaluate(() => navigator.serviceWorker.ready);
 
-  // A subscription whose push service is the stand-in, with a browser's keys.
   const service = await pushService();
   const browser = crypto.createECDH("prime256v1");
   browser.generateKeys();
   const auth = crypto.randomBytes(16);
-  const subscribed = await request.post("/api/v1/push/subscriptions", {
+  const reply = await request.post("/api/v1/push/subscriptions", {
     data: {
       endpoint: service.url,
       expirationTime: null,
       keys: { p256dh: browser.getPublicKey().toString("base64url"), auth: auth.toString("base64url") },
     },
   });
-  expect(subscribed.status(), await subscribed.text()).toBe(201);
+  expect(reply.status(), await reply.text()).toBe(201);
+  const cdp = await context.newCDPSession(page);
+  return {
+    cdp,
+    /** The next push the server sends, as the browser reads it. */
+    next: async () => JSON.parse(decrypt(await service.next(), browser, auth)),
+    /** Delivers `push` to the page's real service worker, as its push
+     * service would, until the notifications shown equal `shows`. It is
+     * delivered again if nothing shows within 2 s, as a push service
+     * retries: in one fresh-clone CI run of many, a delivery through
+     * DevTools to the activated worker showed nothing. The push's tag
+     * replaces the ask's notification, so a repeat cannot add a second
+     * one; a worker that never shows the push still fails here. */
+    deliver: async (push: unknown, shows: unknown) => {
+      const registration = await registrationId(cdp);
+      const shown = () => page.evaluate(async () => {
+        const notes = await (await navigator.serviceWorker.ready).getNotifications();
+        return notes.map((n) => ({ title: n.title, body: n.body, tag: n.tag, actions: n.actions.map((a) => a.title) }));
+      });
+      for (let attempt = 1; ; attempt++) {
+        await cdp.send("ServiceWorker.deliverPushMessage", {
+          origin: new URL(baseURL!).origin, registrationId: registration, data: JSON.stringify(push),
+        });
+        try {
+          await expect.poll(shown, { timeout: 2_000 }).toEqual(shows);
+          break;
+        } catch (e) {
+          if (attempt === 3) throw e;
+        }
+      }
+    },
+    close: async () => {
+      await request.delete("/api/v1/push/subscriptions", { data: { endpoint: service.url } });
+      service.close();
+    },
+  };
+}
+
+test("a push the server sent shows its question, and its button answers the ask", async ({ page, context, request, baseURL }) => {
+  const api = new Api(request);
+  const browser = await subscribed({ page, context, request, baseURL });
   try {
     const id = await api.createAsk({
       title: "Deploy now?", agent: "release-bot",
       questions: [{ id: "go", question: "Ship 2.3 to production?", options: [{ label: "Yes" }, { label: "No" }] }],
     });
-    const push = JSON.parse(decrypt(await service.next(), browser, auth));
+    const push = await browser.next();
     // The agent's words are isolated (FSI … PDI) from the server's around them.
     expect(push.title).toBe("\u2068release-bot\u2069 asks: \u2068Deploy now?\u2069");
     expect(push.tag).toBe(id);
-
-    // Delivered to the page's real service worker, as its push service would,
-    // and delivered again if nothing shows within 2 s, as a push service
-    // retries: in one fresh-clone CI run of many, a delivery through DevTools
-    // to the activated worker showed nothing. The push's tag replaces the
-    // ask's notification, so a repeat cannot add a second one; a worker that
-    // never shows the push still fails here.
-    const cdp = await context.newCDPSession(page);
-    const registration = await registrationId(cdp);
-    const shown = () => page.evaluate(async () => {
-      const notes = await (await navigator.serviceWorker.ready).getNotifications();
-      return notes.map((n) => ({ title: n.title, body: n.body, tag: n.tag, actions: n.actions.map((a) => a.title) }));
-    });
-    for (let attempt = 1; ; attempt++) {
-      await cdp.send("ServiceWorker.deliverPushMessage", {
-        origin: new URL(baseURL!).origin, registrationId: registration, data: JSON.stringify(push),
-      });
-      try {
-        await expect.poll(shown, { timeout: 2_000 })
-          .toEqual([{ title: "\u2068release-bot\u2069 asks: \u2068Deploy now?\u2069", body: "Ship 2.3 to production?", tag: id, actions: ["Yes", "No"] }]);
-        break;
-      } catch (e) {
-        if (attempt === 3) throw e;
-      }
-    }
+    await browser.deliver(push, [
+      { title: "\u2068release-bot\u2069 asks: \u2068Deploy now?\u2069", body: "Ship 2.3 to production?", tag: id, actions: ["Yes", "No"] },
+    ]);
 
     // "No", pressed in the notification: the service worker's click handler
     // answers with the button's action token. (A test cannot click a system
@@ -143,8 +164,37 @@ test("a push the server sent shows its question, and its button answers the ask"
     expect((await api.ask(id)).via).toBe("push");
     expect((await api.ask(id)).answeredBy).toBeNull();
   } finally {
-    await request.delete("/api/v1/push/subscriptions", { data: { endpoint: service.url } });
-    service.close();
+    await browser.close();
+  }
+});
+
+test("a push fetches the ask page's code as it arrives, so the ask opened from the notification downloads none of it", async ({ page, context, request, baseURL }) => {
+  const api = new Api(request);
+  const browser = await subscribed({ page, context, request, baseURL });
+  try {
+    const id = await api.createAsk({ questions: [{ id: "go", question: "Ship it?", options: [{ label: "Yes" }, { label: "No" }] }] });
+    const push = await browser.next();
+    expect(push.code).toMatch(/^\/pkg\/ask\.[0-9a-f]{16}\.js$/);
+    // Nothing of the desk's own prefetch of that bundle is left.
+    await browser.cdp.send("Network.clearBrowserCache");
+    await browser.deliver(push, [{ title: push.title, body: "Ship it?", tag: id, actions: ["Yes", "No"] }]);
+    // The service worker's own timeline lists what it fetched, once read.
+    const [worker] = context.serviceWorkers();
+    await expect.poll(() => worker.evaluate(() =>
+      performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname)))
+      .toContain(push.code);
+
+    // The notification's click opens the ask: it wakes with the code from
+    // the cache.
+    await page.goto(push.url);
+    await expect(page.locator("body[data-hydrated]")).toBeAttached();
+    const bundle = await page.evaluate(() =>
+      (performance.getEntriesByType("resource") as PerformanceResourceTiming[])
+        .filter((e) => new URL(e.name).pathname.startsWith("/pkg/ask."))
+        .map((e) => ({ name: new URL(e.name).pathname, bytes: e.transferSize })));
+    expect(bundle).toEqual([{ name: push.code, bytes: 0 }]);
+  } finally {
+    await browser.close();
   }
 });
 

@@ -236,6 +236,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
     } else {
         desk
     };
+    let ask_code = page.bundle(app::Bundle::Ask).to_owned();
     let state = AppState::new(Shared {
         leptos_options: args.leptos_options(),
         assets: Arc::new(assets),
@@ -255,7 +256,8 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
             Some(contact) => Some(Arc::new(
                 crate::notify::webpush::WebPush::open(&desk, contact)
                     .await
-                    .map_err(|e| format!("--web-push: {e}"))?,
+                    .map_err(|e| format!("--web-push: {e}"))?
+                    .with_code(&ask_code),
             )),
             None => None,
         },

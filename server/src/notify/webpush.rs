@@ -80,6 +80,10 @@ pub struct WebPush {
     /// Who runs this server (`mailto:` or `https:`), told to push services.
     subject: String,
     rng: SystemRandom,
+    /// The ask page's bundle (its path carries its hash): each push names
+    /// it, and the service worker fetches it as the push arrives, so the
+    /// ask opened from the notification finds its code in the cache.
+    code: Option<String>,
 }
 
 fn b64(bytes: &[u8]) -> String {
@@ -109,7 +113,15 @@ impl WebPush {
             key,
             subject: subject.to_owned(),
             rng,
+            code: None,
         })
+    }
+
+    /// Names `path`, the ask page's bundle, in every push (see `code`).
+    #[must_use]
+    pub fn with_code(mut self, path: &str) -> Self {
+        self.code = Some(path.to_owned()).filter(|p| !p.is_empty());
+        self
     }
 
     /// The VAPID public key, base64url.
@@ -209,7 +221,12 @@ pub fn seal(
 }
 
 /// What a push carries to the service worker (`public/sw.js`).
-pub fn payload(desk: &Desk, notice: Notice, ask: &interaction::Ask) -> serde_json::Value {
+pub fn payload(
+    push: &WebPush,
+    desk: &Desk,
+    notice: Notice,
+    ask: &interaction::Ask,
+) -> serde_json::Value {
     let title = crate::notify::ask_title(notice, ask);
     let body = if ask.status == interaction::AskStatus::Pending {
         ask.request
@@ -232,6 +249,7 @@ pub fn payload(desk: &Desk, notice: Notice, ask: &interaction::Ask) -> serde_jso
         "tag": ask.id,
         "actionUrl": format!("{}/api/v1/actions/{}", desk.public_url(), ask.id),
         "actions": actions,
+        "code": push.code,
     })
 }
 
@@ -250,7 +268,7 @@ pub async fn send(
         .push_subscriptions()
         .await
         .map_err(PushError::Subscriptions)?;
-    let message = payload(desk, notice, ask).to_string();
+    let message = payload(push, desk, notice, ask).to_string();
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
