@@ -83,7 +83,7 @@ if tti:
             "≤ React SSR", ta <= tr)
     if "afterdeskphone" in a:
         ta, tr = a["afterdeskphone"], r["coldphone"]
-        row(f"phone (Slow 4G, CPU 4×): an ask opened after the desk, its bundle prefetched: first paint, interactive",
+        row(f"phone (Slow 4G, CPU 4×): an ask opened after the desk or from a push, its bundle in the cache: first paint, interactive",
             f"{a['paintafterdeskphone']:.0f} ms, {ta:.0f} ms: {ta / tr:.2f}× React SSR's cold ({tr:.0f} ms), "
             f"{ta / a['coldphone']:.2f}× askdesk's cold")
 else:
