@@ -1,6 +1,6 @@
 //! HMAC-SHA-256, as the server's signatures use them: webhook
-//! deliveries (`X-Askdesk-Signature`), Slack's requests (`X-Slack-Signature`)
-//! and Web Push's key derivation.
+//! deliveries (`X-Askdesk-Signature`) and Slack's requests
+//! (`X-Slack-Signature`).
 
 use hmac::{Hmac, Mac};
 use sha2::Sha256;

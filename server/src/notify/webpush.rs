@@ -9,7 +9,7 @@
 use base64::{engine::general_purpose::URL_SAFE_NO_PAD, Engine};
 use desk::{Desk, DeskError, Notice, PushSubscription};
 use ring::{
-    aead, agreement,
+    aead, agreement, hkdf,
     rand::{SecureRandom, SystemRandom},
     signature::{EcdsaKeyPair, KeyPair, ECDSA_P256_SHA256_FIXED_SIGNING},
 };
@@ -183,9 +183,9 @@ impl WebPush {
 }
 
 /// RFC 8291's encryption from the ECDH secret on: the keys derived with
-/// HKDF-SHA-256 (each output one block, so one HMAC each) and one
-/// aes128gcm record (RFC 8188) holding `plaintext` and its delimiter,
-/// after the header (salt, record size, the sender's public key).
+/// HKDF-SHA-256 and one aes128gcm record (RFC 8188) holding `plaintext`
+/// and its delimiter, after the header (salt, record size, the sender's
+/// public key).
 pub fn seal(
     ecdh_secret: &[u8],
     ua_public: &[u8],
@@ -194,17 +194,29 @@ pub fn seal(
     salt: &[u8; 16],
     plaintext: &[u8],
 ) -> Result<Vec<u8>, PushError> {
-    use crate::mac::digest as hmac;
-    let prk_key = hmac(auth, &[ecdh_secret]);
-    let ikm = hmac(&prk_key, &[b"WebPush: info\0", ua_public, as_public, &[1]]);
-    let prk = hmac(salt, &[&ikm]);
-    let cek = hmac(&prk, &[b"Content-Encoding: aes128gcm\0", &[1]]);
-    let nonce = hmac(&prk, &[b"Content-Encoding: nonce\0", &[1]]);
-    let key = aead::UnboundKey::new(&aead::AES_128_GCM, &cek[..16])
-        .map(aead::LessSafeKey::new)
-        .map_err(|_| PushError::Crypto("no AES key"))?;
-    let nonce = aead::Nonce::try_assume_unique_for_key(&nonce[..12])
-        .map_err(|_| PushError::Crypto("no nonce"))?;
+    let derive = |_: ring::error::Unspecified| PushError::Crypto("key derivation failed");
+    // The input keying material: from the ECDH secret under the browser's
+    // auth secret, bound to both public keys.
+    let mut ikm = [0u8; 32];
+    hkdf::Salt::new(hkdf::HKDF_SHA256, auth)
+        .extract(ecdh_secret)
+        .expand(
+            &[b"WebPush: info\0", ua_public, as_public],
+            Bytes(ikm.len()),
+        )
+        .and_then(|okm| okm.fill(&mut ikm))
+        .map_err(derive)?;
+    let prk = hkdf::Salt::new(hkdf::HKDF_SHA256, salt).extract(&ikm);
+    let key: aead::UnboundKey = prk
+        .expand(&[b"Content-Encoding: aes128gcm\0"], &aead::AES_128_GCM)
+        .map_err(derive)?
+        .into();
+    let key = aead::LessSafeKey::new(key);
+    let mut nonce = [0u8; aead::NONCE_LEN];
+    prk.expand(&[b"Content-Encoding: nonce\0"], Bytes(nonce.len()))
+        .and_then(|okm| okm.fill(&mut nonce))
+        .map_err(derive)?;
+    let nonce = aead::Nonce::assume_unique_for_key(nonce);
     let mut record = plaintext.to_vec();
     // The last (and only) record's delimiter.
     record.push(2);
@@ -218,6 +230,15 @@ pub fn seal(
     body.extend_from_slice(as_public);
     body.extend_from_slice(&record);
     Ok(body)
+}
+
+/// An HKDF output of this many bytes.
+struct Bytes(usize);
+
+impl hkdf::KeyType for Bytes {
+    fn len(&self) -> usize {
+        self.0
+    }
 }
 
 /// What a push carries to the service worker (`public/sw.js`).
