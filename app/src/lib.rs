@@ -34,7 +34,6 @@ use leptos_router::{
     path, SsrMode,
 };
 use page_words::SpeakPage;
-use std::fmt::Write;
 
 /// What a page reads while the server renders it. Boxed: the server
 /// function's future as a type would nest too deep in the page's view.
@@ -79,21 +78,19 @@ fn NotFound() -> impl IntoView {
     }
 }
 
+/// What a query value keeps as itself: RFC 3986's unreserved characters,
+/// and `/`.
+const QUERY_VALUE: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'~')
+    .remove(b'/');
+
 /// A path (and query) of this server as a query value: what `back` and
 /// `next` carry.
 pub fn encode_path(path: &str) -> String {
-    let mut encoded = String::with_capacity(path.len());
-    for byte in path.bytes() {
-        match byte {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => {
-                encoded.push(char::from(byte));
-            }
-            _ => {
-                let _ = write!(encoded, "%{byte:02X}");
-            }
-        }
-    }
-    encoded
+    percent_encoding::utf8_percent_encode(path, QUERY_VALUE).to_string()
 }
 
 /// The name of the person signed in to this page's request, if any (on
