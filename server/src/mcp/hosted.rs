@@ -205,8 +205,11 @@ fn render(assets: Option<&Assets>) -> Result<Arc<str>, String> {
     };
     let script = text("/pkg/hosted.js").ok_or_else(|| missing().to_owned())?;
     if !app::hosted::inlinable(script) {
-        return Err("pkg/hosted.js may not stand inline; scripts/dev.sh builds it with                     scripts/wasm-module.mjs --inline"
-            .to_owned());
+        return Err(
+            "pkg/hosted.js may not stand inline; scripts/dev.sh builds it with \
+             scripts/wasm-module.mjs --inline"
+                .to_owned(),
+        );
     }
     let style = assets.stylesheet().and_then(text).unwrap_or("");
     Ok(Arc::from(app::hosted::document(script, style)))

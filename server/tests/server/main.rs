@@ -13,6 +13,7 @@ mod docs;
 mod events;
 mod faults;
 mod hook;
+mod messages;
 mod notify;
 mod pages;
 mod people;
