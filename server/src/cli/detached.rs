@@ -9,8 +9,9 @@
 //! starting client holds so that two clients racing start one server.
 
 use crate::{
-    cli::config::{self, ServeArgs, StopArgs},
+    cli::config::{self, McpArgs, ServeArgs, StopArgs},
     cli::run::StartError,
+    mcp::Backend,
 };
 use axum::http::Uri;
 use std::{
@@ -26,6 +27,25 @@ use std::{
 const STARTUP: Duration = Duration::from_secs(30);
 /// How long `askdesk stop` waits for the server to exit.
 const STOPPING: Duration = Duration::from_secs(15);
+
+/// The desk at `args.url`, started there first when nothing answers and
+/// the address is on this machine.
+pub async fn find_desk(args: &McpArgs) -> Result<Backend, StartError> {
+    // Its answers come from the client's own form (elicitation).
+    let remote = client::Client::builder(&args.url)
+        .token(args.serve.token.clone())
+        .via(Some(interaction::Via::McpClient))
+        .ca_cert(args.ca_cert.clone())
+        .build()
+        .map_err(|e| format!("--url {}: {e}", args.url))?;
+    if remote.is_up().await {
+        tracing::info!(url = %args.url, "using the askdesk server there");
+        return Ok(Backend::Remote(remote));
+    }
+    let addr = loopback_addr(&args.url)?;
+    start(&args.serve, addr, &remote).await?;
+    Ok(Backend::Remote(remote))
+}
 
 /// The files of the desk started for one port.
 #[derive(Debug, Clone)]

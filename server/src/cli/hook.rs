@@ -1,198 +1,215 @@
-//! `askdesk hook claude-code`: Claude Code's built-in `AskUserQuestion`
-//! answered at the desk. As a `PreToolUse` hook it reads the tool call on
-//! stdin, puts the questions to the desk as an ask (through the lenient
-//! input, like `ask_user`), waits for the person, and prints the decision:
-//! `allow` with the answers in the tool's own format (and askdesk's
-//! faithful projection as context), or `deny` when the person declined or
-//! the ask ended unanswered. It always exits 0: a hook that fails, or finds
-//! no desk, prints nothing and Claude Code asks in its terminal as usual.
+//! `askdesk hook claude-code` and `askdesk hook codex`: an agent's hook
+//! events answered at the desk. The hook reads one event on stdin, puts it
+//! to the desk as an ask, waits for the person and prints the decision in
+//! the product's own format.
 //!
-//! The same command takes Claude Code's `PermissionRequest` event, and
-//! `askdesk hook codex` takes Codex's: both are in [`permission`].
+//! Each event is a file of its own under `cli/hook/`, implementing
+//! [`HookEvent`]: the ask it puts, how a hook run again for the same event
+//! finds that ask, and what its answer prints. [`Event`] names them by
+//! `hook_event_name`; [`run`] is the one pipeline every event goes through
+//! (read, find or start the desk, create, wait, decide, print).
+//!
+//! A hook never blocks its agent on its own error: whatever goes wrong
+//! ([`AsUsual`]) prints nothing on stdout and one line on stderr, and the
+//! command exits 0, so the agent asks in its terminal as usual. An event
+//! that is not askdesk's to answer (another tool's `PreToolUse`) prints
+//! nothing at all.
 
 mod permission;
+mod pre_tool_use;
 
-pub use permission::codex;
+use crate::{
+    cli::{config::McpArgs, detached, run::StartError},
+    mcp::Backend,
+};
+use interaction::{Ask, AskCreated, NewAsk, Problems};
+use serde::Deserialize;
+use serde_json::Value;
 
-use crate::cli::config::McpArgs;
-use interaction::{claude_code_answer, Ask, AskStatus, LenientAsk, LenientQuestion};
-use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+/// The product whose hook runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agent {
+    ClaudeCode,
+    Codex,
+}
 
-/// The tool whose calls this hook answers.
-const TOOL: &str = "AskUserQuestion";
+impl Agent {
+    /// Its name for people.
+    fn title(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "Claude Code",
+            Agent::Codex => "Codex",
+        }
+    }
 
-/// What Claude Code sends a `PreToolUse` hook (the fields used here).
+    /// The events its hook answers, as it names them.
+    fn events(self) -> &'static [&'static str] {
+        match self {
+            Agent::ClaudeCode => &["PreToolUse", "PermissionRequest"],
+            Agent::Codex => &["PermissionRequest"],
+        }
+    }
+}
+
+/// An event as the products send it, by its `hook_event_name`. A new
+/// event is a variant here and a file under `cli/hook/`.
 #[derive(Debug, Deserialize)]
-struct HookInput {
-    #[serde(default)]
-    cwd: Option<String>,
-    tool_name: String,
-    #[serde(default)]
-    tool_input: Map<String, Value>,
-    #[serde(default)]
-    tool_use_id: Option<String>,
+#[serde(tag = "hook_event_name")]
+enum Event {
+    /// Claude Code's `AskUserQuestion` tool call ([`pre_tool_use`]).
+    PreToolUse(pre_tool_use::PreToolUse),
+    /// Either product's permission prompt ([`permission`]).
+    PermissionRequest(permission::PermissionRequest),
 }
 
-/// The questions of an `AskUserQuestion` call.
-#[derive(Debug, Deserialize)]
-struct ToolInput {
-    questions: Vec<LenientQuestion>,
+/// One kind of hook event: what it asks at the desk and what it prints
+/// once the ask has ended.
+trait HookEvent {
+    /// The ask to put, or `None` when this event is not askdesk's to
+    /// answer (the agent goes on without a word from the hook).
+    fn ask(&self, agent: Agent) -> Result<Option<NewAsk>, AsUsual>;
+
+    /// Puts `new` to the desk so that a hook run again for the same event
+    /// finds the same ask.
+    async fn create(
+        &self,
+        backend: &Backend,
+        agent: Agent,
+        new: NewAsk,
+    ) -> Result<AskCreated, client::Error>;
+
+    /// What the hook prints for the ended `ask`.
+    fn output(&self, ask: &Ask) -> Result<Value, AsUsual>;
 }
 
-/// What the hook prints: Claude Code's `hookSpecificOutput`.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct HookOutput {
-    hook_specific_output: Decision,
+/// Why the hook leaves the agent to ask as usual, in one line for stderr.
+#[derive(Debug, thiserror::Error)]
+pub enum AsUsual {
+    #[error("the hook input is not JSON ({0})")]
+    NotJson(serde_json::Error),
+    #[error("askdesk answers {agent}'s {answered} event, not {event}")]
+    OtherEvent {
+        agent: &'static str,
+        answered: String,
+        event: String,
+    },
+    #[error("the hook input is not {agent}'s {event} JSON ({error})")]
+    Unreadable {
+        agent: &'static str,
+        event: String,
+        error: serde_json::Error,
+    },
+    #[error("{0}")]
+    Unaskable(String),
+    #[error("{0}")]
+    NoDesk(StartError),
+    #[error("the desk refused the questions: {0}")]
+    Refused(client::Error),
+    #[error("waiting for the answer failed: {0}")]
+    Waiting(client::Error),
+    #[error("the desk's answer does not fit the prompt: {0}")]
+    Misfit(Problems),
+    #[error("the decision could not be written: {0}")]
+    Unwritable(serde_json::Error),
 }
 
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Decision {
-    hook_event_name: &'static str,
-    permission_decision: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    permission_decision_reason: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    updated_input: Option<Map<String, Value>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    additional_context: Option<String>,
-}
-
-/// Runs the hook on `stdin`; returns what to print on stdout, if anything.
+/// `askdesk hook claude-code`: Claude Code's event on `stdin`; returns
+/// what to print on stdout, if anything.
 pub async fn claude_code(args: McpArgs, stdin: &str) -> Option<String> {
-    if permission::is_permission_request(stdin) {
-        return permission::run(permission::Agent::ClaudeCode, args, stdin).await;
+    run(Agent::ClaudeCode, &args, stdin).await
+}
+
+/// `askdesk hook codex`: Codex's event on `stdin`; returns what to print
+/// on stdout, if anything.
+pub async fn codex(args: McpArgs, stdin: &str) -> Option<String> {
+    run(Agent::Codex, &args, stdin).await
+}
+
+/// Runs `agent`'s hook on `stdin`: the one place that says why the agent
+/// asks as usual.
+async fn run(agent: Agent, args: &McpArgs, stdin: &str) -> Option<String> {
+    match answer(agent, args, stdin).await {
+        Ok(output) => output,
+        Err(why) => {
+            eprintln!("askdesk hook: {why}; {} asks as usual", agent.title());
+            None
+        }
     }
-    let input: HookInput = match serde_json::from_str(stdin) {
-        Ok(input) => input,
-        Err(e) => {
-            eprintln!("askdesk hook: the hook input is not Claude Code's PreToolUse JSON ({e}); Claude Code asks as usual");
-            return None;
-        }
-    };
-    if input.tool_name != TOOL {
-        return None;
+}
+
+/// The event on `stdin`, put to the desk and answered: what to print.
+async fn answer(agent: Agent, args: &McpArgs, stdin: &str) -> Result<Option<String>, AsUsual> {
+    let input: Value = serde_json::from_str(stdin).map_err(AsUsual::NotJson)?;
+    let name = input
+        .get("hook_event_name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    if !agent.events().contains(&name.as_str()) {
+        return Err(AsUsual::OtherEvent {
+            agent: agent.title(),
+            answered: agent.events().join(" and "),
+            event: if name.is_empty() {
+                "an event without a name".to_owned()
+            } else {
+                name
+            },
+        });
     }
-    let questions: ToolInput = match serde_json::from_value(Value::Object(input.tool_input.clone()))
-    {
-        Ok(questions) => questions,
-        Err(e) => {
-            eprintln!("askdesk hook: {TOOL}'s input has no questions askdesk can read ({e}); Claude Code asks as usual");
-            return None;
-        }
+    let event = Event::deserialize(&input).map_err(|error| AsUsual::Unreadable {
+        agent: agent.title(),
+        event: name,
+        error,
+    })?;
+    let printed = match &event {
+        Event::PreToolUse(event) => put_and_wait(agent, args, event).await?,
+        Event::PermissionRequest(event) => put_and_wait(agent, args, event).await?,
     };
-    let new = LenientAsk {
-        questions: questions.questions,
-        title: None,
-        agent: Some(agent_name("Claude Code", input.cwd.as_deref())),
-        timeout_seconds: None,
-        wait_seconds: None,
-        idempotency_key: None,
-        to: Vec::new(),
-        default_answers: None,
-    }
-    .into_new_ask();
-    let backend = match super::stdio::find_desk(&args).await {
-        Ok(backend) => backend,
-        Err(e) => {
-            eprintln!("askdesk hook: {e}; Claude Code asks as usual");
-            return None;
-        }
+    printed
+        .map(|output| serde_json::to_string(&output).map_err(AsUsual::Unwritable))
+        .transpose()
+}
+
+/// The pipeline of every event: its ask put to the desk (found, or
+/// started as `askdesk mcp` starts it), waited for, and decided.
+async fn put_and_wait(
+    agent: Agent,
+    args: &McpArgs,
+    event: &impl HookEvent,
+) -> Result<Option<Value>, AsUsual> {
+    let Some(new) = event.ask(agent)? else {
+        return Ok(None);
     };
-    // A retried hook (the same tool call) finds the ask it made before.
-    let key = input
-        .tool_use_id
-        .as_deref()
-        .map(|id| format!("claude-code:{id}"));
-    let created = match backend.create(new, key.as_deref()).await {
-        Ok(created) => created,
-        Err(e) => {
-            eprintln!(
-                "askdesk hook: the desk refused the questions: {e}; Claude Code asks as usual"
-            );
-            return None;
-        }
-    };
+    let backend = detached::find_desk(args).await.map_err(AsUsual::NoDesk)?;
+    let created = event
+        .create(&backend, agent, new)
+        .await
+        .map_err(AsUsual::Refused)?;
     eprintln!("askdesk: answer at {}", created.url);
-    let ask = ended(&backend, &created.id, "Claude Code").await?;
-    let output = decision(&ask, &input.tool_input);
-    serde_json::to_string(&output).ok()
+    let ask = ended(&backend, &created.id).await?;
+    event.output(&ask).map(Some)
 }
 
 /// Who asks: the agent, and the folder it works in.
-fn agent_name(agent: &str, cwd: Option<&str>) -> String {
+fn agent_name(agent: Agent, cwd: Option<&str>) -> String {
     let folder = cwd
         .and_then(|cwd| std::path::Path::new(cwd).file_name())
         .map(|name| name.to_string_lossy().into_owned());
     match folder {
-        Some(folder) => format!("{agent} · {folder}"),
-        None => agent.to_owned(),
+        Some(folder) => format!("{} · {folder}", agent.title()),
+        None => agent.title().to_owned(),
     }
 }
 
-/// The ask once it has ended, waiting as long as it takes; `None` (said on
-/// stderr) when the desk stops answering, so `agent` asks as usual.
-async fn ended(backend: &crate::mcp::Backend, id: &str, agent: &str) -> Option<Ask> {
+/// The ask once it has ended, waiting as long as it takes.
+async fn ended(backend: &Backend, id: &str) -> Result<Ask, AsUsual> {
     loop {
-        match backend.wait(id, desk::MAX_WAIT).await {
-            Ok(ask) if ask.status.is_finished() => return Some(ask),
-            Ok(_) => {}
-            Err(e) => {
-                eprintln!(
-                    "askdesk hook: waiting for the answer failed: {e}; {agent} asks as usual"
-                );
-                return None;
-            }
+        let ask = backend
+            .wait(id, desk::MAX_WAIT)
+            .await
+            .map_err(AsUsual::Waiting)?;
+        if ask.status.is_finished() {
+            return Ok(ask);
         }
-    }
-}
-
-/// The hook's decision for an ask that has ended.
-fn decision(ask: &Ask, tool_input: &Map<String, Value>) -> HookOutput {
-    let text = ask.projection.as_ref().map(|p| p.text.clone());
-    let deny = |reason: String| Decision {
-        hook_event_name: "PreToolUse",
-        permission_decision: "deny",
-        permission_decision_reason: Some(reason),
-        updated_input: None,
-        additional_context: None,
-    };
-    let decision = match (ask.status, &ask.answers) {
-        (AskStatus::Answered, Some(items)) => {
-            let answers: Map<String, Value> = ask
-                .request
-                .questions()
-                .iter()
-                .filter_map(|q| {
-                    let item = items.iter().find(|item| item.id == q.id)?;
-                    Some((q.question.clone(), Value::String(claude_code_answer(item))))
-                })
-                .collect();
-            let mut updated = tool_input.clone();
-            updated.insert("answers".to_owned(), Value::Object(answers));
-            Decision {
-                hook_event_name: "PreToolUse",
-                permission_decision: "allow",
-                permission_decision_reason: None,
-                updated_input: Some(updated),
-                additional_context: text,
-            }
-        }
-        (AskStatus::Declined, _) => deny(match &ask.decline_reason {
-            Some(reason) => format!(
-                "The user declined to answer at askdesk: {}",
-                interaction::json_quote(reason)
-            ),
-            None => "The user declined to answer at askdesk, without a reason.".to_owned(),
-        }),
-        (status, _) => deny(format!(
-            "The question was {} at askdesk before the user answered.",
-            status.as_str()
-        )),
-    };
-    HookOutput {
-        hook_specific_output: decision,
     }
 }

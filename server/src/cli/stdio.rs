@@ -8,32 +8,13 @@
 
 use crate::{
     cli::{config::McpArgs, detached, run},
-    mcp::{hosted, AskDesk, Backend},
+    mcp::{hosted, AskDesk},
 };
 use rmcp::ServiceExt;
 
-/// The desk at `args.url`, started there first when nothing answers and
-/// the address is on this machine.
-pub async fn find_desk(args: &McpArgs) -> Result<Backend, run::StartError> {
-    // Its answers come from the client's own form (elicitation).
-    let remote = client::Client::builder(&args.url)
-        .token(args.serve.token.clone())
-        .via(Some(interaction::Via::McpClient))
-        .ca_cert(args.ca_cert.clone())
-        .build()
-        .map_err(|e| format!("--url {}: {e}", args.url))?;
-    if remote.is_up().await {
-        tracing::info!(url = %args.url, "using the askdesk server there");
-        return Ok(Backend::Remote(remote));
-    }
-    let addr = detached::loopback_addr(&args.url)?;
-    detached::start(&args.serve, addr, &remote).await?;
-    Ok(Backend::Remote(remote))
-}
-
 /// Serves MCP on stdio until the client closes stdin.
 pub async fn run(args: McpArgs) -> Result<(), run::StartError> {
-    let backend = find_desk(&args).await?;
+    let backend = detached::find_desk(&args).await?;
     // The form's document for hosts that show MCP Apps, from this binary's
     // own site (or --site-root), read when a host first asks for it.
     let serve = args.serve.clone();

@@ -236,6 +236,29 @@ async fn other_tools_bad_input_and_no_desk_print_nothing_so_claude_code_asks_its
     let (stdout, stderr) = run_hook(&url, "not json".to_owned()).await;
     assert_eq!(stdout, "");
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    // An event askdesk does not answer, even one carrying the tool's call,
+    // is said in one line and left to Claude Code.
+    let mut later = payload("toolu_08", release_questions());
+    later["hook_event_name"] = json!("PostToolUse");
+    let (stdout, stderr) = run_hook(&url, later.to_string()).await;
+    assert_eq!(stdout, "");
+    assert!(
+        stderr
+            .trim()
+            .ends_with("not PostToolUse; Claude Code asks as usual"),
+        "{stderr}"
+    );
+    let mut unnamed = payload("toolu_09", release_questions());
+    unnamed
+        .as_object_mut()
+        .expect("an object")
+        .remove("hook_event_name");
+    let (stdout, stderr) = run_hook(&url, unnamed.to_string()).await;
+    assert_eq!(
+        (stdout.as_str(), stderr.trim().lines().count()),
+        ("", 1),
+        "{stderr}"
+    );
     // https on a port where nothing listens: nothing answers, and a server
     // of askdesk's own (plain http) cannot stand in.
     let closed = {

@@ -34,8 +34,8 @@
 
 mod prompt;
 
-use super::{agent_name, ended};
-use crate::{cli::config::McpArgs, mcp::Backend};
+use super::{Agent, AsUsual, HookEvent};
+use crate::mcp::Backend;
 use interaction::{json_quote, Answers, Ask, AskCreated, AskStatus, IdempotencyKey, NewAsk};
 use prompt::Choice;
 use serde::{Deserialize, Serialize};
@@ -49,27 +49,12 @@ const EVENT: &str = "PermissionRequest";
 const ASK_USER_QUESTION: &str = "AskUserQuestion";
 
 /// How many ended asks one prompt without a `tool_use_id` steps past
-/// before it asks without a key (see [`create`]).
+/// before it asks without a key (see [`create`](HookEvent::create)).
 const MAX_GENERATIONS: u32 = 64;
 
-/// The agent whose prompt this is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Agent {
-    ClaudeCode,
-    Codex,
-}
-
 impl Agent {
-    /// Its name for people.
-    fn title(self) -> &'static str {
-        match self {
-            Agent::ClaudeCode => "Claude Code",
-            Agent::Codex => "Codex",
-        }
-    }
-
     /// The start of its idempotency keys.
-    fn key(self) -> &'static str {
+    fn permission_key(self) -> &'static str {
         match self {
             Agent::ClaudeCode => "claude-code-permission",
             Agent::Codex => "codex-permission",
@@ -80,8 +65,7 @@ impl Agent {
 /// What either product sends a `PermissionRequest` hook (the fields used
 /// here; the rest are ignored).
 #[derive(Debug, Deserialize)]
-struct Event {
-    hook_event_name: String,
+pub(super) struct PermissionRequest {
     #[serde(default)]
     session_id: Option<String>,
     /// Codex's turn.
@@ -102,7 +86,7 @@ struct Event {
     permission_suggestions: Option<Vec<Value>>,
 }
 
-impl Event {
+impl PermissionRequest {
     fn suggestions(&self) -> &[Value] {
         self.permission_suggestions.as_deref().unwrap_or_default()
     }
@@ -136,119 +120,70 @@ enum Decision {
     },
 }
 
-/// Whether `stdin` is a `PermissionRequest` event, for the command that
-/// also answers other events.
-pub(super) fn is_permission_request(stdin: &str) -> bool {
-    #[derive(Deserialize)]
-    struct Named {
-        #[serde(default)]
-        hook_event_name: Option<String>,
+impl HookEvent for PermissionRequest {
+    fn ask(&self, agent: Agent) -> Result<Option<NewAsk>, AsUsual> {
+        if self.tool_name == ASK_USER_QUESTION {
+            return Ok(None);
+        }
+        prompt::ask(agent, self).map(Some).map_err(|e| {
+            AsUsual::Unaskable(format!(
+                "the permission prompt could not be put as an ask ({e})"
+            ))
+        })
     }
-    serde_json::from_str::<Named>(stdin).is_ok_and(|n| n.hook_event_name.as_deref() == Some(EVENT))
-}
 
-/// `askdesk hook codex`: Codex's `PermissionRequest` event on `stdin`;
-/// returns what to print on stdout, if anything.
-pub async fn codex(args: McpArgs, stdin: &str) -> Option<String> {
-    run(Agent::Codex, args, stdin).await
-}
+    /// Puts the prompt to the desk, so that a hook run again for the same
+    /// prompt finds the same ask.
+    ///
+    /// With a `tool_use_id` the key is made from it, as the `PreToolUse`
+    /// path does: one tool call, one ask, ended or not. Neither product
+    /// documents one for this event, so otherwise the key is a digest of the
+    /// prompt (its session, turn, folder, tool and input) with a generation:
+    /// an ask of that digest still pending is the same prompt asked again,
+    /// and one that has ended was an earlier call with the same input, so
+    /// the next generation is asked. An answer for one call never answers a
+    /// later one.
+    async fn create(
+        &self,
+        backend: &Backend,
+        agent: Agent,
+        new: NewAsk,
+    ) -> Result<AskCreated, client::Error> {
+        let by_id = self
+            .tool_use_id
+            .as_deref()
+            .map(|id| format!("{}:{id}", agent.permission_key()))
+            .filter(|key| IdempotencyKey::parse(key, "").is_ok());
+        if let Some(key) = by_id {
+            return backend.create(new, Some(&key)).await;
+        }
+        let digest = digest(agent, self);
+        for generation in 0..MAX_GENERATIONS {
+            let key = format!("{}:{digest}:{generation}", agent.permission_key());
+            let created = backend.create(new.clone(), Some(&key)).await?;
+            if !created.status.is_finished() {
+                return Ok(created);
+            }
+        }
+        backend.create(new, None).await
+    }
 
-/// Runs the permission hook of `agent` on `stdin`; returns what to print
-/// on stdout, if anything.
-pub(super) async fn run(agent: Agent, args: McpArgs, stdin: &str) -> Option<String> {
-    let name = agent.title();
-    let event: Event = match serde_json::from_str(stdin) {
-        Ok(event) => event,
-        Err(e) => {
-            eprintln!("askdesk hook: the hook input is not {name}'s {EVENT} JSON ({e}); {name} asks as usual");
-            return None;
-        }
-    };
-    if event.hook_event_name != EVENT {
-        eprintln!(
-            "askdesk hook: askdesk answers {name}'s {EVENT} event, not {}; {name} goes on as usual",
-            event.hook_event_name
-        );
-        return None;
+    fn output(&self, ask: &Ask) -> Result<Value, AsUsual> {
+        let output = Output {
+            hook_specific_output: Specific {
+                hook_event_name: EVENT,
+                decision: decide(ask, self.suggestions())?,
+            },
+        };
+        serde_json::to_value(output).map_err(AsUsual::Unwritable)
     }
-    if event.tool_name == ASK_USER_QUESTION {
-        return None;
-    }
-    let new = match prompt::ask(agent, &event) {
-        Ok(new) => new,
-        Err(e) => {
-            eprintln!("askdesk hook: the permission prompt could not be put as an ask ({e}); {name} asks as usual");
-            return None;
-        }
-    };
-    let backend = match crate::cli::stdio::find_desk(&args).await {
-        Ok(backend) => backend,
-        Err(e) => {
-            eprintln!("askdesk hook: {e}; {name} asks as usual");
-            return None;
-        }
-    };
-    let created = match create(&backend, agent, &event, new).await {
-        Ok(created) => created,
-        Err(e) => {
-            eprintln!(
-                "askdesk hook: the desk refused the permission prompt: {e}; {name} asks as usual"
-            );
-            return None;
-        }
-    };
-    eprintln!("askdesk: answer at {}", created.url);
-    let ask = ended(&backend, &created.id, name).await?;
-    let decision = decide(&ask, event.suggestions())?;
-    serde_json::to_string(&Output {
-        hook_specific_output: Specific {
-            hook_event_name: EVENT,
-            decision,
-        },
-    })
-    .ok()
-}
-
-/// Puts the prompt to the desk, so that a hook run again for the same
-/// prompt finds the same ask.
-///
-/// With a `tool_use_id` the key is made from it, as the `PreToolUse` path
-/// does: one tool call, one ask, ended or not. Neither product documents
-/// one for this event, so otherwise the key is a digest of the prompt (its
-/// session, turn, folder, tool and input) with a generation: an ask of that
-/// digest still pending is the same prompt asked again, and one that has
-/// ended was an earlier call with the same input, so the next generation
-/// is asked. An answer for one call never answers a later one.
-async fn create(
-    backend: &Backend,
-    agent: Agent,
-    event: &Event,
-    new: NewAsk,
-) -> Result<AskCreated, client::Error> {
-    let by_id = event
-        .tool_use_id
-        .as_deref()
-        .map(|id| format!("{}:{id}", agent.key()))
-        .filter(|key| IdempotencyKey::parse(key, "").is_ok());
-    if let Some(key) = by_id {
-        return backend.create(new, Some(&key)).await;
-    }
-    let digest = digest(agent, event);
-    for generation in 0..MAX_GENERATIONS {
-        let key = format!("{}:{digest}:{generation}", agent.key());
-        let created = backend.create(new.clone(), Some(&key)).await?;
-        if !created.status.is_finished() {
-            return Ok(created);
-        }
-    }
-    backend.create(new, None).await
 }
 
 /// What makes two events the same prompt, as hex.
-fn digest(agent: Agent, event: &Event) -> String {
+fn digest(agent: Agent, event: &PermissionRequest) -> String {
     use sha2::{Digest, Sha256};
     let content = (
-        agent.key(),
+        agent.permission_key(),
         &event.session_id,
         &event.turn_id,
         &event.agent_id,
@@ -261,29 +196,30 @@ fn digest(agent: Agent, event: &Event) -> String {
     hex::encode(Sha256::digest(&json))
 }
 
-/// The decision for an ask that has ended; `None` (said on stderr) when
-/// its answers do not pass the validator, so the agent asks as usual.
-fn decide(ask: &Ask, suggestions: &[Value]) -> Option<Decision> {
-    let deny = |message: String| Some(Decision::Deny { message });
+/// The decision for an ask that has ended; refused when its answers do
+/// not pass the validator, so the agent asks as usual.
+fn decide(ask: &Ask, suggestions: &[Value]) -> Result<Decision, AsUsual> {
+    let deny = |message: String| Ok(Decision::Deny { message });
     match (ask.status, &ask.answers) {
         (AskStatus::Answered, Some(items)) => {
             let answers = Answers {
                 answers: items.clone(),
             };
-            let valid = match ask.request.validate_answers(answers) {
-                Ok(valid) => valid,
-                Err(problems) => {
-                    eprintln!(
-                        "askdesk hook: the desk's answer does not fit the prompt: {problems}"
-                    );
-                    return None;
-                }
-            };
-            match Choice::of(valid.items().first()?)? {
-                Choice::AllowOnce => Some(Decision::Allow {
+            let valid = ask
+                .request
+                .validate_answers(answers)
+                .map_err(AsUsual::Misfit)?;
+            let misfit = || AsUsual::Unaskable("the desk's answer names no choice".to_owned());
+            match valid
+                .items()
+                .first()
+                .and_then(Choice::of)
+                .ok_or_else(misfit)?
+            {
+                Choice::AllowOnce => Ok(Decision::Allow {
                     updated_permissions: None,
                 }),
-                Choice::AlwaysAllow => Some(Decision::Allow {
+                Choice::AlwaysAllow => Ok(Decision::Allow {
                     updated_permissions: Some(suggestions.to_vec()),
                 }),
                 Choice::Deny => deny("The user denied this at askdesk.".to_owned()),

@@ -7,7 +7,7 @@
 //! Every limit is the `interaction` crate's; text from the event is cut to
 //! fit it, so the desk never refuses a prompt for its size.
 
-use super::{Agent, Event};
+use super::{Agent, PermissionRequest as Event};
 use interaction::{
     AnswerItem, LenientAsk, NewAsk, QuestionOption, MAX_AGENT_CHARS, MAX_DESCRIPTION_CHARS,
     MAX_PREVIEW_CHARS, MAX_QUESTION_CHARS, MAX_TITLE_CHARS,
@@ -103,7 +103,7 @@ pub(super) fn ask(agent: Agent, event: &Event) -> Result<NewAsk, String> {
             "multiSelect": false,
         }],
         "title": fit(&action.title, MAX_TITLE_CHARS),
-        "agent": fit(&super::agent_name(name, event.cwd.as_deref()), MAX_AGENT_CHARS),
+        "agent": fit(&crate::cli::hook::agent_name(agent, event.cwd.as_deref()), MAX_AGENT_CHARS),
     });
     serde_json::from_value::<LenientAsk>(lenient)
         .map(LenientAsk::into_new_ask)
