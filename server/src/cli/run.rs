@@ -9,14 +9,15 @@ use crate::{
     AppState, Shared,
 };
 use desk::{Desk, PoolSettings, PostgresStore, SqliteStore, Store};
-use std::{
-    error::Error,
-    net::SocketAddr,
-    path::{Path, PathBuf},
-    sync::Arc,
-};
+use std::{error::Error, net::SocketAddr, sync::Arc};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
+
+mod claim;
+mod settings;
+
+pub use claim::{claim, Claim};
+pub use settings::Settings;
 
 /// Why a server could not start.
 pub type StartError = Box<dyn Error + Send + Sync>;
@@ -43,68 +44,6 @@ impl Started {
     }
 }
 
-/// A SQLite file this process serves: an exclusive lock on `<file>.lock`,
-/// which holds the address of the server using it, until dropped.
-pub struct Claim {
-    file: std::fs::File,
-}
-
-impl Claim {
-    /// Writes where the server using the file answers, for a second one
-    /// to name when it refuses.
-    fn announce(&mut self, url: &str) {
-        use std::io::{Seek, Write};
-        let written = self
-            .file
-            .set_len(0)
-            .and_then(|()| self.file.rewind())
-            .and_then(|()| writeln!(self.file, "{url} (pid {})", std::process::id()));
-        if let Err(e) = written {
-            tracing::debug!("could not note the address in the lock file: {e}");
-        }
-    }
-}
-
-/// Claims the SQLite file at `path` for this process, or says who has it.
-pub fn claim(path: &Path) -> Result<Claim, StartError> {
-    let lock = PathBuf::from(format!("{}.lock", path.display()));
-    if let Some(parent) = lock.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(|e| {
-            format!(
-                "cannot create the database folder {}: {e}",
-                parent.display()
-            )
-        })?;
-    }
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&lock)
-        .map_err(|e| format!("cannot open {}: {e}", lock.display()))?;
-    match file.try_lock() {
-        Ok(()) => Ok(Claim { file }),
-        Err(std::fs::TryLockError::WouldBlock) => {
-            let holder = std::fs::read_to_string(&lock).unwrap_or_default();
-            let holder = match holder.trim() {
-                "" => "another askdesk (still starting)".to_owned(),
-                holder => format!("the askdesk at {holder}"),
-            };
-            Err(format!(
-                "the database {} is in use by {holder}: two servers on one SQLite file would \
-                 not see each other's changes. Use that server (ASKDESK_URL), another \
-                 --database, or PostgreSQL (--database postgres://…) for several instances",
-                path.display()
-            )
-            .into())
-        }
-        Err(std::fs::TryLockError::Error(e)) => {
-            Err(format!("cannot lock {}: {e}", lock.display()).into())
-        }
-    }
-}
-
 /// The store the settings name, opened.
 pub struct Opened {
     /// Where asks are kept.
@@ -117,11 +56,8 @@ pub struct Opened {
 
 /// Opens the store the settings name.
 pub async fn open_store(args: &ServeArgs) -> Result<Opened, StartError> {
-    let settings = PoolSettings {
-        max_connections: args.database_connections.max(1),
-        acquire_timeout: std::time::Duration::from_secs(args.database_timeout.max(1)),
-    };
-    open_database(args.database()?, settings).await
+    let settings = Settings::check(args)?;
+    open_database(settings.database, settings.pool).await
 }
 
 /// Opens `database` (without claiming a SQLite file: `askdesk people` works
@@ -164,79 +100,40 @@ pub async fn open_database(
 }
 
 /// Checks the settings, opens the store, binds and serves until `shutdown`
-/// is cancelled. Nothing listens if a check fails.
+/// is cancelled. Nothing listens if a check fails. The steps: the flags
+/// checked ([`Settings`]), the site, certificate and database opened, the
+/// listener bound, the desk opened on it, the workers spawned, and the
+/// server serving.
 pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Started, StartError> {
-    let tls = args.tls()?.map(Tls::open).transpose()?;
-    args.security(args.addr)?;
-    let assets = args.assets()?;
-    if assets.is_empty() {
-        tracing::warn!(
-            "this askdesk was built without its site: pages work, but without JavaScript \
-             (build with scripts/dev.sh, or pass --site-root)"
-        );
-    }
+    let settings = Settings::check(args)?;
+    let tls = settings.tls.clone().map(Tls::open).transpose()?;
+    let assets = site(args)?;
     let page = args.page_config(&assets)?;
-    let channels = args.channels()?;
-    // One server per SQLite file: a second would not hear of the first's
-    // changes (its waiters would learn of answers only when their wait ran
-    // out), so it refuses, naming the first.
-    let mut claim = match args.database()? {
-        Database::File(path) => Some(claim(&path)?),
+    // One server per SQLite file (`claim`).
+    let mut claim = match &settings.database {
+        Database::File(path) => Some(claim(path)?),
         Database::Memory | Database::Postgres(_) => None,
     };
-    let Opened {
-        store,
-        database,
-        shared,
-    } = open_store(args).await?;
-    // Several instances on one PostgreSQL database are one desk: each
-    // hears what the others create and finish.
-    let changes = match &shared {
-        Some(shared) => Some(
-            shared
-                .changes()
-                .await
-                .map_err(|e| format!("cannot listen to the database {database}: {e}"))?,
-        ),
-        None => None,
-    };
+    let opened = open_database(settings.database.clone(), settings.pool).await?;
+    let changes = listen(&opened).await?;
     let listener = tokio::net::TcpListener::bind(args.addr)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
     let addr = listener.local_addr()?;
     if let Some(claim) = &mut claim {
-        claim.announce(&format!("{}://{addr}", args.scheme()));
+        claim.announce(&settings.own_url(addr));
     }
-    let security = args.security(addr)?;
-    let desk = Desk::open(store, security.public_url())
-        .await
-        .map_err(|e| format!("cannot read the database {database}: {e}"))?
-        .notifying(channels.names())
-        .reminding(channels.reminders())
-        .answering_by_link(args.link_answers())
-        .keeping_finished(args.keep_finished);
-    if args.answer_requires_sign_in && !security.has_token() {
-        let people = desk
-            .has_people()
-            .await
-            .map_err(|e| format!("cannot read the database {database}: {e}"))?;
-        if !people {
-            return Err(
-                "--answer-requires-sign-in: nobody could sign in to answer; set --token, \
-                        or add people first (askdesk people add NAME)"
-                    .into(),
-            );
-        }
-    }
-    announce_link_rule(&desk)
-        .await
-        .map_err(|e| format!("cannot read the database {database}: {e}"))?;
-    let desk = if channels.pushes() {
-        desk.pushing(crate::notify::WEB_PUSH)
-    } else {
-        desk
+    let security = settings.security(addr);
+    let desk = open_desk(args, &settings, &opened, security.public_url()).await?;
+    let push = match &args.web_push {
+        Some(contact) => Some(Arc::new(
+            crate::notify::webpush::WebPush::open(&desk, contact)
+                .await
+                .map_err(|e| format!("--web-push: {e}"))?
+                .with_code(page.bundle(app::Bundle::Ask)),
+        )),
+        None => None,
     };
-    let ask_code = page.bundle(app::Bundle::Ask).to_owned();
     let state = AppState::new(Shared {
         leptos_options: args.leptos_options(),
         assets: Arc::new(assets),
@@ -244,7 +141,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         security: Arc::new(security),
         mcp_default_timeout: args.mcp_default_timeout,
         mcp_elicit: args.elicit,
-        shared,
+        shared: opened.shared,
         shutdown: shutdown.clone(),
         page,
         slack_signing_secret: args
@@ -252,31 +149,122 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
             .as_deref()
             .filter(|s| !s.is_empty())
             .map(Arc::from),
-        push: match &args.web_push {
-            Some(contact) => Some(Arc::new(
-                crate::notify::webpush::WebPush::open(&desk, contact)
-                    .await
-                    .map_err(|e| format!("--web-push: {e}"))?
-                    .with_code(&ask_code),
-            )),
-            None => None,
-        },
+        push,
         create_limit: args
             .create_limit
             .map(|n| Arc::new(crate::http::limit::CreateLimit::new(n))),
     });
-    match &database {
-        Database::Memory => tracing::warn!("asks are kept in memory and lost when askdesk stops"),
-        Database::File(_) | Database::Postgres(_) => {
-            tracing::info!(database = %database, "asks are stored")
-        }
-    }
-    if state.security.public_url() != format!("{}://{addr}", args.scheme()) {
+    if state.security.public_url() != settings.own_url(addr) {
         tracing::info!(
             public_url = state.security.public_url(),
             "links to asks use the public URL"
         );
     }
+    spawn_workers(
+        &desk,
+        args,
+        settings.channels,
+        state.push.clone(),
+        changes,
+        &shutdown,
+    );
+    raise_open_files();
+    let acceptor = tls.as_ref().map(Tls::acceptor);
+    let certificates = tls.as_ref().map(Tls::certificates);
+    if let Some(tls) = tls {
+        tokio::spawn(tls.follow_renewals(shutdown.clone()));
+    }
+    let limits = settings.limits;
+    let served_limits = limits.clone();
+    let task = tokio::spawn(async move {
+        crate::http::serving::serve(listener, app(state), acceptor, served_limits, shutdown).await;
+        // The file is free for another server once this one has stopped.
+        drop(claim);
+    });
+    Ok(Started {
+        addr,
+        desk,
+        task,
+        tls: certificates,
+        limits,
+    })
+}
+
+/// The site's files, with a warning when this build has none.
+fn site(args: &ServeArgs) -> Result<crate::http::assets::Assets, StartError> {
+    let assets = args.assets()?;
+    if assets.is_empty() {
+        tracing::warn!(
+            "this askdesk was built without its site: pages work, but without JavaScript \
+             (build with scripts/dev.sh, or pass --site-root)"
+        );
+    }
+    Ok(assets)
+}
+
+/// What other instances create and finish, heard through PostgreSQL:
+/// several instances on one database are one desk.
+async fn listen(opened: &Opened) -> Result<Option<desk::Changes>, StartError> {
+    let Some(shared) = &opened.shared else {
+        return Ok(None);
+    };
+    let changes = shared
+        .changes()
+        .await
+        .map_err(|e| format!("cannot listen to the database {}: {e}", opened.database))?;
+    Ok(Some(changes))
+}
+
+/// The desk on the opened store, with the settings' rules, after checking
+/// that someone could answer on it; says where asks are kept and who may
+/// answer.
+async fn open_desk(
+    args: &ServeArgs,
+    settings: &Settings,
+    opened: &Opened,
+    public_url: &str,
+) -> Result<Desk, StartError> {
+    let database = &opened.database;
+    let unreadable = |e: desk::DeskError| format!("cannot read the database {database}: {e}");
+    let desk = Desk::open(opened.store.clone(), public_url)
+        .await
+        .map_err(unreadable)?
+        .notifying(settings.channels.names())
+        .reminding(settings.channels.reminders())
+        .answering_by_link(settings.link_answers)
+        .keeping_finished(args.keep_finished);
+    if settings.sign_in_needs_people && !desk.has_people().await.map_err(unreadable)? {
+        return Err(
+            "--answer-requires-sign-in: nobody could sign in to answer; set --token, \
+                    or add people first (askdesk people add NAME)"
+                .into(),
+        );
+    }
+    announce_link_rule(&desk).await.map_err(unreadable)?;
+    match database {
+        Database::Memory => tracing::warn!("asks are kept in memory and lost when askdesk stops"),
+        Database::File(_) | Database::Postgres(_) => {
+            tracing::info!(database = %database, "asks are stored")
+        }
+    }
+    Ok(if settings.channels.pushes() {
+        desk.pushing(crate::notify::WEB_PUSH)
+    } else {
+        desk
+    })
+}
+
+/// The server's own tasks, each until `shutdown`: following other
+/// instances' changes, delivering notifications, expiring asks and
+/// forgetting old events every second, and `--keep-finished`'s retention.
+fn spawn_workers(
+    desk: &Desk,
+    args: &ServeArgs,
+    channels: crate::notify::Channels,
+    push: Option<Arc<crate::notify::webpush::WebPush>>,
+    changes: Option<desk::Changes>,
+    shutdown: &CancellationToken,
+) {
     if let Some(changes) = changes {
         let follower = desk.clone();
         let stop = shutdown.clone();
@@ -291,7 +279,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         tracing::info!(channels = ?channels.names(), "notifications go to these channels");
         tokio::spawn(crate::notify::run(
             desk.clone(),
-            channels.with_push(state.push.clone()),
+            channels.with_push(push),
             shutdown.clone(),
         ));
     }
@@ -324,26 +312,6 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
             shutdown.clone(),
         ));
     }
-    let acceptor = tls.as_ref().map(Tls::acceptor);
-    let limits = args.limits();
-    let served_limits = limits.clone();
-    raise_open_files();
-    let certificates = tls.as_ref().map(Tls::certificates);
-    if let Some(tls) = tls {
-        tokio::spawn(tls.follow_renewals(shutdown.clone()));
-    }
-    let task = tokio::spawn(async move {
-        crate::http::serving::serve(listener, app(state), acceptor, served_limits, shutdown).await;
-        // The file is free for another server once this one has stopped.
-        drop(claim);
-    });
-    Ok(Started {
-        addr,
-        desk,
-        task,
-        tls: certificates,
-        limits,
-    })
 }
 
 /// Says in the log who may answer on this desk, and why (README, "Who

@@ -2,12 +2,11 @@
 //! settings, the database, the security checks, and the command line that
 //! starts another process with the same settings (a detached desk).
 
-use super::{database_at, ConfigError, Database, ServeArgs, MIN_TOKEN_CHARS};
+use super::{database_at, ConfigError, Database, ServeArgs};
 use crate::{
     http::{assets::Assets, security::Security, tls::TlsFiles},
     notify::{ChannelSettings, Channels},
 };
-use axum::http::Uri;
 use leptos::prelude::LeptosOptions;
 use std::net::SocketAddr;
 
@@ -223,43 +222,11 @@ impl ServeArgs {
         )
     }
 
-    /// The security settings, refusing a listener other machines can reach
-    /// without a token. `bound` is the address actually bound (its port
-    /// may differ from `addr` when that asked for port 0).
+    /// The security settings ([`Settings::check`](crate::cli::run::Settings::check)
+    /// and its security), for in-process servers and tests. `bound` is the
+    /// address actually bound.
     pub fn security(&self, bound: SocketAddr) -> Result<Security, ConfigError> {
-        if self.elicit && self.answer_requires_sign_in {
-            return Err(ConfigError(
-                "--elicit lets the agent's own client answer, which --answer-requires-sign-in \
-                 forbids: choose one"
-                    .to_owned(),
-            ));
-        }
-        if let Some(token) = &self.token {
-            let chars = token.chars().count();
-            if chars < MIN_TOKEN_CHARS {
-                return Err(ConfigError(format!(
-                    "the token has {chars} characters; use at least {MIN_TOKEN_CHARS} random ones \
-                     (for example the output of `openssl rand -hex 32`)"
-                )));
-            }
-        } else if !self.addr.ip().is_loopback() {
-            return Err(ConfigError(format!(
-                "refusing to listen on {} without a token: other machines could read and answer \
-                 every ask. Set --token (or ASKDESK_TOKEN), or listen on 127.0.0.1",
-                self.addr
-            )));
-        }
-        let public_url = self.public_url(bound)?;
-        let mut hosts: Vec<String> = self
-            .allowed_hosts
-            .iter()
-            .map(|h| h.trim().to_ascii_lowercase())
-            .filter(|h| !h.is_empty())
-            .collect();
-        if !bound.ip().is_unspecified() {
-            hosts.push(bound.ip().to_string());
-        }
-        Ok(Security::new(self.token.clone(), public_url, hosts))
+        Ok(crate::cli::run::Settings::check(self)?.security(bound))
     }
 
     /// The certificate and key to serve https with, when both are given;
@@ -291,25 +258,6 @@ impl ServeArgs {
         } else {
             "http"
         }
-    }
-
-    /// The public URL, checked, without a trailing slash.
-    pub fn public_url(&self, bound: SocketAddr) -> Result<String, ConfigError> {
-        let Some(url) = &self.public_url else {
-            return Ok(format!("{}://{bound}", self.scheme()));
-        };
-        let url = url.trim_end_matches('/');
-        let uri: Uri = url
-            .parse()
-            .map_err(|e| ConfigError(format!("--public-url {url:?} is not a URL: {e}")))?;
-        let scheme_ok = matches!(uri.scheme_str(), Some("http" | "https"));
-        let path_ok = uri.path_and_query().is_none_or(|p| p.as_str() == "/");
-        if !scheme_ok || uri.host().is_none() || !path_ok {
-            return Err(ConfigError(format!(
-                "--public-url {url:?} must look like https://host[:port], without a path"
-            )));
-        }
-        Ok(url.to_owned())
     }
 }
 
