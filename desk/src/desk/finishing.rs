@@ -103,9 +103,16 @@ impl Desk {
     }
 
     /// Ends a pending ask as cancelled: the agent gave up. Records `by`.
+    /// Cancelling a cancelled ask again is what cancelling did: the ask,
+    /// cancelled (an agent that retries its `DELETE` is told the same).
     pub async fn cancel(&self, id: &str, by: &Actor) -> Result<Ask, DeskError> {
-        self.finish(id, by, Finishing::Cancel, |_| Ok(Outcome::Cancelled))
+        match self
+            .finish(id, by, Finishing::Cancel, |_| Ok(Outcome::Cancelled))
             .await
+        {
+            Err(DeskError::Gone(ask)) if ask.status == AskStatus::Cancelled => Ok(*ask),
+            done => done,
+        }
     }
 
     /// Expires every pending ask whose time is up, and tells listeners.

@@ -557,6 +557,15 @@ pub async fn cancelled_and_expired_asks_are_gone(kind: Kind) {
         panic!("cancelled ask must be gone");
     };
     assert_eq!(ask.status, AskStatus::Cancelled);
+    // A retried cancel is told what the first was told; nothing changes.
+    let again = desk
+        .cancel(&cancelled, &by_api())
+        .await
+        .expect("cancelled again");
+    assert_eq!(
+        (again.status, again.finished_at),
+        (AskStatus::Cancelled, ask.finished_at)
+    );
 
     let expiring = desk.create(new_ask(Some(60))).await.expect("created");
     assert_eq!(
@@ -574,6 +583,11 @@ pub async fn cancelled_and_expired_asks_are_gone(kind: Kind) {
     };
     assert_eq!(ask.status, AskStatus::Expired);
     assert_eq!(ask.finished_at, ask.expires_at);
+    // An ask that ended otherwise is not cancelled by a late cancel.
+    assert!(matches!(
+        desk.cancel(&expiring.id, &by_api()).await,
+        Err(DeskError::Gone(ask)) if ask.status == AskStatus::Expired
+    ));
     assert_eq!(
         ask.projection.expect("projection").structured.status,
         interaction::AskStatus::Expired

@@ -142,3 +142,37 @@ fn the_problem_codes_and_statuses_are_interactions() {
     let ended: Vec<&str> = statuses[1..].to_vec();
     assert_eq!(schema(&doc, "Status")["enum"], json!(ended));
 }
+
+/// Every text the validator reads for control characters
+/// (`control_character`: C0 ones other than tab and newline) says so in its
+/// pattern, and the texts that must not be blank say that too: input the
+/// document calls valid is not refused for either. An answer's question id
+/// is written as questions' ids are.
+#[test]
+fn incoming_texts_refuse_control_characters_as_the_validator_does() {
+    let doc = document();
+    let controls = r"\u0000-\u0008\u000B-\u001F";
+    let no_controls = format!("^[^{controls}]*$");
+    let not_blank = format!("^[^{controls}]*[^\\s{controls}][^{controls}]*$");
+    for (name, field, pattern) in [
+        ("NewAsk", "title", &no_controls),
+        ("NewAsk", "agent", &no_controls),
+        ("Question", "question", &not_blank),
+        ("Question", "header", &no_controls),
+        ("QuestionOption", "label", &not_blank),
+        ("QuestionOption", "description", &no_controls),
+        ("QuestionOption", "preview", &no_controls),
+        ("AnswerItem", "custom", &not_blank),
+        ("Decline", "reason", &no_controls),
+    ] {
+        assert_eq!(
+            property(&doc, name, field)["pattern"],
+            json!(pattern),
+            "{name}.{field}"
+        );
+    }
+    assert_eq!(
+        property(&doc, "AnswerItem", "id")["pattern"],
+        property(&doc, "Question", "id")["pattern"]
+    );
+}
