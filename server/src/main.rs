@@ -49,7 +49,7 @@ async fn run() -> ExitCode {
         Some(Command::Mcp(args)) => logged(stdio::run(args)).await,
         Some(Command::People(command)) => people::run(command, cli.serve.database)
             .await
-            .map_err(|e| e.to_string()),
+            .map_err(|e| format!("{e:#}")),
         Some(Command::Setup(args)) => server::cli::setup::run(&args).map_err(|e| e.to_string()),
         None => logged(serve(cli.serve)).await,
         // The terminal loop blocks its thread, so it runs where blocking
@@ -65,7 +65,7 @@ async fn run() -> ExitCode {
         Some(Command::Hook(which)) => Ok(run_hook(which).await),
         Some(Command::Backup { file, database }) => backup::run(file, database, cli.serve.database)
             .await
-            .map_err(|e| e.to_string()),
+            .map_err(|e| format!("{e:#}")),
         Some(Command::Completions { shell }) => {
             shell::completions(shell, &mut std::io::stdout());
             Ok(ExitCode::SUCCESS)
@@ -78,7 +78,7 @@ async fn run() -> ExitCode {
                 println!("{done}");
                 Ok(ExitCode::SUCCESS)
             }
-            Err(e) => Err(e),
+            Err(e) => Err(format!("{e:#}")),
         },
     };
     match result {
@@ -105,7 +105,8 @@ async fn logged(
     command
         .await
         .map(|()| ExitCode::SUCCESS)
-        .map_err(|e| e.to_string())
+        // The message and its causes: "cannot open …: permission denied".
+        .map_err(|e| format!("{e:#}"))
 }
 
 /// Runs a terminal UI off the runtime's worker threads.

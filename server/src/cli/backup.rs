@@ -6,6 +6,7 @@ use crate::cli::{
     config::{Database, DatabaseArgs},
     run::StartError,
 };
+use anyhow::{anyhow, Context};
 use desk::SqliteStore;
 use std::{
     path::{Path, PathBuf},
@@ -23,52 +24,52 @@ pub async fn run(
     let source = match database.database()? {
         Database::File(path) => path,
         Database::Memory => {
-            return Err(
-                "a :memory: desk lives only inside its server; there is nothing to back up".into(),
-            )
+            return Err(anyhow!(
+                "a :memory: desk lives only inside its server; there is nothing to back up"
+            ))
         }
         Database::Postgres(_) => {
-            return Err(
+            return Err(anyhow!(
                 "a PostgreSQL desk is backed up with PostgreSQL's own tools: \
-                        pg_dump --format=custom --file=askdesk.dump \"$ASKDESK_DATABASE\" \
-                        (the README has the restore recipe)"
-                    .into(),
-            )
+                 pg_dump --format=custom --file=askdesk.dump \"$ASKDESK_DATABASE\" \
+                 (the README has the restore recipe)"
+            ))
         }
     };
     if !source.is_file() {
-        return Err(format!(
+        return Err(anyhow!(
             "there is no desk at {}; give its --database",
             source.display()
-        )
-        .into());
+        ));
     }
     if file.exists() {
-        return Err(format!(
+        return Err(anyhow!(
             "{} exists already; a backup never overwrites a file",
             file.display()
-        )
-        .into());
+        ));
     }
     let partial = partial_name(&file);
     let Some(partial_text) = partial.to_str() else {
-        return Err(format!("{}: a backup's file name must be UTF-8", file.display()).into());
+        return Err(anyhow!(
+            "{}: a backup's file name must be UTF-8",
+            file.display()
+        ));
     };
     // Left behind by a backup that was interrupted: never a whole copy.
     remove_if_there(&partial)?;
     let store = SqliteStore::open(&source)
         .await
-        .map_err(|e| format!("cannot open the database {}: {e}", source.display()))?;
+        .with_context(|| format!("cannot open the database {}", source.display()))?;
     let copied = store.back_up_into(partial_text).await;
     if let Err(e) = copied {
         remove_if_there(&partial)?;
-        return Err(format!("cannot back up {}: {e}", source.display()).into());
+        return Err(anyhow!("cannot back up {}: {e}", source.display()));
     }
     std::fs::rename(&partial, &file)
-        .map_err(|e| format!("cannot move the copy to {}: {e}", file.display()))?;
+        .with_context(|| format!("cannot move the copy to {}", file.display()))?;
     let contents = SqliteStore::contents_of(&file)
         .await
-        .map_err(|e| format!("the copy at {} cannot be read: {e}", file.display()))?;
+        .with_context(|| format!("the copy at {} cannot be read", file.display()))?;
     let bytes = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
     println!(
         "backed up {} to {} ({bytes} bytes): {contents}",
@@ -89,6 +90,6 @@ fn remove_if_there(path: &Path) -> Result<(), StartError> {
     match std::fs::remove_file(path) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(format!("cannot remove {}: {e}", path.display()).into()),
+        Err(e) => Err(anyhow!("cannot remove {}: {e}", path.display())),
     }
 }

@@ -13,6 +13,7 @@ use crate::{
     cli::run::StartError,
     mcp::Backend,
 };
+use anyhow::{anyhow, Context};
 use axum::http::Uri;
 use std::{
     fs::OpenOptions,
@@ -37,7 +38,7 @@ pub async fn find_desk(args: &McpArgs) -> Result<Backend, StartError> {
         .via(Some(interaction::Via::McpClient))
         .ca_cert(args.ca_cert.clone())
         .build()
-        .map_err(|e| format!("--url {}: {e}", args.url))?;
+        .with_context(|| format!("--url {}", args.url))?;
     if remote.is_up().await {
         tracing::info!(url = %args.url, "using the askdesk server there");
         return Ok(Backend::Remote(remote));
@@ -63,7 +64,7 @@ impl Files {
     pub fn for_port(port: u16) -> Result<Self, StartError> {
         let folder = config::data_folder()?;
         std::fs::create_dir_all(&folder)
-            .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+            .with_context(|| format!("cannot create {}", folder.display()))?;
         let file = |ext: &str| folder.join(format!("desk-{port}.{ext}"));
         Ok(Self {
             lock: file("lock"),
@@ -87,12 +88,12 @@ pub async fn start(
         .truncate(false)
         .write(true)
         .open(&files.lock)
-        .map_err(|e| format!("cannot open {}: {e}", files.lock.display()))?;
+        .with_context(|| format!("cannot open {}", files.lock.display()))?;
     // Blocks until a client starting a desk on this port has finished.
     let lock = tokio::task::spawn_blocking(move || lock.lock().map(|()| lock))
         .await
-        .map_err(|e| format!("waiting for the start lock failed: {e}"))?
-        .map_err(|e| format!("cannot lock {}: {e}", files.lock.display()))?;
+        .context("waiting for the start lock failed")?
+        .with_context(|| format!("cannot lock {}", files.lock.display()))?;
     if probe.is_up().await {
         return Ok(files);
     }
@@ -100,12 +101,11 @@ pub async fn start(
         .create(true)
         .append(true)
         .open(&files.log)
-        .map_err(|e| format!("cannot open {}: {e}", files.log.display()))?;
+        .with_context(|| format!("cannot open {}", files.log.display()))?;
     let mut serve = serve.clone();
     serve.addr = addr;
     let (flags, env) = serve.to_command();
-    let exe = std::env::current_exe()
-        .map_err(|e| format!("cannot find the askdesk binary to start: {e}"))?;
+    let exe = std::env::current_exe().context("cannot find the askdesk binary to start")?;
     let mut child = Command::new(exe)
         .arg("serve")
         .args(flags)
@@ -117,29 +117,27 @@ pub async fn start(
         // not reach it.
         .process_group(0)
         .spawn()
-        .map_err(|e| format!("cannot start an askdesk server: {e}"))?;
+        .context("cannot start an askdesk server")?;
     let deadline = Instant::now() + STARTUP;
     while !probe.is_up().await {
         if let Some(status) = child.try_wait()? {
-            return Err(format!(
+            return Err(anyhow!(
                 "the askdesk server started on {addr} exited ({status}); its log, {}, ends:\n{}",
                 files.log.display(),
                 tail(&files.log)
-            )
-            .into());
+            ));
         }
         if Instant::now() > deadline {
-            return Err(format!(
+            return Err(anyhow!(
                 "the askdesk server started on {addr} did not answer within {} s; see {}",
                 STARTUP.as_secs(),
                 files.log.display()
-            )
-            .into());
+            ));
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     std::fs::write(&files.pid, format!("{}\n", child.id()))
-        .map_err(|e| format!("cannot write {}: {e}", files.pid.display()))?;
+        .with_context(|| format!("cannot write {}", files.pid.display()))?;
     tracing::info!(
         pid = child.id(),
         log = %files.log.display(),
@@ -151,15 +149,15 @@ pub async fn start(
 
 /// `askdesk stop`: ends the desk started for `--url`. Returns what it did,
 /// or why the desk would not stop.
-pub fn stop(args: &StopArgs) -> Result<String, String> {
+pub fn stop(args: &StopArgs) -> Result<String, StartError> {
     let addr = loopback_addr(&args.url).map_err(|_| {
-        format!(
+        anyhow!(
             "askdesk stop stops a desk on this machine, at an http:// address on 127.0.0.1 \
              or localhost; {} is not one",
             args.url
         )
     })?;
-    let files = Files::for_port(addr.port()).map_err(|e| e.to_string())?;
+    let files = Files::for_port(addr.port())?;
     let none = || format!("no askdesk started by `askdesk mcp` serves at {}", args.url);
     let Some(pid) = std::fs::read_to_string(&files.pid)
         .ok()
@@ -175,14 +173,14 @@ pub fn stop(args: &StopArgs) -> Result<String, String> {
     let sent = Command::new("kill")
         .args(["-TERM", &pid.to_string()])
         .status()
-        .map_err(|e| format!("cannot run kill: {e}"))?;
+        .context("cannot run kill")?;
     if !sent.success() {
-        return Err(format!("kill -TERM {pid} failed ({sent})"));
+        return Err(anyhow!("kill -TERM {pid} failed ({sent})"));
     }
     let deadline = Instant::now() + STOPPING;
     while is_running(pid) {
         if Instant::now() > deadline {
-            return Err(format!(
+            return Err(anyhow!(
                 "the askdesk at {} (pid {pid}) is still running {} s after it was asked to \
                  stop; see {}",
                 args.url,
@@ -234,14 +232,13 @@ fn tail(path: &Path) -> String {
 pub fn loopback_addr(url: &str) -> Result<SocketAddr, StartError> {
     let uri: Uri = url
         .parse()
-        .map_err(|e| format!("ASKDESK_URL {url:?} is not a URL: {e}"))?;
+        .with_context(|| format!("ASKDESK_URL {url:?} is not a URL"))?;
     // A server of our own speaks plain HTTP: it cannot stand in for https.
     if uri.scheme_str() == Some("https") {
-        return Err(format!(
+        return Err(anyhow!(
             "nothing answers at {url}, and askdesk cannot start a server of its own there \
              (it would speak http, not https); start askdesk there or fix ASKDESK_URL"
-        )
-        .into());
+        ));
     }
     let host = uri.host().unwrap_or_default().trim_matches(['[', ']']);
     let port = uri.port_u16().unwrap_or(80);
@@ -250,7 +247,7 @@ pub fn loopback_addr(url: &str) -> Result<SocketAddr, StartError> {
         .ok()
         .and_then(|mut addrs| addrs.find(|a| a.ip().is_loopback()))
         .ok_or_else(|| {
-            format!(
+            anyhow!(
                 "nothing answers at {url}, and askdesk only starts a server of its own on this \
                  machine (127.0.0.1 or localhost); start askdesk there or fix ASKDESK_URL"
             )

@@ -101,7 +101,7 @@ pub enum AsUsual {
     },
     #[error("{0}")]
     Unaskable(String),
-    #[error("{0}")]
+    #[error("{0:#}")]
     NoDesk(StartError),
     #[error("the desk refused the questions: {0}")]
     Refused(client::Error),

@@ -6,6 +6,7 @@ use crate::{
     cli::config::{DatabaseArgs, PeopleCommand},
     cli::run::{open_database, StartError},
 };
+use anyhow::{anyhow, Context};
 use desk::{Desk, DeskError, Holder, PoolSettings, SessionId};
 use std::process::ExitCode;
 
@@ -52,10 +53,9 @@ pub async fn run(command: PeopleCommand, outer: Option<String>) -> Result<ExitCo
                 .await
                 .map_err(refusal)?
             else {
-                return Err(format!(
+                return Err(anyhow!(
                     "there is nobody named {name:?}; `askdesk people list` shows who there is"
-                )
-                .into());
+                ));
             };
             if person.relays_answers {
                 println!(
@@ -105,10 +105,9 @@ pub async fn run(command: PeopleCommand, outer: Option<String>) -> Result<ExitCo
         PeopleCommand::Remove { name, database } => {
             let desk = open(database).await?;
             if !desk.remove_person(&name).await? {
-                return Err(format!(
+                return Err(anyhow!(
                     "there is nobody named {name:?}; `askdesk people list` shows who there is"
-                )
-                .into());
+                ));
             }
             println!("removed {name}: their token and sessions no longer work");
             if !desk.has_people().await? {
@@ -155,18 +154,16 @@ pub async fn run(command: PeopleCommand, outer: Option<String>) -> Result<ExitCo
         }
         PeopleCommand::SignOut { id, database } => {
             let Some(session) = SessionId::parse(&id) else {
-                return Err(format!(
+                return Err(anyhow!(
                     "{id:?} is not a session's id (16 hex digits); `askdesk people sessions` \
                      lists them"
-                )
-                .into());
+                ));
             };
             if !open(database).await?.end_session(&session, None).await? {
-                return Err(format!(
+                return Err(anyhow!(
                     "no signed-in browser has the id {session}; `askdesk people sessions` lists \
                      them"
-                )
-                .into());
+                ));
             }
             println!("signed out {session}: that browser must sign in again");
             Ok(ExitCode::SUCCESS)
@@ -182,21 +179,22 @@ async fn open(mut database: DatabaseArgs, outer: Option<String>) -> Result<Desk,
     database.database = database.database.or(outer);
     let database = database.database()?;
     let opened = open_database(database.clone(), PoolSettings::default()).await?;
-    Ok(Desk::open(opened.store, "http://127.0.0.1")
+    Desk::open(opened.store, "http://127.0.0.1")
         .await
-        .map_err(|e| format!("cannot read the database {database}: {e}"))?)
+        .with_context(|| format!("cannot read the database {database}"))
 }
 
 /// A refusal as the command says it.
 fn refusal(error: DeskError) -> StartError {
     match error {
-        DeskError::Invalid(problems) => problems
-            .0
-            .iter()
-            .map(|p| p.message.clone())
-            .collect::<Vec<_>>()
-            .join("; ")
-            .into(),
-        other => other.to_string().into(),
+        DeskError::Invalid(problems) => anyhow::Error::msg(
+            problems
+                .0
+                .iter()
+                .map(|p| p.message.clone())
+                .collect::<Vec<_>>()
+                .join("; "),
+        ),
+        other => other.into(),
     }
 }

@@ -8,8 +8,9 @@ use crate::{
     http::tls::{Certificates, Tls},
     AppState, Shared,
 };
+use anyhow::{anyhow, Context};
 use desk::{Desk, PoolSettings, PostgresStore, SqliteStore, Store};
-use std::{error::Error, net::SocketAddr, sync::Arc};
+use std::{net::SocketAddr, sync::Arc};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
@@ -19,8 +20,9 @@ mod settings;
 pub use claim::{claim, Claim};
 pub use settings::Settings;
 
-/// Why a server could not start.
-pub type StartError = Box<dyn Error + Send + Sync>;
+/// Why a server (or another command) could not start: a message with
+/// its causes, printed as `{:#}` ("cannot open …: permission denied").
+pub type StartError = anyhow::Error;
 
 /// A server that is serving.
 pub struct Started {
@@ -71,23 +73,20 @@ pub async fn open_database(
         Database::Memory => Arc::new(SqliteStore::in_memory().await?),
         Database::File(path) => {
             if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                std::fs::create_dir_all(parent).map_err(|e| {
-                    format!(
-                        "cannot create the database folder {}: {e}",
-                        parent.display()
-                    )
+                std::fs::create_dir_all(parent).with_context(|| {
+                    format!("cannot create the database folder {}", parent.display())
                 })?;
             }
             Arc::new(
                 SqliteStore::open(path)
                     .await
-                    .map_err(|e| format!("cannot open the database {}: {e}", path.display()))?,
+                    .with_context(|| format!("cannot open the database {}", path.display()))?,
             )
         }
         Database::Postgres(url) => {
             let store = PostgresStore::connect(url, settings)
                 .await
-                .map_err(|e| format!("cannot open the database {database}: {e}"))?;
+                .with_context(|| format!("cannot open the database {database}"))?;
             shared = Some(store.clone());
             Arc::new(store)
         }
@@ -118,7 +117,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
     let changes = listen(&opened).await?;
     let listener = tokio::net::TcpListener::bind(args.addr)
         .await
-        .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
+        .with_context(|| format!("cannot listen on {}", args.addr))?;
     let addr = listener.local_addr()?;
     if let Some(claim) = &mut claim {
         claim.announce(&settings.own_url(addr));
@@ -129,7 +128,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         Some(contact) => Some(Arc::new(
             crate::notify::webpush::WebPush::open(&desk, contact)
                 .await
-                .map_err(|e| format!("--web-push: {e}"))?
+                .context("--web-push")?
                 .with_code(page.bundle(app::Bundle::Ask)),
         )),
         None => None,
@@ -211,7 +210,7 @@ async fn listen(opened: &Opened) -> Result<Option<desk::Changes>, StartError> {
     let changes = shared
         .changes()
         .await
-        .map_err(|e| format!("cannot listen to the database {}: {e}", opened.database))?;
+        .with_context(|| format!("cannot listen to the database {}", opened.database))?;
     Ok(Some(changes))
 }
 
@@ -225,22 +224,21 @@ async fn open_desk(
     public_url: &str,
 ) -> Result<Desk, StartError> {
     let database = &opened.database;
-    let unreadable = |e: desk::DeskError| format!("cannot read the database {database}: {e}");
+    let unreadable = || format!("cannot read the database {database}");
     let desk = Desk::open(opened.store.clone(), public_url)
         .await
-        .map_err(unreadable)?
+        .with_context(unreadable)?
         .notifying(settings.channels.names())
         .reminding(settings.channels.reminders())
         .answering_by_link(settings.link_answers)
         .keeping_finished(args.keep_finished);
-    if settings.sign_in_needs_people && !desk.has_people().await.map_err(unreadable)? {
-        return Err(
+    if settings.sign_in_needs_people && !desk.has_people().await.with_context(unreadable)? {
+        return Err(anyhow!(
             "--answer-requires-sign-in: nobody could sign in to answer; set --token, \
-                    or add people first (askdesk people add NAME)"
-                .into(),
-        );
+             or add people first (askdesk people add NAME)"
+        ));
     }
-    announce_link_rule(&desk).await.map_err(unreadable)?;
+    announce_link_rule(&desk).await.with_context(unreadable)?;
     match database {
         Database::Memory => tracing::warn!("asks are kept in memory and lost when askdesk stops"),
         Database::File(_) | Database::Postgres(_) => {

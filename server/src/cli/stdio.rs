@@ -10,6 +10,7 @@ use crate::{
     cli::{config::McpArgs, detached, run},
     mcp::{hosted, AskDesk},
 };
+use anyhow::Context;
 use rmcp::ServiceExt;
 
 /// Serves MCP on stdio until the client closes stdin.
@@ -31,7 +32,7 @@ pub async fn run(args: McpArgs) -> Result<(), run::StartError> {
     let service = handler
         .serve(rmcp::transport::stdio())
         .await
-        .map_err(|e| format!("MCP on stdio failed to start: {e}"))?;
+        .context("MCP on stdio failed to start")?;
     let quit = service.waiting().await;
     tracing::info!("MCP client left: {quit:?}");
     Ok(())

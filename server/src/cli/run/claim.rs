@@ -3,6 +3,7 @@
 //! out), so it refuses, naming the first.
 
 use super::StartError;
+use anyhow::{anyhow, Context};
 use std::path::{Path, PathBuf};
 
 /// A SQLite file this process serves: an exclusive lock on `<file>.lock`,
@@ -31,12 +32,8 @@ impl Claim {
 pub fn claim(path: &Path) -> Result<Claim, StartError> {
     let lock = PathBuf::from(format!("{}.lock", path.display()));
     if let Some(parent) = lock.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(|e| {
-            format!(
-                "cannot create the database folder {}: {e}",
-                parent.display()
-            )
-        })?;
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create the database folder {}", parent.display()))?;
     }
     let file = std::fs::OpenOptions::new()
         .read(true)
@@ -44,7 +41,7 @@ pub fn claim(path: &Path) -> Result<Claim, StartError> {
         .create(true)
         .truncate(false)
         .open(&lock)
-        .map_err(|e| format!("cannot open {}: {e}", lock.display()))?;
+        .with_context(|| format!("cannot open {}", lock.display()))?;
     match file.try_lock() {
         Ok(()) => Ok(Claim { file }),
         Err(std::fs::TryLockError::WouldBlock) => {
@@ -53,16 +50,15 @@ pub fn claim(path: &Path) -> Result<Claim, StartError> {
                 "" => "another askdesk (still starting)".to_owned(),
                 holder => format!("the askdesk at {holder}"),
             };
-            Err(format!(
+            Err(anyhow!(
                 "the database {} is in use by {holder}: two servers on one SQLite file would \
                  not see each other's changes. Use that server (ASKDESK_URL), another \
                  --database, or PostgreSQL (--database postgres://…) for several instances",
                 path.display()
-            )
-            .into())
+            ))
         }
         Err(std::fs::TryLockError::Error(e)) => {
-            Err(format!("cannot lock {}: {e}", lock.display()).into())
+            Err(e).with_context(|| format!("cannot lock {}", lock.display()))
         }
     }
 }
