@@ -14,161 +14,191 @@ use std::process::ExitCode;
 /// `outer` is a `--database` given before the command's name
 /// (`askdesk --database X people list`), used when the command has none.
 pub async fn run(command: PeopleCommand, outer: Option<String>) -> Result<ExitCode, StartError> {
-    let open = |database: DatabaseArgs| open(database, outer.clone());
     match command {
         PeopleCommand::Add {
             name,
             role,
             relays_answers,
             database,
-        } => {
-            let desk = open(database).await?;
-            let (person, token) = desk
-                .add_person_with(&name, role, relays_answers)
-                .await
-                .map_err(refusal)?;
-            // The token on stdout alone (scripts read it); the rest to stderr.
-            eprintln!(
-                "added {} ({}{}); their token follows, shown this once only:",
-                person.name,
-                person.role,
-                if person.relays_answers {
-                    ", relays answers"
-                } else {
-                    ""
-                }
-            );
-            println!("{token}");
-            Ok(ExitCode::SUCCESS)
-        }
+        } => add(&open(database, outer).await?, &name, role, relays_answers).await?,
         PeopleCommand::Edit {
             name,
             relays_answers,
             no_relays_answers: _,
             database,
-        } => {
-            let desk = open(database).await?;
-            let Some(person) = desk
-                .set_relays_answers(&name, relays_answers)
-                .await
-                .map_err(refusal)?
-            else {
-                return Err(anyhow!(
-                    "there is nobody named {name:?}; `askdesk people list` shows who there is"
-                ));
-            };
-            if person.relays_answers {
-                println!(
-                    "{}'s client now relays answers given inside its host; each is recorded \
-                     as relayed by {}",
-                    person.name, person.name
-                );
-            } else {
-                println!(
-                    "{}'s client no longer relays answers: people answer its asks at the desk",
-                    person.name
-                );
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        PeopleCommand::List { json, database } => {
-            let people = open(database).await?.people().await?;
-            for person in &people {
-                let added = person.created_at;
-                if json {
-                    let line = serde_json::json!({
-                        "name": person.name,
-                        "role": person.role,
-                        "relaysAnswers": person.relays_answers,
-                        "createdAt": added,
-                    });
-                    println!("{line}");
-                } else {
-                    println!(
-                        "{:<24} {:<7} added {}{}",
-                        person.name,
-                        person.role.as_str(),
-                        added.short(),
-                        if person.relays_answers {
-                            "  relays answers"
-                        } else {
-                            ""
-                        }
-                    );
-                }
-            }
-            if people.is_empty() && !json {
-                eprintln!("nobody yet; add someone with `askdesk people add NAME`");
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        } => edit(&open(database, outer).await?, &name, relays_answers).await?,
+        PeopleCommand::List { json, database } => list(&open(database, outer).await?, json).await?,
         PeopleCommand::Remove { name, database } => {
-            let desk = open(database).await?;
-            if !desk.remove_person(&name).await? {
-                return Err(anyhow!(
-                    "there is nobody named {name:?}; `askdesk people list` shows who there is"
-                ));
-            }
-            println!("removed {name}: their token and sessions no longer work");
-            if !desk.has_people().await? {
-                eprintln!(
-                    "nobody is left: a server started without --token is open to anyone who \
-                     reaches its address again"
-                );
-            }
-            Ok(ExitCode::SUCCESS)
+            remove(&open(database, outer).await?, &name).await?;
         }
         PeopleCommand::Sessions {
             name,
             json,
             database,
-        } => {
-            let holder = name.map(Holder::Person);
-            let sessions = open(database).await?.sessions(holder.as_ref()).await?;
-            for session in &sessions {
-                let who = session.holder.name().unwrap_or(SHARED_TOKEN);
-                if json {
-                    let line = serde_json::json!({
-                        "id": session.id.as_str(),
-                        "person": session.holder.name(),
-                        "opened": session.opened.as_str(),
-                        "createdAt": session.created_at,
-                        "expiresAt": session.expires_at,
-                    });
-                    println!("{line}");
-                } else {
-                    println!(
-                        "{}  {:<24} {:<5}  since {}  until {}",
-                        session.id,
-                        who,
-                        session.opened.as_str(),
-                        session.created_at.short(),
-                        session.expires_at.short()
-                    );
-                }
-            }
-            if sessions.is_empty() && !json {
-                eprintln!("no browser is signed in");
-            }
-            Ok(ExitCode::SUCCESS)
+        } => sessions(&open(database, outer).await?, name, json).await?,
+        PeopleCommand::SignOut { id, database } => sign_out(&id, database, outer).await?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `askdesk people add`: the token on stdout alone (scripts read it), the
+/// rest on stderr.
+async fn add(
+    desk: &Desk,
+    name: &str,
+    role: interaction::Role,
+    relays_answers: bool,
+) -> Result<(), StartError> {
+    let (person, token) = desk
+        .add_person_with(name, role, relays_answers)
+        .await
+        .map_err(refusal)?;
+    eprintln!(
+        "added {} ({}{}); their token follows, shown this once only:",
+        person.name,
+        person.role,
+        if person.relays_answers {
+            ", relays answers"
+        } else {
+            ""
         }
-        PeopleCommand::SignOut { id, database } => {
-            let Some(session) = SessionId::parse(&id) else {
-                return Err(anyhow!(
-                    "{id:?} is not a session's id (16 hex digits); `askdesk people sessions` \
-                     lists them"
-                ));
-            };
-            if !open(database).await?.end_session(&session, None).await? {
-                return Err(anyhow!(
-                    "no signed-in browser has the id {session}; `askdesk people sessions` lists \
-                     them"
-                ));
-            }
-            println!("signed out {session}: that browser must sign in again");
-            Ok(ExitCode::SUCCESS)
+    );
+    println!("{token}");
+    Ok(())
+}
+
+/// `askdesk people edit`.
+async fn edit(desk: &Desk, name: &str, relays_answers: bool) -> Result<(), StartError> {
+    let Some(person) = desk
+        .set_relays_answers(name, relays_answers)
+        .await
+        .map_err(refusal)?
+    else {
+        return Err(nobody(name));
+    };
+    if person.relays_answers {
+        println!(
+            "{}'s client now relays answers given inside its host; each is recorded as \
+             relayed by {}",
+            person.name, person.name
+        );
+    } else {
+        println!(
+            "{}'s client no longer relays answers: people answer its asks at the desk",
+            person.name
+        );
+    }
+    Ok(())
+}
+
+/// `askdesk people list`: a table, or JSON lines.
+async fn list(desk: &Desk, json: bool) -> Result<(), StartError> {
+    let people = desk.people().await?;
+    for person in &people {
+        let added = person.created_at;
+        if json {
+            let line = serde_json::json!({
+                "name": person.name,
+                "role": person.role,
+                "relaysAnswers": person.relays_answers,
+                "createdAt": added,
+            });
+            println!("{line}");
+        } else {
+            println!(
+                "{:<24} {:<7} added {}{}",
+                person.name,
+                person.role.as_str(),
+                added.short(),
+                if person.relays_answers {
+                    "  relays answers"
+                } else {
+                    ""
+                }
+            );
         }
     }
+    if people.is_empty() && !json {
+        eprintln!("nobody yet; add someone with `askdesk people add NAME`");
+    }
+    Ok(())
+}
+
+/// `askdesk people remove`.
+async fn remove(desk: &Desk, name: &str) -> Result<(), StartError> {
+    if !desk.remove_person(name).await? {
+        return Err(nobody(name));
+    }
+    println!("removed {name}: their token and sessions no longer work");
+    if !desk.has_people().await? {
+        eprintln!(
+            "nobody is left: a server started without --token is open to anyone who reaches \
+             its address again"
+        );
+    }
+    Ok(())
+}
+
+/// `askdesk people sessions`: a table, or JSON lines.
+async fn sessions(desk: &Desk, name: Option<String>, json: bool) -> Result<(), StartError> {
+    let holder = name.map(Holder::Person);
+    let sessions = desk.sessions(holder.as_ref()).await?;
+    for session in &sessions {
+        let who = session.holder.name().unwrap_or(SHARED_TOKEN);
+        if json {
+            let line = serde_json::json!({
+                "id": session.id.as_str(),
+                "person": session.holder.name(),
+                "opened": session.opened.as_str(),
+                "createdAt": session.created_at,
+                "expiresAt": session.expires_at,
+            });
+            println!("{line}");
+        } else {
+            println!(
+                "{}  {:<24} {:<5}  since {}  until {}",
+                session.id,
+                who,
+                session.opened.as_str(),
+                session.created_at.short(),
+                session.expires_at.short()
+            );
+        }
+    }
+    if sessions.is_empty() && !json {
+        eprintln!("no browser is signed in");
+    }
+    Ok(())
+}
+
+/// `askdesk people sign-out`: the id is read before the database is
+/// opened.
+async fn sign_out(
+    id: &str,
+    database: DatabaseArgs,
+    outer: Option<String>,
+) -> Result<(), StartError> {
+    let Some(session) = SessionId::parse(id) else {
+        return Err(anyhow!(
+            "{id:?} is not a session's id (16 hex digits); `askdesk people sessions` lists them"
+        ));
+    };
+    if !open(database, outer)
+        .await?
+        .end_session(&session, None)
+        .await?
+    {
+        return Err(anyhow!(
+            "no signed-in browser has the id {session}; `askdesk people sessions` lists them"
+        ));
+    }
+    println!("signed out {session}: that browser must sign in again");
+    Ok(())
+}
+
+/// No person has `name`.
+fn nobody(name: &str) -> StartError {
+    anyhow!("there is nobody named {name:?}; `askdesk people list` shows who there is")
 }
 
 /// Who a session of the server's shared token is, in the table.
