@@ -5,27 +5,20 @@
 //! ask still pending for a later `await_answer`.
 
 use super::{
-    elicit::{self, Elicitation, Form},
-    hosted,
-    replies::{finished, form_message, opened, pending, problem_list, tool_error},
-    rounds::{self, RoundState},
-    tasks::{self, TaskId},
-    AskDesk, AWAIT_ANSWER, CANCEL_ASK, PROGRESS_EVERY, TOOL,
+    replies::{finished, pending, tool_error},
+    AskDesk, AWAIT_ANSWER, CANCEL_ASK, PROGRESS_EVERY,
 };
 use desk::Caller;
-use interaction::{LenientAsk, ValidRequest};
 use rmcp::{
-    model::{
-        CallToolRequestParams, CallToolResponse, CallToolResult, CreateTaskResult, ErrorData,
-        InputResponses, JsonObject, ProgressNotificationParam,
-    },
+    model::{CallToolResult, JsonObject, ProgressNotificationParam},
     service::RequestContext,
     RoleServer,
 };
 use serde::{de::DeserializeOwned, Deserialize};
 use std::time::Duration;
 use tokio::time::Instant;
-use tokio_util::sync::CancellationToken;
+
+mod ask_user;
 
 /// `ask_user`'s argument choosing where the person may answer.
 pub const ANSWER_IN: &str = "answerIn";
@@ -44,14 +37,6 @@ struct CancelInput {
     ask_id: String,
     #[serde(default)]
     reason: Option<String>,
-}
-
-/// A retried `ask_user` call: what the client echoes and sends back.
-struct Round {
-    state: String,
-    responses: Option<InputResponses>,
-    questions: interaction::Request,
-    wait: Option<Duration>,
 }
 
 /// What happens to the ask when the client gives up on the call.
@@ -76,197 +61,6 @@ fn decode<T: DeserializeOwned>(
 }
 
 impl AskDesk {
-    pub(super) async fn ask(
-        &self,
-        call: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let mut arguments = call.arguments.unwrap_or_default();
-        // Where to answer: at the desk only, or in this client's UI too.
-        let in_client = match arguments.get(ANSWER_IN) {
-            None | Some(serde_json::Value::Null) => self.elicit,
-            Some(value) if value == "client" => true,
-            Some(value) if value == "desk" => false,
-            Some(other) => {
-                return Ok(tool_error(format!(
-                    "{ANSWER_IN} is {other}; it takes \"client\" (answer in this client too, when \
-                     it can show a form) or \"desk\" (only on askdesk's page and terminal)."
-                ))
-                .into())
-            }
-        };
-        arguments.remove(ANSWER_IN);
-        // Claude Code's AskUserQuestion input, plus an optional `id` per
-        // question, `title`, `agent`, `timeoutSeconds`, `waitSeconds` and
-        // `idempotencyKey`.
-        let input: LenientAsk = match decode(
-            TOOL,
-            arguments,
-            "{\"questions\": [{\"question\": \"…\", \"options\": [{\"label\": \"…\"}], \
-             \"multiSelect\": false}]}, optionally with \"title\", \"timeoutSeconds\" and \
-             \"waitSeconds\"",
-        ) {
-            Ok(input) => input,
-            Err(refusal) => return Ok(refusal.into()),
-        };
-        let wait = input.wait_seconds.map(Duration::from_secs);
-        let key = input.idempotency_key.clone();
-        let mut new = input.into_new_ask();
-        if let Some(state) = call.request_state {
-            let questions = interaction::Request {
-                questions: new.questions,
-            };
-            let round = Round {
-                state,
-                responses: call.input_responses,
-                questions,
-                wait,
-            };
-            return self.next_round(round, context).await;
-        }
-        if new.agent.is_none() {
-            new.agent = context.client_info().map(|client| {
-                format!("{} {}", client.name, client.version)
-                    .trim()
-                    .to_owned()
-            });
-        }
-        new.timeout_seconds = new.timeout_seconds.or(self.default_timeout);
-        // The questions again, for the client's own form when it shows one
-        // and this agent's client may relay the person's answer from it.
-        let capabilities = context.client_capabilities();
-        let shows_form = capabilities.as_ref().is_some_and(elicit::offers_form);
-        let shows_apps = capabilities.as_ref().is_some_and(hosted::shows_apps);
-        // Asked of the desk (over HTTP for `askdesk mcp`) only for a client
-        // that could show a form at all.
-        let relays = (shows_form || shows_apps) && self.relays(&context).await;
-        let offers_form = relays && shows_form;
-        let for_form = (in_client && offers_form).then(|| interaction::Request {
-            questions: new.questions.clone(),
-        });
-        let title = new.title.clone();
-        if let Some(limit) = &self.create_limit {
-            if let Err(wait) = limit.take(&caller(&context)) {
-                return Ok(tool_error(format!(
-                    "This agent has created too many asks this minute; try again in {} s.",
-                    wait.as_secs().max(1)
-                ))
-                .into());
-            }
-        }
-        let created = match self.backend.create(new, key.as_deref()).await {
-            Ok(created) => created,
-            Err(client::Error::Invalid { problems, .. }) => {
-                return Ok(tool_error(problem_list(&problems)).into())
-            }
-            Err(e) => return Ok(tool_error(e.to_string()).into()),
-        };
-        tracing::info!(id = %created.id, "waiting for the human to answer at {}", created.url);
-        // A host that shows MCP Apps shows the form now: the call returns
-        // the ask's id for it, and the model waits with await_answer.
-        if relays && shows_apps {
-            return Ok(opened(&created).into());
-        }
-        let message = form_message(title.as_deref(), &created.url);
-        // The desk accepted these questions, so they are valid.
-        let request = for_form.and_then(|r| ValidRequest::new(r).ok());
-        let form = request.as_ref().and_then(Form::new);
-        // On 2026-07-28 the form goes back in the result; the client calls
-        // again with the reply.
-        let modern = context
-            .protocol_version()
-            .is_some_and(|v| !v.has_initialize());
-        // To a client that takes tasks, a task at once: it polls the ask.
-        if modern && capabilities.as_ref().is_some_and(|c| c.supports_tasks()) {
-            let id = TaskId {
-                ask: created.id.clone(),
-                in_client: form.is_some(),
-            };
-            return Ok(CreateTaskResult::new(tasks::created(&created, &id)).into());
-        }
-        if let (true, Some(form)) = (modern, &form) {
-            let state = RoundState::first(&created.id);
-            return Ok(rounds::form_result(form, message, &state).into());
-        }
-        // On a session, the client's form races the page and the terminal;
-        // once the ask has ended, by whichever, the form is withdrawn.
-        let ended = CancellationToken::new();
-        let elicitation = request.filter(|_| !modern).map(|request| {
-            let elicitation = Elicitation {
-                backend: self.backend.clone(),
-                caller: caller(&context),
-                peer: context.peer.clone(),
-                id: created.id.clone(),
-                request,
-                message,
-            };
-            tokio::spawn(elicitation.run(ended.clone()))
-        });
-        let result = self
-            .follow(&created.id, &created.url, wait, OnAbort::Cancel, context)
-            .await;
-        ended.cancel();
-        if let Some(elicitation) = elicitation {
-            if let Err(e) = elicitation.await {
-                tracing::warn!("the client's form stopped: {e}");
-            }
-        }
-        Ok(result.into())
-    }
-
-    /// A retried `ask_user` call of a 2026-07-28 client: the person's reply
-    /// to the form goes through the desk, and the result is the ask's end,
-    /// the form again (saying why a reply was refused), or the wait at the
-    /// desk once the client stopped answering.
-    async fn next_round(
-        &self,
-        round: Round,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let refused = |why: String| ErrorData::invalid_params(why, None);
-        let state = RoundState::parse(&round.state)
-            .ok_or_else(|| refused("requestState is not one askdesk gave".to_owned()))?;
-        let ask = self
-            .backend
-            .wait(&state.id, Duration::ZERO)
-            .await
-            .map_err(|e| refused(format!("requestState names no ask here: {e}")))?;
-        // The state belongs to the call that made the ask.
-        if ValidRequest::new(round.questions).ok().as_ref() != Some(&ask.request) {
-            return Err(refused(
-                "requestState belongs to another ask_user call: its questions differ".to_owned(),
-            ));
-        }
-        if ask.status.is_finished() {
-            return Ok(finished(ask).into());
-        }
-        let message = form_message(ask.title.as_deref(), &ask.url);
-        let form = Form::new(&ask.request);
-        match (
-            rounds::reply(round.responses.as_ref()).map_err(refused)?,
-            form,
-        ) {
-            (None, Some(form)) => return Ok(rounds::form_result(&form, message, &state).into()),
-            (Some(reply), Some(form)) => {
-                let caller = caller(&context);
-                let why =
-                    elicit::settle(&self.backend, &caller, &ask.id, &ask.request, reply).await;
-                if let Some(why) = why.filter(|_| state.refused + 1 < elicit::ATTEMPTS) {
-                    let again = elicit::again(&message, &why);
-                    let next = state.after_refusal();
-                    return Ok(rounds::form_result(&form, again, &next).into());
-                }
-            }
-            (_, None) => {}
-        }
-        // Answered or declined (the wait returns at once), cancelled in the
-        // client, or refused too often: the page and terminal have it.
-        Ok(self
-            .follow(&ask.id, &ask.url, round.wait, OnAbort::Cancel, context)
-            .await
-            .into())
-    }
-
     /// Whether the calling agent's client may relay the answers its person
     /// gives inside its host (the client's own form, askdesk's form as an
     /// MCP App): where it may not, the person answers at the desk.
