@@ -114,7 +114,9 @@ async fn admitted(gate: Arc<Gate>, mut request: Request) -> Result<Request, Resp
 pub const SERVICE_WORKER_CSP: &str = "default-src 'none'; connect-src 'self'";
 
 /// Whether `request` may pass, noting on it where it came from and who
-/// sends it; the refusal if not.
+/// sends it; the refusal if not. In order: the host it names, where it
+/// comes from, an address that got the token wrong too often, then who
+/// sends it.
 async fn admit(gate: &Gate, request: &mut Request) -> Result<(), Response> {
     let security = &*gate.security;
     let addr = request
@@ -122,37 +124,14 @@ async fn admit(gate: &Gate, request: &mut Request) -> Result<(), Response> {
         .get::<ConnectInfo<SocketAddr>>()
         .map(|ConnectInfo(addr)| addr.ip());
     request.extensions_mut().insert(ClientAddr(addr));
-    let headers = request.headers();
-    let host = headers
-        .get(HOST)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned)
-        .or_else(|| request.uri().authority().map(|a| a.as_str().to_owned()));
-    let Some(host) = host else {
-        return Err(error(
-            StatusCode::BAD_REQUEST,
-            "the request has no Host header".to_owned(),
-        ));
-    };
-    if !security.host_allowed(&host) {
-        return Err(error(
-            StatusCode::MISDIRECTED_REQUEST,
-            format!(
-                "this server does not answer to the host {:?}; reach it at {} or start it with \
-                 --allowed-host {} (or --public-url)",
-                host_name(&host),
-                security.public_url(),
-                host_name(&host)
-            ),
-        ));
-    }
+    let host = named_host(security, request).map_err(|(status, message)| error(status, message))?;
     let safe = matches!(
         *request.method(),
         Method::GET | Method::HEAD | Method::OPTIONS
     );
     // MCP over HTTP checks Origin on every request, as its specification asks.
     if !safe || request.uri().path().starts_with("/mcp") {
-        if let Some(refusal) = cross_origin(security, headers, &host) {
+        if let Some(refusal) = cross_origin(security, request.headers(), &host) {
             return Err(error(
                 StatusCode::FORBIDDEN,
                 format!(
@@ -166,7 +145,7 @@ async fn admit(gate: &Gate, request: &mut Request) -> Result<(), Response> {
     let path = request.uri().path().to_owned();
     // An address that got the token wrong too often waits, whatever it
     // sends next with a token or to the sign-in form.
-    let tries_token = headers.contains_key(AUTHORIZATION)
+    let tries_token = request.headers().contains_key(AUTHORIZATION)
         || (path == "/signin" && *request.method() == Method::POST);
     if let (true, Some(addr)) = (tries_token, addr) {
         if let Some(wait) = security.refused(addr) {
@@ -181,6 +160,53 @@ async fn admit(gate: &Gate, request: &mut Request) -> Result<(), Response> {
     if is_site_file(&path) {
         return Ok(());
     }
+    let query = request.uri().query().map(str::to_owned);
+    let caller = caller(gate, request.headers(), query, addr, path).await?;
+    request.extensions_mut().insert(caller);
+    Ok(())
+}
+
+/// The host `request` names (its `Host`, or its URI's authority), if this
+/// server answers to it; the status and message of the refusal if not.
+fn named_host(security: &Security, request: &Request) -> Result<String, (StatusCode, String)> {
+    let host = request
+        .headers()
+        .get(HOST)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+        .or_else(|| request.uri().authority().map(|a| a.as_str().to_owned()));
+    let Some(host) = host else {
+        return Err((
+            StatusCode::BAD_REQUEST,
+            "the request has no Host header".to_owned(),
+        ));
+    };
+    if !security.host_allowed(&host) {
+        return Err((
+            StatusCode::MISDIRECTED_REQUEST,
+            format!(
+                "this server does not answer to the host {:?}; reach it at {} or start it with \
+                 --allowed-host {} (or --public-url)",
+                host_name(&host),
+                security.public_url(),
+                host_name(&host)
+            ),
+        ));
+    }
+    Ok(host)
+}
+
+/// Who sends `request` to `path`, if they may: a wrong token is refused
+/// (and counted against `addr`), a link holder is sent to sign in where
+/// this desk needs a token, and MCP is the agents' door.
+async fn caller(
+    gate: &Gate,
+    headers: &HeaderMap,
+    query: Option<String>,
+    addr: Option<std::net::IpAddr>,
+    path: String,
+) -> Result<Caller, Response> {
+    let security = &*gate.security;
     let api = ["/api/", "/rpc/", "/mcp"]
         .iter()
         .any(|prefix| path.starts_with(prefix));
@@ -205,7 +231,7 @@ async fn admit(gate: &Gate, request: &mut Request) -> Result<(), Response> {
         }
         // Back to this page once signed in (the desk itself is where
         // signing in goes anyway).
-        let back = match request.uri().query() {
+        let back = match query {
             Some(query) => format!("{path}?{query}"),
             None => path,
         };
@@ -223,8 +249,7 @@ async fn admit(gate: &Gate, request: &mut Request) -> Result<(), Response> {
             return Err(ApiError::from(refusal).into_response());
         }
     }
-    request.extensions_mut().insert(caller);
-    Ok(())
+    Ok(caller)
 }
 
 /// Why a state-changing request comes from another site, if it does.
