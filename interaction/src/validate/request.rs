@@ -39,129 +39,147 @@ pub(super) fn request_problems(request: &Request) -> Vec<Problem> {
             problems
                 .push(Problem::new(format!("{path}{suffix}"), code, message).for_question(&q.id))
         };
-        if !is_valid_id(&q.id) {
+        question_rules(questions, i, q, &mut push);
+        typed_rules(q, &mut push);
+        option_rules(q, &mut push);
+    }
+    problems
+}
+
+/// The rules of the question `q` at `i` among `questions`: its id (valid,
+/// and not one an earlier question has), text, header, how many options,
+/// and multi-select with options.
+fn question_rules(
+    questions: &[Question],
+    i: usize,
+    q: &Question,
+    push: &mut impl FnMut(&str, Code, String),
+) {
+    if !is_valid_id(&q.id) {
+        push(
+            ".id",
+            Code::InvalidId,
+            format!(
+                "id {} must be 1 to {MAX_ID_CHARS} characters from A-Z, a-z, 0-9, _ and -",
+                quoted(&q.id)
+            ),
+        );
+    } else if questions[..i.min(MAX_QUESTIONS)]
+        .iter()
+        .any(|p| p.id == q.id)
+    {
+        push(
+            ".id",
+            Code::DuplicateId,
+            format!("id {} is used by another question", quoted(&q.id)),
+        );
+    }
+    if is_blank(&q.question) {
+        push(
+            ".question",
+            Code::EmptyQuestion,
+            "the question text is blank".to_owned(),
+        );
+    } else if longer_than(&q.question, MAX_QUESTION_CHARS) {
+        push(
+            ".question",
+            Code::QuestionTooLong,
+            format!(
+                "the question text has {} characters; at most {MAX_QUESTION_CHARS} are allowed",
+                chars(&q.question)
+            ),
+        );
+    }
+    if let Some(header) = &q.header {
+        if longer_than(header, MAX_HEADER_CHARS) {
             push(
-                ".id",
-                Code::InvalidId,
+                ".header",
+                Code::HeaderTooLong,
                 format!(
-                    "id {} must be 1 to {MAX_ID_CHARS} characters from A-Z, a-z, 0-9, _ and -",
-                    quoted(&q.id)
+                    "the header has {} characters; at most {MAX_HEADER_CHARS} are allowed",
+                    chars(header)
                 ),
             );
-        } else if questions[..i.min(MAX_QUESTIONS)]
+        }
+    }
+    if q.options.len() > MAX_OPTIONS {
+        push(
+            ".options",
+            Code::TooManyOptions,
+            format!(
+                "a question may have at most {MAX_OPTIONS} options, this one has {}",
+                q.options.len()
+            ),
+        );
+    }
+    if q.multi_select && q.options.is_empty() {
+        push(
+            ".multiSelect",
+            Code::MultiSelectWithoutOptions,
+            "a multi-select question needs at least one option".to_owned(),
+        );
+    }
+}
+
+/// The rules of `q`'s options: each label given, not too long and not one
+/// an earlier option has; descriptions and previews not too long.
+fn option_rules(q: &Question, push: &mut impl FnMut(&str, Code, String)) {
+    for (j, option) in q.options.iter().enumerate() {
+        let suffix = format!(".options[{j}].label");
+        if is_blank(&option.label) {
+            push(
+                &suffix,
+                Code::EmptyLabel,
+                "the option label is blank".to_owned(),
+            );
+        } else if longer_than(&option.label, MAX_LABEL_CHARS) {
+            push(
+                &suffix,
+                Code::LabelTooLong,
+                format!(
+                    "the label has {} characters; at most {MAX_LABEL_CHARS} are allowed",
+                    chars(&option.label)
+                ),
+            );
+        } else if q.options[..j.min(MAX_OPTIONS)]
             .iter()
-            .any(|p| p.id == q.id)
+            .any(|o| o.label == option.label)
         {
             push(
-                ".id",
-                Code::DuplicateId,
-                format!("id {} is used by another question", quoted(&q.id)),
-            );
-        }
-        if is_blank(&q.question) {
-            push(
-                ".question",
-                Code::EmptyQuestion,
-                "the question text is blank".to_owned(),
-            );
-        } else if longer_than(&q.question, MAX_QUESTION_CHARS) {
-            push(
-                ".question",
-                Code::QuestionTooLong,
+                &suffix,
+                Code::DuplicateOption,
                 format!(
-                    "the question text has {} characters; at most {MAX_QUESTION_CHARS} are allowed",
-                    chars(&q.question)
+                    "label {} is used by another option of this question",
+                    quoted(&option.label)
                 ),
             );
         }
-        if let Some(header) = &q.header {
-            if longer_than(header, MAX_HEADER_CHARS) {
+        for (field, text, max, code) in [
+            (
+                "description",
+                &option.description,
+                MAX_DESCRIPTION_CHARS,
+                Code::DescriptionTooLong,
+            ),
+            (
+                "preview",
+                &option.preview,
+                MAX_PREVIEW_CHARS,
+                Code::PreviewTooLong,
+            ),
+        ] {
+            if let Some(text) = text.as_deref().filter(|t| longer_than(t, max)) {
                 push(
-                    ".header",
-                    Code::HeaderTooLong,
+                    &format!(".options[{j}].{field}"),
+                    code,
                     format!(
-                        "the header has {} characters; at most {MAX_HEADER_CHARS} are allowed",
-                        chars(header)
+                        "the {field} has {} characters; at most {max} are allowed",
+                        chars(text)
                     ),
                 );
-            }
-        }
-        if q.options.len() > MAX_OPTIONS {
-            push(
-                ".options",
-                Code::TooManyOptions,
-                format!(
-                    "a question may have at most {MAX_OPTIONS} options, this one has {}",
-                    q.options.len()
-                ),
-            );
-        }
-        if q.multi_select && q.options.is_empty() {
-            push(
-                ".multiSelect",
-                Code::MultiSelectWithoutOptions,
-                "a multi-select question needs at least one option".to_owned(),
-            );
-        }
-        typed_rules(q, &mut push);
-        for (j, option) in q.options.iter().enumerate() {
-            let suffix = format!(".options[{j}].label");
-            if is_blank(&option.label) {
-                push(
-                    &suffix,
-                    Code::EmptyLabel,
-                    "the option label is blank".to_owned(),
-                );
-            } else if longer_than(&option.label, MAX_LABEL_CHARS) {
-                push(
-                    &suffix,
-                    Code::LabelTooLong,
-                    format!(
-                        "the label has {} characters; at most {MAX_LABEL_CHARS} are allowed",
-                        chars(&option.label)
-                    ),
-                );
-            } else if q.options[..j.min(MAX_OPTIONS)]
-                .iter()
-                .any(|o| o.label == option.label)
-            {
-                push(
-                    &suffix,
-                    Code::DuplicateOption,
-                    format!(
-                        "label {} is used by another option of this question",
-                        quoted(&option.label)
-                    ),
-                );
-            }
-            for (field, text, max, code) in [
-                (
-                    "description",
-                    &option.description,
-                    MAX_DESCRIPTION_CHARS,
-                    Code::DescriptionTooLong,
-                ),
-                (
-                    "preview",
-                    &option.preview,
-                    MAX_PREVIEW_CHARS,
-                    Code::PreviewTooLong,
-                ),
-            ] {
-                if let Some(text) = text.as_deref().filter(|t| longer_than(t, max)) {
-                    push(
-                        &format!(".options[{j}].{field}"),
-                        code,
-                        format!(
-                            "the {field} has {} characters; at most {max} are allowed",
-                            chars(text)
-                        ),
-                    );
-                }
             }
         }
     }
-    problems
 }
 
 /// The rules of a typed question: a known format, on a question without
