@@ -10,7 +10,7 @@ use crate::{
     session::{Mode, Session},
     text::{cursor_at, width, wrap, wrap_chars},
 };
-use interaction::Reason;
+use interaction::{QuestionDraft, QuestionOption, Reason};
 use ratatui::{
     layout::{Constraint, Layout, Position, Rect},
     style::{Modifier, Style, Stylize},
@@ -60,42 +60,8 @@ pub(super) fn answer(session: &Session, t: &Words, now: i64, frame: &mut Frame, 
     );
     lines.push(Line::from(""));
     let custom_mode = session.mode() == Mode::Custom;
-    let mut focus_line = 0;
-    for (i, option) in question.options.iter().enumerate() {
-        let focused = !custom_mode && session.focus == i;
-        if focused {
-            focus_line = lines.len();
-        }
-        let mark = match (question.multi_select, draft.is_checked(i)) {
-            (true, true) => "[x]",
-            (true, false) => "[ ]",
-            (false, true) => "(•)",
-            (false, false) => "( )",
-        };
-        let pointer = if focused { "› " } else { "  " };
-        let label_style = if focused {
-            Style::new().reversed()
-        } else {
-            Style::new()
-        };
-        let head = format!("{pointer}{mark} {}. ", i + 1);
-        let pieces = wrap(&option.label, columns.saturating_sub(width(&head)));
-        push_headed(&mut lines, &head, pieces, label_style);
-        if let Some(description) = &option.description {
-            push_wrapped(&mut lines, description, columns, INDENT, Style::new().dim());
-        }
-    }
-    if let Some(format) = question.format() {
-        let bound = |b: &Option<interaction::Scalar>| b.as_ref().map(interaction::Scalar::text);
-        let (least, most) = (bound(&question.minimum), bound(&question.maximum));
-        push_wrapped(
-            &mut lines,
-            &(t.expects)(format, least.as_deref(), most.as_deref()),
-            columns,
-            "",
-            Style::new().dim(),
-        );
-    }
+    let mut focus_line = push_options(&mut lines, session, draft, columns);
+    push_expects(&mut lines, question, t, columns);
     // The Other line (or the answer box of an optionless question).
     let other_label = if question.options.is_empty() {
         t.your_answer
@@ -125,22 +91,7 @@ pub(super) fn answer(session: &Session, t: &Words, now: i64, frame: &mut Frame, 
         lines.push(Line::from(format!("{INDENT}{}", t.overrides).italic()));
     }
     push_problems(&mut lines, session, &question.id, columns, "  ");
-    if let Err(reason) = draft.status() {
-        if reason != Reason::Unanswered {
-            push_wrapped(
-                &mut lines,
-                &format!("{}{}", t.not_ready, t.reason(&reason)),
-                columns,
-                "  ",
-                Style::new().yellow(),
-            );
-        }
-    }
-    if let Some(item) = session.default_for(&question.id) {
-        lines.push(Line::from(""));
-        push_wrapped(&mut lines, t.default_is, columns, "  ", Style::new().dim());
-        push_item(&mut lines, item, t, columns);
-    }
+    push_status(&mut lines, session, draft, t, columns);
     if custom_mode {
         let before = &draft.custom()[..session.editor.cursor.min(draft.custom().len())];
         let (line, column) = cursor_at(before, text_columns);
@@ -158,20 +109,110 @@ pub(super) fn answer(session: &Session, t: &Words, now: i64, frame: &mut Frame, 
         scrolled(frame, main, lines, focus_line);
     }
     if let (Some(side), Some(option)) = (preview_area, question.options.get(session.focus)) {
-        let mut preview_lines = Vec::new();
-        let inner_columns = usize::from(side.width.saturating_sub(2));
-        push_wrapped(
-            &mut preview_lines,
-            option.preview.as_deref().unwrap_or(""),
-            inner_columns,
-            "",
-            Style::new(),
-        );
-        let block = Block::new()
-            .borders(Borders::ALL)
-            .title(format!(" {}: {} ", t.preview, option.label));
-        frame.render_widget(Paragraph::new(preview_lines).block(block), side);
+        render_preview(frame, side, option, t);
     }
+}
+
+/// The question's options, one a line (or more, wrapped) with its mark and
+/// description; the line the focus is on, if it is on an option.
+fn push_options(
+    lines: &mut Vec<Line<'static>>,
+    session: &Session,
+    draft: &QuestionDraft,
+    columns: usize,
+) -> usize {
+    let question = draft.question();
+    let custom_mode = session.mode() == Mode::Custom;
+    let mut focus_line = 0;
+    for (i, option) in question.options.iter().enumerate() {
+        let focused = !custom_mode && session.focus == i;
+        if focused {
+            focus_line = lines.len();
+        }
+        let mark = match (question.multi_select, draft.is_checked(i)) {
+            (true, true) => "[x]",
+            (true, false) => "[ ]",
+            (false, true) => "(•)",
+            (false, false) => "( )",
+        };
+        let pointer = if focused { "› " } else { "  " };
+        let label_style = if focused {
+            Style::new().reversed()
+        } else {
+            Style::new()
+        };
+        let head = format!("{pointer}{mark} {}. ", i + 1);
+        let pieces = wrap(&option.label, columns.saturating_sub(width(&head)));
+        push_headed(lines, &head, pieces, label_style);
+        if let Some(description) = &option.description {
+            push_wrapped(lines, description, columns, INDENT, Style::new().dim());
+        }
+    }
+    focus_line
+}
+
+/// What a typed question expects: its format and bounds.
+fn push_expects(
+    lines: &mut Vec<Line<'static>>,
+    question: &interaction::Question,
+    t: &Words,
+    columns: usize,
+) {
+    if let Some(format) = question.format() {
+        let bound = |b: &Option<interaction::Scalar>| b.as_ref().map(interaction::Scalar::text);
+        let (least, most) = (bound(&question.minimum), bound(&question.maximum));
+        push_wrapped(
+            lines,
+            &(t.expects)(format, least.as_deref(), most.as_deref()),
+            columns,
+            "",
+            Style::new().dim(),
+        );
+    }
+}
+
+/// Why the draft cannot be sent yet (once there is something in it), and
+/// the agent's default answer for this question.
+fn push_status(
+    lines: &mut Vec<Line<'static>>,
+    session: &Session,
+    draft: &QuestionDraft,
+    t: &Words,
+    columns: usize,
+) {
+    if let Err(reason) = draft.status() {
+        if reason != Reason::Unanswered {
+            push_wrapped(
+                lines,
+                &format!("{}{}", t.not_ready, t.reason(&reason)),
+                columns,
+                "  ",
+                Style::new().yellow(),
+            );
+        }
+    }
+    if let Some(item) = session.default_for(&draft.question().id) {
+        lines.push(Line::from(""));
+        push_wrapped(lines, t.default_is, columns, "  ", Style::new().dim());
+        push_item(lines, item, t, columns);
+    }
+}
+
+/// The focused option's preview, in a box of its own.
+fn render_preview(frame: &mut Frame, side: Rect, option: &QuestionOption, t: &Words) {
+    let mut preview_lines = Vec::new();
+    let inner_columns = usize::from(side.width.saturating_sub(2));
+    push_wrapped(
+        &mut preview_lines,
+        option.preview.as_deref().unwrap_or(""),
+        inner_columns,
+        "",
+        Style::new(),
+    );
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .title(format!(" {}: {} ", t.preview, option.label));
+    frame.render_widget(Paragraph::new(preview_lines).block(block), side);
 }
 
 pub(super) fn decline(session: &Session, t: &Words, frame: &mut Frame, area: Rect) {
