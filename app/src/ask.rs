@@ -7,6 +7,7 @@
 
 pub mod defaults;
 mod deliveries;
+pub mod field;
 pub mod form;
 mod live;
 pub mod outcome;
