@@ -6,6 +6,7 @@
 //! [`crate::rpc`].
 
 pub mod lists;
+mod live;
 
 use crate::page_words::SpeakPage;
 use crate::{
@@ -14,8 +15,8 @@ use crate::{
     rpc::{list_desk, DeskData},
     PageLoad,
 };
-use interaction::{AskEvent, AskStatus, AskSummary, Timestamp};
-use leptos::{either::Either, prelude::*};
+use interaction::{AskStatus, AskSummary, Timestamp};
+use leptos::prelude::*;
 use leptos_meta::Title;
 use lists::Lists;
 
@@ -151,60 +152,7 @@ fn live_desk(props: DeskProps) -> impl IntoView {
         };
         browser::set_tab_title(&title);
     });
-    let on_ask = move |AskEvent { ask, .. }: AskEvent| {
-        if ask.status == AskStatus::Pending && notify.get_untracked() {
-            let title = ask.title.as_deref().unwrap_or(t.new_ask_notification);
-            browser::notify_unless_seen(title, ask.agent.as_deref().unwrap_or(t.an_agent));
-        }
-        lists.update(|l| l.apply(ask));
-    };
-    // Fell behind, or the server restarted: read the lists afresh.
-    let on_reset = move |_| {
-        leptos::task::spawn_local(async move {
-            if let Some(data) = browser::list_desk().await {
-                lists.set(Lists {
-                    pending: data.pending,
-                    history: data.history,
-                });
-            }
-        });
-    };
-    browser::use_event_source(&format!("/api/v1/events?after={version}"), on_ask, on_reset);
-
-    let pending_list = move || {
-        let asks = lists.with(|l| l.pending_for(me.as_deref()));
-        if asks.is_empty() {
-            return Either::Left(view! { <EmptyDesk public_url=public_url.clone()/> });
-        }
-        let items = asks
-            .into_iter()
-            .map(|(ask, for_you)| view! { <AskItem ask now for_you/> })
-            .collect_view();
-        Either::Right(view! { <ul class="asks" id="pending">{items}</ul> })
-    };
-    let history_list = move || {
-        let asks = lists.with(|l| l.history_of(filter.get()));
-        if asks.is_empty() {
-            return Either::Left(view! { <p class="empty-history">{t.nothing_yet}</p> });
-        }
-        Either::Right(view! { <ul class="asks history" id="history">{ask_items(asks, now)}</ul> })
-    };
-    let notify_button = move || {
-        (!notify.get()).then(|| {
-            view! {
-                <button
-                    type="button"
-                    class="quiet"
-                    on:click=move |_| browser::ask_notification_permission(move |on| notify.set(on))
-                >
-                    {t.notify_me}
-                </button>
-            }
-        })
-    };
-    let status_option = move |status: AskStatus| {
-        view! { <option value=status.as_str()>{t.status(status)}</option> }
-    };
+    live::use_desk_events(lists, notify, version, t);
     view! {
         <section aria-labelledby="waiting-heading">
             <div class="section-head">
@@ -212,38 +160,18 @@ fn live_desk(props: DeskProps) -> impl IntoView {
                     {t.waiting_for_you}
                     <span class="count">{waiting}</span>
                 </h2>
-                {notify_button}
+                <live::NotifyButton notify/>
             </div>
-            {pending_list}
+            <live::PendingList lists me now public_url/>
         </section>
         <section aria-labelledby="history-heading">
             <div class="section-head">
                 <h2 id="history-heading">{t.history}</h2>
-                <label class="filter">
-                    {t.show}
-                    <select
-                        id=FILTER_ID
-                        on:change=move |ev| filter.set(AskStatus::parse(&event_target_value(&ev)))
-                    >
-                        <option value="">{t.everything}</option>
-                        {AskStatus::ALL
-                            .into_iter()
-                            .filter(|s| s.is_finished())
-                            .map(status_option)
-                            .collect_view()}
-                    </select>
-                </label>
+                <live::HistoryFilter filter/>
             </div>
-            {history_list}
+            <live::HistoryList lists filter now/>
         </section>
     }
-}
-
-/// The items of a list of asks.
-fn ask_items(asks: Vec<AskSummary>, now: ReadSignal<i64>) -> impl IntoView {
-    asks.into_iter()
-        .map(|ask| view! { <AskItem ask now for_you=false/> })
-        .collect_view()
 }
 
 /// One ask in a list: its title linked to its page, who asked, when, and
