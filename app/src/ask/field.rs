@@ -49,11 +49,11 @@ pub fn QuestionField(
     } = question;
     let input_type = if multi_select { "checkbox" } else { "radio" };
     let free_text = if !options.is_empty() {
-        EitherOf3::A(view! { <OtherBox form index id=id.clone()/> })
+        EitherOf3::A(view! { <OtherBox of=TextOf::new(form, index, &id)/> })
     } else if let Some(typed) = typed {
-        EitherOf3::B(view! { <TypedBox form index id=id.clone() typed/> })
+        EitherOf3::B(view! { <TypedBox of=TextOf::new(form, index, &id) typed/> })
     } else {
-        EitherOf3::C(view! { <TextBox form index id=id.clone()/> })
+        EitherOf3::C(view! { <TextBox of=TextOf::new(form, index, &id)/> })
     };
     let options = options
         .into_iter()
@@ -141,16 +141,36 @@ fn ChoiceOption(
     }
 }
 
+/// The question a text box holds the typed text of.
+struct TextOf {
+    /// The whole form's state.
+    form: RwSignal<FormState>,
+    /// The question's position in the request.
+    index: usize,
+    /// The question's id, which the box's id and name carry.
+    id: String,
+}
+
+impl TextOf {
+    fn new(form: RwSignal<FormState>, index: usize, id: &str) -> Self {
+        Self {
+            form,
+            index,
+            id: id.to_owned(),
+        }
+    }
+}
+
 /// The question's typed text: as it stands (for the input's first HTML
 /// value), as it changes, and the handler that takes an input's text.
 fn use_custom(
-    form: RwSignal<FormState>,
-    index: usize,
+    of: &TextOf,
 ) -> (
     String,
     impl Fn() -> String + Copy,
     impl Fn(leptos::ev::Event) + Copy,
 ) {
+    let TextOf { form, index, .. } = *of;
     let custom_of = move |s: &FormState| {
         s.batch()
             .draft(index)
@@ -172,15 +192,12 @@ fn use_custom(
 /// note that its text overrides the choice.
 #[component]
 fn OtherBox(
-    /// The whole form's state.
-    form: RwSignal<FormState>,
-    /// The position of the box's question in the request.
-    index: usize,
-    /// The id of the box's question.
-    id: String,
+    /// The question whose text the box holds.
+    of: TextOf,
 ) -> impl IntoView {
     let t = use_lang().t();
-    let (first, custom, on_input) = use_custom(form, index);
+    let (first, custom, on_input) = use_custom(&of);
+    let TextOf { form, index, id } = of;
     let overrides = move || {
         form.with(|s| {
             s.batch()
@@ -210,17 +227,14 @@ fn OtherBox(
 /// (the draft and the validator still decide what is accepted).
 #[component]
 fn TypedBox(
-    /// The whole form's state.
-    form: RwSignal<FormState>,
-    /// The position of the box's question in the request.
-    index: usize,
-    /// The id of the box's question.
-    id: String,
+    /// The question whose text the box holds.
+    of: TextOf,
     /// The input's type and bounds.
     typed: Typed,
 ) -> impl IntoView {
     let t = use_lang().t();
-    let (first, custom, on_input) = use_custom(form, index);
+    let (first, custom, on_input) = use_custom(&of);
+    let id = of.id;
     let Typed {
         kind,
         min,
@@ -249,15 +263,12 @@ fn TypedBox(
 /// An optionless question's answer box: a textarea.
 #[component]
 fn TextBox(
-    /// The whole form's state.
-    form: RwSignal<FormState>,
-    /// The position of the box's question in the request.
-    index: usize,
-    /// The id of the box's question.
-    id: String,
+    /// The question whose text the box holds.
+    of: TextOf,
 ) -> impl IntoView {
     let t = use_lang().t();
-    let (first, custom, on_input) = use_custom(form, index);
+    let (first, custom, on_input) = use_custom(&of);
+    let id = of.id;
     let other_id = format!("{id}-other");
     view! {
         <div class="free-text">
