@@ -9,6 +9,7 @@
 //! is the keyed digests every room signs with. `main.rs` only parses the
 //! command line; tests drive the same router in-process.
 
+pub mod backend;
 pub mod cli;
 pub mod http;
 mod mac;

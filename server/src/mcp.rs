@@ -9,7 +9,6 @@
 //! To a host that shows MCP Apps, `ask_user` brings askdesk's own form
 //! into the conversation ([`hosted`]).
 
-mod backend;
 pub mod elicit;
 pub mod hosted;
 mod replies;
@@ -19,7 +18,7 @@ mod sessions;
 mod tasks;
 mod tools;
 
-pub use backend::Backend;
+pub use crate::backend::Backend;
 
 use crate::AppState;
 use rmcp::{

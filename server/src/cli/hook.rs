@@ -19,8 +19,8 @@ mod permission;
 mod pre_tool_use;
 
 use crate::{
+    backend::{Backend, BackendError},
     cli::{config::McpArgs, detached, run::StartError},
-    mcp::Backend,
 };
 use interaction::{Ask, AskCreated, NewAsk, Problems};
 use serde::Deserialize;
@@ -76,7 +76,7 @@ trait HookEvent {
         backend: &Backend,
         agent: Agent,
         new: NewAsk,
-    ) -> Result<AskCreated, client::Error>;
+    ) -> Result<AskCreated, BackendError>;
 
     /// What the hook prints for the ended `ask`.
     fn output(&self, ask: &Ask) -> Result<Value, AsUsual>;
@@ -104,9 +104,9 @@ pub enum AsUsual {
     #[error("{0:#}")]
     NoDesk(StartError),
     #[error("the desk refused the questions: {0}")]
-    Refused(client::Error),
+    Refused(BackendError),
     #[error("waiting for the answer failed: {0}")]
-    Waiting(client::Error),
+    Waiting(BackendError),
     #[error("the desk's answer does not fit the prompt: {0}")]
     Misfit(Problems),
     #[error("the decision could not be written: {0}")]

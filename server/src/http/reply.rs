@@ -49,7 +49,7 @@ fn message(message: String) -> ErrorBody {
 /// What the API says of a desk error: the status the desk names and a
 /// body the client may see. Failures of the server are logged in full and
 /// told only as far as the client can act on them.
-pub fn desk_error_body(error: DeskError) -> (StatusCode, ErrorBody) {
+fn desk_error_body(error: DeskError) -> (StatusCode, ErrorBody) {
     let status =
         StatusCode::from_u16(error.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let body = match error {

@@ -358,9 +358,13 @@ pub async fn settle(
             };
             match backend.answer(id, answers, caller, Via::McpClient).await {
                 Ok(_) => None,
-                Err(client::Error::Invalid { problems, .. }) => {
-                    Some(bullets(problems.into_iter().map(|p| p.message).collect()))
-                }
+                Err(e) if e.problems().is_some() => Some(bullets(
+                    e.problems()
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|p| p.message.clone())
+                        .collect(),
+                )),
                 // Answered elsewhere first, or the desk failed: the
                 // tool call reports how the ask ended.
                 Err(e) => {

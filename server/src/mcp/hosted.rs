@@ -10,8 +10,7 @@
 //! through the desk's one validator, recorded as `via: mcp-app`.
 
 use super::{replies::tool_error, Backend};
-use crate::http::assets::Assets;
-use app::error::ServerError;
+use crate::{backend::BackendError, http::assets::Assets};
 use app::hosted::{AnswerInApp, AppReply, ReadAsk, ANSWER_TOOL, READ_TOOL, READ_WAIT_SECONDS};
 use desk::Caller;
 use interaction::{Answers, Via};
@@ -229,22 +228,6 @@ fn reply(reply: &AppReply) -> CallToolResult {
     result
 }
 
-/// The desk's refusal as the page's server functions say it.
-fn refusal(error: client::Error) -> ServerError {
-    match error {
-        client::Error::Invalid { problems, .. } => {
-            ServerError::Invalid(interaction::Problems(problems))
-        }
-        client::Error::Finished { ask, .. } => ServerError::Finished(ask),
-        client::Error::Refused { status, .. } if status.as_u16() == 404 => ServerError::NotFound,
-        client::Error::Refused { status, .. } if status.as_u16() == 403 => ServerError::Forbidden,
-        other => {
-            tracing::warn!("the hosted form's call failed: {other}");
-            ServerError::Internal
-        }
-    }
-}
-
 fn arguments<T: serde::de::DeserializeOwned>(
     tool: &str,
     arguments: JsonObject,
@@ -260,7 +243,10 @@ pub async fn read(backend: &Backend, input: JsonObject) -> CallToolResult {
         Err(refusal) => return refusal,
     };
     let wait = Duration::from_secs(input.wait_seconds.unwrap_or(0).min(READ_WAIT_SECONDS));
-    let read = backend.wait(&input.ask_id, wait).await.map_err(refusal);
+    let read = backend
+        .wait(&input.ask_id, wait)
+        .await
+        .map_err(BackendError::for_page);
     reply(&read)
 }
 
@@ -289,7 +275,7 @@ pub async fn answer(backend: &Backend, caller: &Caller, input: JsonObject) -> Ca
             ))
         }
     };
-    reply(&done.map_err(refusal))
+    reply(&done.map_err(BackendError::for_page))
 }
 
 #[cfg(test)]

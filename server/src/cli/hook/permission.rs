@@ -35,7 +35,7 @@
 mod prompt;
 
 use super::{Agent, AsUsual, HookEvent};
-use crate::mcp::Backend;
+use crate::backend::{Backend, BackendError};
 use interaction::{json_quote, Answers, Ask, AskCreated, AskStatus, IdempotencyKey, NewAsk};
 use prompt::Choice;
 use serde::{Deserialize, Serialize};
@@ -148,7 +148,7 @@ impl HookEvent for PermissionRequest {
         backend: &Backend,
         agent: Agent,
         new: NewAsk,
-    ) -> Result<AskCreated, client::Error> {
+    ) -> Result<AskCreated, BackendError> {
         let by_id = self
             .tool_use_id
             .as_deref()

@@ -6,7 +6,7 @@
 //! tools' calls are not askdesk's to answer.
 
 use super::{agent_name, Agent, AsUsual, HookEvent};
-use crate::mcp::Backend;
+use crate::backend::{Backend, BackendError};
 use interaction::{
     claude_code_answer, Ask, AskCreated, AskStatus, LenientAsk, LenientQuestion, NewAsk,
 };
@@ -86,7 +86,7 @@ impl HookEvent for PreToolUse {
         backend: &Backend,
         _agent: Agent,
         new: NewAsk,
-    ) -> Result<AskCreated, client::Error> {
+    ) -> Result<AskCreated, BackendError> {
         let key = self
             .tool_use_id
             .as_deref()

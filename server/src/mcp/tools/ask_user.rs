@@ -138,13 +138,13 @@ impl AskDesk {
                 )));
             }
         }
-        match self.backend.create(new, key).await {
-            Ok(created) => Ok(created),
-            Err(client::Error::Invalid { problems, .. }) => {
-                Err(tool_error(problem_list(&problems)))
-            }
-            Err(e) => Err(tool_error(e.to_string())),
-        }
+        self.backend
+            .create(new, key)
+            .await
+            .map_err(|e| match e.problems() {
+                Some(problems) => tool_error(problem_list(problems)),
+                None => tool_error(e.to_string()),
+            })
     }
 
     /// The answer to the `created` ask, as this client takes it: a task to
