@@ -208,6 +208,24 @@ async def test_invalid_input_is_a_tool_error_listing_every_problem_with_its_path
 
 
 @pytest.mark.parametrize("kind", TRANSPORTS)
+async def test_an_unknown_tool_is_refused_naming_the_tools_there_are(kind, server_url):
+    async with connect(kind, server_url) as session:
+        offered = sorted(t.name for t in (await session.list_tools()).tools)
+        with pytest.raises(Exception) as refused:
+            await session.call_tool("ask_the_user", {})
+    message = str(refused.value)
+    assert "ask_the_user" in message, message
+    for name in offered:
+        assert name in message, message
+    # Arguments a tool does not take say what it takes.
+    async with connect(kind, server_url) as session:
+        result = await session.call_tool("await_answer", {"ask": "x"})
+    assert result.is_error
+    assert "await_answer takes" in result.content[0].text
+    assert '"askId"' in result.content[0].text
+
+
+@pytest.mark.parametrize("kind", TRANSPORTS)
 async def test_cancelling_the_call_cancels_the_ask(kind, server_url):
     title = f"cancelled {kind} {uuid.uuid4()}"
     async with connect(kind, server_url) as session:

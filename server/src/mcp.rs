@@ -243,13 +243,18 @@ impl ServerHandler for AskDesk {
                 hosted::answer(&self.backend, &tools::caller(&context), arguments).await
             }
             other => {
+                // The tools this client was offered, as tools/list names them.
+                let names: Vec<String> = Self::tools_for(apps)
+                    .into_iter()
+                    .map(|tool| tool.name.to_string())
+                    .collect();
                 return Err(ErrorData::invalid_params(
                     format!(
-                        "there is no tool {other:?}; askdesk has {TOOL}, {} and {}",
-                        AWAIT_ANSWER, CANCEL_ASK
+                        "there is no tool {other:?}; askdesk has {}",
+                        names.join(", ")
                     ),
                     None,
-                ))
+                ));
             }
         };
         Ok(result.into())

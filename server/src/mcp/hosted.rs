@@ -9,7 +9,10 @@
 //! the model by their visibility, and listed only to such clients),
 //! through the desk's one validator, recorded as `via: mcp-app`.
 
-use super::{replies::tool_error, Backend};
+use super::{
+    replies::{read_arguments, tool_error},
+    Backend,
+};
 use crate::{backend::BackendError, http::assets::Assets};
 use app::hosted::{AnswerInApp, AppReply, ReadAsk, ANSWER_TOOL, READ_TOOL, READ_WAIT_SECONDS};
 use desk::Caller;
@@ -228,17 +231,9 @@ fn reply(reply: &AppReply) -> CallToolResult {
     result
 }
 
-fn arguments<T: serde::de::DeserializeOwned>(
-    tool: &str,
-    arguments: JsonObject,
-) -> Result<T, CallToolResult> {
-    serde_json::from_value(Value::Object(arguments))
-        .map_err(|e| tool_error(format!("The arguments are not what {tool} takes: {e}.")))
-}
-
 /// [`READ_TOOL`]: the ask, once it ended or after its wait.
 pub async fn read(backend: &Backend, input: JsonObject) -> CallToolResult {
-    let input: ReadAsk = match arguments(READ_TOOL, input) {
+    let input: ReadAsk = match read_arguments(READ_TOOL, input, None) {
         Ok(input) => input,
         Err(refusal) => return refusal,
     };
@@ -254,7 +249,7 @@ pub async fn read(backend: &Backend, input: JsonObject) -> CallToolResult {
 /// relayed by `caller`'s client: the desk decides by the caller's
 /// credentials whether it may carry them.
 pub async fn answer(backend: &Backend, caller: &Caller, input: JsonObject) -> CallToolResult {
-    let input: AnswerInApp = match arguments(ANSWER_TOOL, input) {
+    let input: AnswerInApp = match read_arguments(ANSWER_TOOL, input, None) {
         Ok(input) => input,
         Err(refusal) => return refusal,
     };

@@ -3,8 +3,8 @@
 
 use super::{AWAIT_ANSWER, CANCEL_ASK, TOOL};
 use interaction::{Ask, AskCreated, AskStatus, Problem};
-use rmcp::model::{CallToolResult, ContentBlock};
-use serde::Serialize;
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
+use serde::{de::DeserializeOwned, Serialize};
 
 /// The structured result of an ask that is still waiting for the human.
 #[derive(Serialize)]
@@ -21,6 +21,24 @@ pub fn form_message(title: Option<&str>, url: &str) -> String {
         "{}\nAnswer here, or at {url}.",
         title.unwrap_or("Questions for you")
     )
+}
+
+/// A tool's `arguments` read as `T`, or the error result saying what
+/// `tool` takes (and, given its `shape`, what to send): every tool's
+/// arguments are read here.
+pub fn read_arguments<T: DeserializeOwned>(
+    tool: &str,
+    arguments: JsonObject,
+    shape: Option<&str>,
+) -> Result<T, CallToolResult> {
+    serde_json::from_value(serde_json::Value::Object(arguments)).map_err(|e| {
+        let send = shape
+            .map(|shape| format!(" Send {shape}."))
+            .unwrap_or_default();
+        tool_error(format!(
+            "The arguments are not what {tool} takes: {e}.{send}"
+        ))
+    })
 }
 
 pub fn tool_error(text: String) -> CallToolResult {

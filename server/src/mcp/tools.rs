@@ -5,7 +5,7 @@
 //! ask still pending for a later `await_answer`.
 
 use super::{
-    replies::{finished, pending, tool_error},
+    replies::{finished, pending, read_arguments, tool_error},
     AskDesk, AWAIT_ANSWER, CANCEL_ASK, PROGRESS_EVERY,
 };
 use desk::Caller;
@@ -14,7 +14,7 @@ use rmcp::{
     service::RequestContext,
     RoleServer,
 };
-use serde::{de::DeserializeOwned, Deserialize};
+use serde::Deserialize;
 use std::time::Duration;
 use tokio::time::Instant;
 
@@ -48,18 +48,6 @@ enum OnAbort {
     Keep,
 }
 
-fn decode<T: DeserializeOwned>(
-    tool: &str,
-    arguments: JsonObject,
-    shape: &str,
-) -> Result<T, CallToolResult> {
-    serde_json::from_value(serde_json::Value::Object(arguments)).map_err(|e| {
-        tool_error(format!(
-            "The arguments are not what {tool} takes: {e}. Send {shape}."
-        ))
-    })
-}
-
 impl AskDesk {
     /// Whether the calling agent's client may relay the answers its person
     /// gives inside its host (the client's own form, askdesk's form as an
@@ -79,10 +67,10 @@ impl AskDesk {
         arguments: JsonObject,
         context: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let input: AwaitInput = match decode(
+        let input: AwaitInput = match read_arguments(
             AWAIT_ANSWER,
             arguments,
-            "{\"askId\": \"…\"}, optionally with \"waitSeconds\"",
+            Some("{\"askId\": \"…\"}, optionally with \"waitSeconds\""),
         ) {
             Ok(input) => input,
             Err(refusal) => return refusal,
@@ -107,10 +95,10 @@ impl AskDesk {
         arguments: JsonObject,
         context: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let input: CancelInput = match decode(
+        let input: CancelInput = match read_arguments(
             CANCEL_ASK,
             arguments,
-            "{\"askId\": \"…\"}, optionally with \"reason\"",
+            Some("{\"askId\": \"…\"}, optionally with \"reason\""),
         ) {
             Ok(input) => input,
             Err(refusal) => return refusal,

@@ -2,11 +2,11 @@
 //! client takes answers (the app, a task, the client's form, or the wait
 //! at the desk), and a 2026-07-28 client's retried call with its reply.
 
-use super::{caller, decode, OnAbort, ANSWER_IN};
+use super::{caller, OnAbort, ANSWER_IN};
 use crate::mcp::{
     elicit::{self, Elicitation, Form},
     hosted,
-    replies::{finished, form_message, opened, problem_list, tool_error},
+    replies::{finished, form_message, opened, problem_list, read_arguments, tool_error},
     rounds::{self, RoundState},
     tasks::{self, TaskId},
     AskDesk, TOOL,
@@ -50,12 +50,14 @@ fn ask_input(
             )))
         }
     };
-    let input = decode(
+    let input = read_arguments(
         TOOL,
         arguments,
-        "{\"questions\": [{\"question\": \"…\", \"options\": [{\"label\": \"…\"}], \
+        Some(
+            "{\"questions\": [{\"question\": \"…\", \"options\": [{\"label\": \"…\"}], \
          \"multiSelect\": false}]}, optionally with \"title\", \"timeoutSeconds\" and \
          \"waitSeconds\"",
+        ),
     )?;
     Ok((in_client, input))
 }
