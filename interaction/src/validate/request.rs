@@ -30,8 +30,7 @@ pub(super) fn request_problems(request: &Request) -> Vec<Problem> {
     }
     // Duplicates are looked for among the questions before, up to as many
     // as a request may have: past that it is refused anyway, and the search
-    // stays bounded for any body. (A hash set here would cost every browser
-    // bundle, which validates the questions it reads, its hashing code.)
+    // stays bounded for any body.
     let questions = &request.questions;
     for (i, q) in questions.iter().enumerate() {
         let path = format!("questions[{i}]");
