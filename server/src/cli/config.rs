@@ -5,7 +5,7 @@ mod commands;
 mod database;
 mod settings;
 
-pub use commands::{DatabaseArgs, Hook, McpArgs, PeopleCommand, SetupArgs, StopArgs};
+pub use commands::{DatabaseArgs, DeskArgs, Hook, PeopleCommand, SetupArgs, StopArgs};
 pub use database::{data_folder, database_at, Database};
 
 use clap::{Args, Parser, Subcommand};
@@ -35,7 +35,7 @@ pub enum Command {
     People(PeopleCommand),
     /// Speak MCP on stdin/stdout for a client that launches askdesk: one
     /// tool, `ask_user`. Uses the server at --url, or starts one there.
-    Mcp(McpArgs),
+    Mcp(DeskArgs),
     /// Answer a server's asks in the terminal: its queue, live.
     Tui(tui::TuiArgs),
     /// Hooks for agents' own question tools: their questions go to the desk.

@@ -9,7 +9,7 @@
 //! starting client holds so that two clients racing start one server.
 
 use crate::{
-    cli::config::{self, McpArgs, ServeArgs, StopArgs},
+    cli::config::{self, DeskArgs, ServeArgs, StopArgs},
     cli::run::StartError,
     mcp::Backend,
 };
@@ -31,7 +31,7 @@ const STOPPING: Duration = Duration::from_secs(15);
 
 /// The desk at `args.url`, started there first when nothing answers and
 /// the address is on this machine.
-pub async fn find_desk(args: &McpArgs) -> Result<Backend, StartError> {
+pub async fn find_desk(args: &DeskArgs) -> Result<Backend, StartError> {
     // Its answers come from the client's own form (elicitation).
     let remote = client::Client::builder(&args.url)
         .token(args.serve.token.clone())

@@ -20,7 +20,7 @@ mod pre_tool_use;
 
 use crate::{
     backend::{Backend, BackendError},
-    cli::{config::McpArgs, detached, run::StartError},
+    cli::{config::DeskArgs, detached, run::StartError},
 };
 use interaction::{Ask, AskCreated, NewAsk, Problems};
 use serde::Deserialize;
@@ -115,19 +115,19 @@ pub enum AsUsual {
 
 /// `askdesk hook claude-code`: Claude Code's event on `stdin`; returns
 /// what to print on stdout, if anything.
-pub async fn claude_code(args: McpArgs, stdin: &str) -> Option<String> {
+pub async fn claude_code(args: DeskArgs, stdin: &str) -> Option<String> {
     run(Agent::ClaudeCode, &args, stdin).await
 }
 
 /// `askdesk hook codex`: Codex's event on `stdin`; returns what to print
 /// on stdout, if anything.
-pub async fn codex(args: McpArgs, stdin: &str) -> Option<String> {
+pub async fn codex(args: DeskArgs, stdin: &str) -> Option<String> {
     run(Agent::Codex, &args, stdin).await
 }
 
 /// Runs `agent`'s hook on `stdin`: the one place that says why the agent
 /// asks as usual.
-async fn run(agent: Agent, args: &McpArgs, stdin: &str) -> Option<String> {
+async fn run(agent: Agent, args: &DeskArgs, stdin: &str) -> Option<String> {
     match answer(agent, args, stdin).await {
         Ok(output) => output,
         Err(why) => {
@@ -138,7 +138,7 @@ async fn run(agent: Agent, args: &McpArgs, stdin: &str) -> Option<String> {
 }
 
 /// The event on `stdin`, put to the desk and answered: what to print.
-async fn answer(agent: Agent, args: &McpArgs, stdin: &str) -> Result<Option<String>, AsUsual> {
+async fn answer(agent: Agent, args: &DeskArgs, stdin: &str) -> Result<Option<String>, AsUsual> {
     let input: Value = serde_json::from_str(stdin).map_err(AsUsual::NotJson)?;
     let name = input
         .get("hook_event_name")
@@ -174,7 +174,7 @@ async fn answer(agent: Agent, args: &McpArgs, stdin: &str) -> Result<Option<Stri
 /// started as `askdesk mcp` starts it), waited for, and decided.
 async fn put_and_wait(
     agent: Agent,
-    args: &McpArgs,
+    args: &DeskArgs,
     event: &impl HookEvent,
 ) -> Result<Option<Value>, AsUsual> {
     let Some(new) = event.ask(agent)? else {

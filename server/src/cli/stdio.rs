@@ -7,14 +7,14 @@
 //! stdout; logs go to stderr.
 
 use crate::{
-    cli::{config::McpArgs, detached, run},
+    cli::{config::DeskArgs, detached, run},
     mcp::{hosted, AskDesk},
 };
 use anyhow::Context;
 use rmcp::ServiceExt;
 
 /// Serves MCP on stdio until the client closes stdin.
-pub async fn run(args: McpArgs) -> Result<(), run::StartError> {
+pub async fn run(args: DeskArgs) -> Result<(), run::StartError> {
     let backend = detached::find_desk(&args).await?;
     // The form's document for hosts that show MCP Apps, from this binary's
     // own site (or --site-root), read when a host first asks for it.

@@ -117,11 +117,11 @@ pub enum Hook {
     /// Claude Code asks in its terminal as usual. As a `PermissionRequest`
     /// hook it puts the permission prompt to the desk: allow once, always
     /// allow, or deny.
-    ClaudeCode(McpArgs),
+    ClaudeCode(DeskArgs),
     /// A Codex `PermissionRequest` hook: Codex's approval prompt goes to
     /// the desk, and the person's allow or deny comes back as the hook's
     /// decision. Without a desk it prints nothing, and Codex asks as usual.
-    Codex(McpArgs),
+    Codex(DeskArgs),
 }
 
 /// Options of `askdesk setup`.
@@ -148,9 +148,10 @@ fn products() -> impl clap::builder::TypedValueParser<Value = setup::Product> {
         .try_map(|name| setup::Product::from_name(&name).ok_or("not an agent askdesk knows"))
 }
 
-/// Options of `askdesk mcp`.
+/// How `askdesk mcp` and the hooks find their desk, or start one: both
+/// are clients of a desk at `--url` (`cli/detached.rs`).
 #[derive(Debug, Clone, Args)]
-pub struct McpArgs {
+pub struct DeskArgs {
     /// The askdesk server whose desk the questions go to. If nothing answers
     /// there, askdesk starts one on that (loopback) address with the serve
     /// options below; it keeps serving after this client leaves, until
