@@ -22,13 +22,15 @@ row() { # row LABEL NAME
   last=$size
 }
 last=
-export ASKDESK_WASM_SIZE_FLAGS="" ASKDESK_BUILD_STD_FEATURES=""
+export ASKDESK_WASM_SIZE_FLAGS="" ASKDESK_BUILD_STD_FEATURES="" ASKDESK_DEAD_EXPORTS=keep
 row "opt-level z, LTO, -Cpanic=immediate-abort, wasm-opt -Oz --converge" base
 export ASKDESK_WASM_SIZE_FLAGS="-Zlocation-detail=none"
 row "-Zlocation-detail=none" location
 export ASKDESK_WASM_SIZE_FLAGS="$ASKDESK_WASM_SIZE_FLAGS -Zfmt-debug=none"
 row "-Zfmt-debug=none" fmt
 export ASKDESK_BUILD_STD_FEATURES=optimize_for_size
-row "std's optimize_for_size (the bundles as scripts/dev.sh builds them)" size
+row "std's optimize_for_size" size
+export ASKDESK_DEAD_EXPORTS=
+row "wasm-streams' unused exports dropped (wasm-metadce; the bundles as scripts/dev.sh builds them)" dead
 export CARGO_PROFILE_WASM_RELEASE_OPT_LEVEL=s
 row "opt-level s instead of z (not taken)" opt-s

@@ -300,8 +300,10 @@ build_site() { # build_site [watch]
       wasm-bindgen --target web --no-typescript --omit-default-module-path \
         --out-dir "$work" --out-name "$bundle" "$kept"
       # wasm-streams' exported classes, which no bundle uses, and the code
-      # only they keep.
-      node scripts/wasm-dead-exports.mjs "$work/$bundle.js" "$work/${bundle}_bg.wasm"
+      # only they keep (ASKDESK_DEAD_EXPORTS=keep leaves them, for
+      # bench/levers.sh).
+      [ "${ASKDESK_DEAD_EXPORTS:-}" = keep ] ||
+        node scripts/wasm-dead-exports.mjs "$work/$bundle.js" "$work/${bundle}_bg.wasm"
       # The module makes its own memory, which starts zeroed, and Rust puts
       # the stack first, so the low 1 KiB is touched only a byte short of a
       # stack overflow: wasm-opt may assume both (about 1 KB less brotli).
