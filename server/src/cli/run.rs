@@ -18,7 +18,7 @@ mod claim;
 mod settings;
 
 pub use claim::{claim, Claim};
-pub use settings::Settings;
+pub use settings::{Access, Settings};
 
 /// Why a server (or another command) could not start: a message with
 /// its causes, printed as `{:#}` ("cannot open …: permission denied").
@@ -58,8 +58,7 @@ pub struct Opened {
 
 /// Opens the store the settings name.
 pub async fn open_store(args: &ServeArgs) -> Result<Opened, StartError> {
-    let settings = Settings::check(args)?;
-    open_database(settings.database, settings.pool).await
+    open_database(args.database()?, args.pool()).await
 }
 
 /// Opens `database` (without claiming a SQLite file: `askdesk people` works

@@ -222,11 +222,20 @@ impl ServeArgs {
         )
     }
 
-    /// The security settings ([`Settings::check`](crate::cli::run::Settings::check)
-    /// and its security), for in-process servers and tests. `bound` is the
-    /// address actually bound.
+    /// The security settings, checked as `serve` checks them
+    /// ([`Access`](crate::cli::run::Access)), for in-process servers and
+    /// tests. `bound` is the address actually bound.
     pub fn security(&self, bound: SocketAddr) -> Result<Security, ConfigError> {
-        Ok(crate::cli::run::Settings::check(self)?.security(bound))
+        Ok(crate::cli::run::Access::check(self)?.security(bound))
+    }
+
+    /// The database's connections: at least one, waited for at least a
+    /// second.
+    pub fn pool(&self) -> desk::PoolSettings {
+        desk::PoolSettings {
+            max_connections: self.database_connections.max(1),
+            acquire_timeout: std::time::Duration::from_secs(self.database_timeout.max(1)),
+        }
     }
 
     /// The certificate and key to serve https with, when both are given;

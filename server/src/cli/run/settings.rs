@@ -10,6 +10,7 @@ use crate::{
 };
 use axum::http::Uri;
 use desk::{LinkAnswers, PoolSettings};
+
 use std::net::SocketAddr;
 
 /// What `serve` runs with, checked.
@@ -33,7 +34,7 @@ pub struct Settings {
 }
 
 /// Who may come in, and by which names.
-struct Access {
+pub struct Access {
     token: Option<String>,
     /// `--public-url`, checked, without a trailing slash.
     public_url: Option<String>,
@@ -47,10 +48,7 @@ impl Settings {
         Ok(Self {
             tls: args.tls()?,
             database: args.database()?,
-            pool: PoolSettings {
-                max_connections: args.database_connections.max(1),
-                acquire_timeout: std::time::Duration::from_secs(args.database_timeout.max(1)),
-            },
+            pool: args.pool(),
             channels: args.channels()?,
             link_answers: args.link_answers(),
             limits: args.limits(),
@@ -61,22 +59,13 @@ impl Settings {
 
     /// Where a server bound to `bound` answers on its own address.
     pub fn own_url(&self, bound: SocketAddr) -> String {
-        format!("{}://{bound}", self.access.scheme)
+        self.access.own_url(bound)
     }
 
     /// The security of a server bound to `bound` (its port may differ from
     /// `--addr`'s when that asked for port 0).
     pub fn security(&self, bound: SocketAddr) -> Security {
-        let access = &self.access;
-        let public_url = access
-            .public_url
-            .clone()
-            .unwrap_or_else(|| self.own_url(bound));
-        let mut hosts = access.allowed_hosts.clone();
-        if !bound.ip().is_unspecified() {
-            hosts.push(bound.ip().to_string());
-        }
-        Security::new(access.token.clone(), public_url, hosts)
+        self.access.security(bound)
     }
 }
 
@@ -84,7 +73,7 @@ impl Access {
     /// Refuses a listener other machines can reach without a token, a
     /// short token, a public URL that is not one, and `--elicit` beside
     /// `--answer-requires-sign-in`.
-    fn check(args: &ServeArgs) -> Result<Self, ConfigError> {
+    pub fn check(args: &ServeArgs) -> Result<Self, ConfigError> {
         if args.elicit && args.answer_requires_sign_in {
             return Err(ConfigError::new(
                 "--elicit lets the agent's own client answer, which --answer-requires-sign-in \
@@ -118,6 +107,23 @@ impl Access {
                 .collect(),
             scheme: args.scheme(),
         })
+    }
+
+    fn own_url(&self, bound: SocketAddr) -> String {
+        format!("{}://{bound}", self.scheme)
+    }
+
+    /// The security of a server bound to `bound`.
+    pub fn security(&self, bound: SocketAddr) -> Security {
+        let public_url = self
+            .public_url
+            .clone()
+            .unwrap_or_else(|| self.own_url(bound));
+        let mut hosts = self.allowed_hosts.clone();
+        if !bound.ip().is_unspecified() {
+            hosts.push(bound.ip().to_string());
+        }
+        Security::new(self.token.clone(), public_url, hosts)
     }
 }
 
