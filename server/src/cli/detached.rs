@@ -9,9 +9,9 @@
 //! starting client holds so that two clients racing start one server.
 
 use crate::{
+    backend::Backend,
     cli::config::{self, DeskArgs, ServeArgs, StopArgs},
     cli::run::StartError,
-    mcp::Backend,
 };
 use anyhow::{anyhow, Context};
 use axum::http::Uri;

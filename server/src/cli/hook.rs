@@ -109,6 +109,8 @@ pub enum AsUsual {
     Waiting(BackendError),
     #[error("the desk's answer does not fit the prompt: {0}")]
     Misfit(Problems),
+    #[error("the desk's answer names none of the prompt's choices")]
+    NoChoice,
     #[error("the decision could not be written: {0}")]
     Unwritable(serde_json::Error),
 }

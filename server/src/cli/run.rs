@@ -231,7 +231,7 @@ async fn open_desk(
         .reminding(settings.channels.reminders())
         .answering_by_link(settings.link_answers)
         .keeping_finished(args.keep_finished);
-    if settings.sign_in_needs_people && !desk.has_people().await.with_context(unreadable)? {
+    if settings.sign_in_needs_people && !desk.has_people_lately().await.with_context(unreadable)? {
         return Err(anyhow!(
             "--answer-requires-sign-in: nobody could sign in to answer; set --token, \
              or add people first (askdesk people add NAME)"
@@ -321,7 +321,7 @@ async fn announce_link_rule(desk: &Desk) -> Result<(), desk::DeskError> {
         desk::LinkAnswers::Always => {
             tracing::info!("an ask's link answers it, also with people (--answer-by-link)")
         }
-        desk::LinkAnswers::WithoutPeople if desk.has_people().await? => tracing::info!(
+        desk::LinkAnswers::WithoutPeople if desk.has_people_lately().await? => tracing::info!(
             "this desk has people: signed-in people and notifications' buttons answer, an \
              ask's link alone does not (--answer-by-link changes that)"
         ),

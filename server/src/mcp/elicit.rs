@@ -356,22 +356,19 @@ pub async fn settle(
                 Ok(answers) => answers,
                 Err(wrong) => return Some(bullets(wrong)),
             };
-            match backend.answer(id, answers, caller, Via::McpClient).await {
-                Ok(_) => None,
-                Err(e) if e.problems().is_some() => Some(bullets(
-                    e.problems()
-                        .unwrap_or_default()
-                        .iter()
-                        .map(|p| p.message.clone())
-                        .collect(),
-                )),
-                // Answered elsewhere first, or the desk failed: the
-                // tool call reports how the ask ended.
-                Err(e) => {
-                    tracing::info!(id = %id, "the client's answer was not taken: {e}");
-                    None
-                }
+            let refused = backend
+                .answer(id, answers, caller, Via::McpClient)
+                .await
+                .err()?;
+            if let Some(problems) = refused.problems() {
+                return Some(bullets(
+                    problems.iter().map(|p| p.message.clone()).collect(),
+                ));
             }
+            // Answered elsewhere first, or the desk failed: the tool call
+            // reports how the ask ended.
+            tracing::info!(id = %id, "the client's answer was not taken: {refused}");
+            None
         }
         ElicitationAction::Decline => {
             if let Err(e) = backend

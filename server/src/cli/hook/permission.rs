@@ -209,12 +209,11 @@ fn decide(ask: &Ask, suggestions: &[Value]) -> Result<Decision, AsUsual> {
                 .request
                 .validate_answers(answers)
                 .map_err(AsUsual::Misfit)?;
-            let misfit = || AsUsual::Unaskable("the desk's answer names no choice".to_owned());
             match valid
                 .items()
                 .first()
                 .and_then(Choice::of)
-                .ok_or_else(misfit)?
+                .ok_or(AsUsual::NoChoice)?
             {
                 Choice::AllowOnce => Ok(Decision::Allow {
                     updated_permissions: None,
