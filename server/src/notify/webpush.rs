@@ -270,7 +270,8 @@ pub fn payload(
         "tag": ask.id,
         "actionUrl": format!("{}/api/v1/actions/{}", desk.public_url(), ask.id),
         "actions": actions,
-        "code": push.code,
+        // Only a pending ask's page wakes a form; an ended one loads no code.
+        "code": push.code.as_deref().filter(|_| ask.status == interaction::AskStatus::Pending),
     })
 }
 
