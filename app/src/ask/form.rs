@@ -42,14 +42,9 @@ pub fn AskForm(
     let blockers = Memo::new(move |_| form.with(FormState::blockers));
     let blocked = Memo::new(move |_| live.get() && !blockers.with(Vec::is_empty));
     let busy = Memo::new(move |_| form.with(FormState::is_sending));
-    let start = move |begin: fn(&mut FormState) -> Option<Outgoing>| {
-        if let Some(outgoing) = form.try_update(begin).flatten() {
-            send.run(outgoing);
-        }
-    };
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        start(FormState::begin_answer);
+        start(form, send, FormState::begin_answer);
     };
 
     let names: Vec<String> = questions
@@ -116,6 +111,18 @@ pub fn ProblemList(
     view! { <ul class="problems" id=id>{items}</ul> }
 }
 
+/// Moves `form` to sending what `begin` lets go (answers or a decline),
+/// and hands it to `send`; nothing when the state lets nothing go.
+fn start(
+    form: RwSignal<FormState>,
+    send: Callback<Outgoing>,
+    begin: fn(&mut FormState) -> Option<Outgoing>,
+) {
+    if let Some(outgoing) = form.try_update(begin).flatten() {
+        send.run(outgoing);
+    }
+}
+
 /// What still blocks Submit, each question named and linked to its legend;
 /// shown in the browser only, while something blocks.
 #[component]
@@ -169,9 +176,7 @@ fn DeclineBox(
     let reason = form.with_untracked(|s| s.reason().to_owned());
     let on_decline = move |ev: leptos::ev::MouseEvent| {
         ev.prevent_default();
-        if let Some(outgoing) = form.try_update(FormState::begin_decline).flatten() {
-            send.run(outgoing);
-        }
+        start(form, send, FormState::begin_decline);
     };
     view! {
         <details class="decline">

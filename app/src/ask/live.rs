@@ -76,7 +76,7 @@ pub fn LiveForm(
     let id = form.with_untracked(|s| s.ask_id().to_owned());
     follow_events(form, &id);
     let send = Callback::new(move |outgoing: Outgoing| {
-        let id = form.with_untracked(|s| s.ask_id().to_owned());
+        let id = id.clone();
         leptos::task::spawn_local(async move {
             let result = browser::send(&id, outgoing).await;
             if let Ok(ask) = &result {
