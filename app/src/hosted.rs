@@ -33,28 +33,32 @@ pub const ROOT_ID: &str = "askdesk-app";
 /// below the timeouts hosts give a tool call.
 pub const READ_WAIT_SECONDS: u64 = 25;
 
-/// [`ANSWER_TOOL`]'s arguments: the answers, or a decline.
+/// [`ANSWER_TOOL`]'s arguments: the answers, or a decline. The server
+/// lists their schema as the tool's input (the docs are its descriptions).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AnswerInApp {
-    /// The ask.
+    /// The ask's id, from ask_user's result.
     pub ask_id: String,
-    /// The person's answers, one per question.
+    /// The person's answers, one item per question.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answers: Option<Vec<AnswerItem>>,
-    /// Or: the person does not answer.
+    /// Instead of answers: the person does not answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decline: Option<Decline>,
 }
 
-/// [`READ_TOOL`]'s arguments.
+/// [`READ_TOOL`]'s arguments, listed as its input schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ReadAsk {
-    /// The ask.
+    /// The ask's id, from ask_user's result.
     pub ask_id: String,
-    /// Wait up to this long for it to end (at most [`READ_WAIT_SECONDS`]).
+    /// Wait up to this long, in seconds, for the ask to end.
     #[serde(default)]
+    #[cfg_attr(feature = "ssr", schemars(range(max = READ_WAIT_SECONDS)))]
     pub wait_seconds: Option<u64>,
 }
 

@@ -67,6 +67,22 @@ impl AskStatus {
     }
 }
 
+/// A status is one of [`AskStatus::ALL`], as an `enum` of strings (a
+/// derived schema would list the variants as `oneOf` with their docs).
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for AskStatus {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AskStatus".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "enum": Self::ALL.map(Self::as_str),
+        })
+    }
+}
+
 /// The body of `POST /api/v1/asks`: a request plus who asks and until when.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

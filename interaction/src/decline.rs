@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 /// The body of `POST /api/v1/asks/{id}/decline`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Decline {
     /// Why the human does not answer, for the agent to read.

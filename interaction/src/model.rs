@@ -80,6 +80,7 @@ pub struct Answers {
 
 /// The answer to one question: chosen labels and, optionally, typed text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AnswerItem {
     /// The id of the question answered.

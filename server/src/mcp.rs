@@ -1,5 +1,6 @@
 //! Agents ask through MCP, over streamable HTTP at `/mcp` and over stdio
-//! (`askdesk mcp`). Three tools (in [`tools`]): `ask_user`
+//! (`askdesk mcp`). Three tools, routed by rmcp's `#[tool_router]` (in
+//! [`tools`]; the app-only ones in [`hosted`]): `ask_user`
 //! decodes the agent's input leniently (the `interaction` crate's
 //! `LenientAsk`), creates an ask through the same desk code path as
 //! `POST /api/v1/asks`, tells the human where to answer, and waits until the
@@ -22,11 +23,12 @@ pub use crate::backend::Backend;
 
 use crate::AppState;
 use rmcp::{
+    handler::server::{router::tool::ToolRouter, tool::ToolCallContext},
     model::{
         CallToolRequestParams, CallToolResponse, CancelTaskParams, ElicitResult, ElicitationAction,
         ErrorData, GetTaskParams, GetTaskResult, Implementation, JsonObject, ListResourcesResult,
         ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
-        ServerCapabilities, ServerConfig, Tool, ToolAnnotations, UpdateTaskParams,
+        ServerCapabilities, ServerConfig, Tool, UpdateTaskParams,
     },
     service::RequestContext,
     transport::streamable_http_server::{
@@ -58,6 +60,10 @@ pub struct AskDesk {
     notes: tasks::Notes,
     /// The form's document for hosts that show MCP Apps.
     view: hosted::View,
+    /// The tools every client is offered ([`tools`]).
+    tools: ToolRouter<Self>,
+    /// The tools only askdesk's form in a host calls ([`hosted`]).
+    app_tools: ToolRouter<Self>,
 }
 
 impl AskDesk {
@@ -71,6 +77,8 @@ impl AskDesk {
             create_limit: None,
             notes: tasks::Notes::default(),
             view: hosted::View::default(),
+            tools: Self::tool_router(),
+            app_tools: Self::app_tools(),
         }
     }
 
@@ -104,62 +112,21 @@ impl AskDesk {
     /// The tools as `tools/list` describes them to a client that shows
     /// MCP Apps (`apps`: `ask_user` with its view, and the view's own
     /// tools) or to any other.
-    pub fn tools_for(apps: bool) -> Vec<Tool> {
-        let mut tools = Self::tools();
-        if apps {
-            tools = tools
-                .into_iter()
-                .map(|tool| {
-                    if tool.name == TOOL {
-                        hosted::with_view(tool)
-                    } else {
-                        tool
-                    }
-                })
-                .chain(hosted::tools())
-                .collect();
+    pub fn tools_for(&self, apps: bool) -> Vec<Tool> {
+        let tools = self.tools.list_all().into_iter();
+        if !apps {
+            return tools.collect();
         }
         tools
-    }
-
-    /// The tools as `tools/list` describes them to a client that shows no
-    /// MCP Apps.
-    pub fn tools() -> Vec<Tool> {
-        let tool =
-            |name: &'static str, title: &str, description: &'static str, input, destructive| {
-                let mut annotations = ToolAnnotations::default();
-                annotations.title = Some(title.to_owned());
-                annotations.read_only_hint = Some(false);
-                annotations.destructive_hint = Some(destructive);
-                annotations.open_world_hint = Some(true);
-                Tool::new(name, description, Arc::new(input))
-                    .with_title(title.to_owned())
-                    .with_raw_output_schema(Arc::new(schema::output()))
-                    .with_annotations(annotations)
-            };
-        vec![
-            tool(
-                TOOL,
-                "Ask the user",
-                schema::DESCRIPTION,
-                schema::input(),
-                false,
-            ),
-            tool(
-                AWAIT_ANSWER,
-                "Wait for the user's answer",
-                schema::AWAIT_DESCRIPTION,
-                schema::await_input(),
-                false,
-            ),
-            tool(
-                CANCEL_ASK,
-                "Withdraw a question",
-                schema::CANCEL_DESCRIPTION,
-                schema::cancel_input(),
-                true,
-            ),
-        ]
+            .map(|tool| {
+                if tool.name == TOOL {
+                    hosted::with_view(tool)
+                } else {
+                    tool
+                }
+            })
+            .chain(self.app_tools.list_all())
+            .collect()
     }
 }
 
@@ -191,7 +158,7 @@ impl ServerHandler for AskDesk {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let apps = shows_apps(&context) && self.relays(&context).await;
-        Ok(ListToolsResult::with_all_items(Self::tools_for(apps)))
+        Ok(ListToolsResult::with_all_items(self.tools_for(apps)))
     }
 
     async fn list_resources(
@@ -230,34 +197,30 @@ impl ServerHandler for AskDesk {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        if request.name == TOOL {
-            return self.ask(request, context).await;
-        }
         let apps = shows_apps(&context);
-        let arguments = request.arguments.unwrap_or_default();
-        let result = match request.name.as_ref() {
-            AWAIT_ANSWER => self.await_answer(arguments, context).await,
-            CANCEL_ASK => self.cancel_ask(arguments, context).await,
-            app::hosted::READ_TOOL if apps => hosted::read(&self.backend, arguments).await,
-            app::hosted::ANSWER_TOOL if apps => {
-                hosted::answer(&self.backend, &tools::caller(&context), arguments).await
-            }
-            other => {
-                // The tools this client was offered, as tools/list names them.
-                let names: Vec<String> = Self::tools_for(apps)
-                    .into_iter()
-                    .map(|tool| tool.name.to_string())
-                    .collect();
-                return Err(ErrorData::invalid_params(
-                    format!(
-                        "there is no tool {other:?}; askdesk has {}",
-                        names.join(", ")
-                    ),
-                    None,
-                ));
-            }
+        let router = if self.tools.has_route(&request.name) {
+            &self.tools
+        } else if apps && self.app_tools.has_route(&request.name) {
+            &self.app_tools
+        } else {
+            // The tools this client was offered, as tools/list names them.
+            let names: Vec<String> = self
+                .tools_for(apps)
+                .into_iter()
+                .map(|tool| tool.name.to_string())
+                .collect();
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "there is no tool {:?}; askdesk has {}",
+                    request.name,
+                    names.join(", ")
+                ),
+                None,
+            ));
         };
-        Ok(result.into())
+        router
+            .call(ToolCallContext::new(self, request, context))
+            .await
     }
 
     async fn get_task(
@@ -391,4 +354,65 @@ pub fn http_service(state: &AppState) -> StreamableHttpService<AskDesk, LocalSes
     sessions.session_config.keep_alive =
         Some(Duration::from_secs(interaction::MAX_TIMEOUT_SECONDS));
     StreamableHttpService::new(move || Ok(handler.clone()), Arc::new(sessions), config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    fn listed(router: ToolRouter<AskDesk>) -> Vec<Value> {
+        router
+            .list_all()
+            .iter()
+            .map(|tool| serde_json::to_value(tool).expect("tool"))
+            .collect()
+    }
+
+    #[test]
+    fn each_tool_is_routed_under_the_name_its_messages_use() {
+        let names = |router| -> Vec<Value> {
+            listed(router)
+                .into_iter()
+                .map(|t| t["name"].clone())
+                .collect()
+        };
+        assert_eq!(
+            names(AskDesk::tool_router()),
+            [TOOL, AWAIT_ANSWER, CANCEL_ASK]
+        );
+        assert_eq!(
+            names(AskDesk::app_tools()),
+            [app::hosted::ANSWER_TOOL, app::hosted::READ_TOOL]
+        );
+    }
+
+    #[test]
+    fn the_derived_schemas_say_what_the_tools_read_and_write() {
+        let tools = listed(AskDesk::tool_router());
+        let output = &tools[0]["outputSchema"];
+        for tool in &tools {
+            assert_eq!(&tool["outputSchema"], output, "{}", tool["name"]);
+            assert_eq!(tool["inputSchema"]["additionalProperties"], false);
+            assert!(tool.to_string().find("$ref").is_none(), "{tool}");
+        }
+        for waiting in &tools[1..] {
+            let input = &waiting["inputSchema"];
+            assert_eq!(input["required"], json!(["askId"]));
+            assert_eq!(input["properties"]["askId"]["pattern"], "^[0-9a-f]{32}$");
+        }
+        assert_eq!(
+            tools[1]["inputSchema"]["properties"]["waitSeconds"]["minimum"],
+            1
+        );
+        assert_eq!(
+            tools[0]["inputSchema"]["properties"]["waitSeconds"]["description"],
+            tools[1]["inputSchema"]["properties"]["waitSeconds"]["description"]
+        );
+        let app = listed(AskDesk::app_tools());
+        let read = &app[1]["inputSchema"]["properties"]["waitSeconds"];
+        assert_eq!(read["maximum"], app::hosted::READ_WAIT_SECONDS);
+        let answers = &app[0]["inputSchema"]["properties"]["answers"];
+        assert_eq!(answers["items"]["required"], json!(["id"]));
+    }
 }

@@ -11,15 +11,20 @@
 
 use super::{
     replies::{read_arguments, tool_error},
-    Backend,
+    schema,
+    tools::caller,
+    AskDesk,
 };
 use crate::{backend::BackendError, http::assets::Assets};
 use app::hosted::{AnswerInApp, AppReply, ReadAsk, ANSWER_TOOL, READ_TOOL, READ_WAIT_SECONDS};
-use desk::Caller;
 use interaction::{Answers, Via};
-use rmcp::model::{
-    CallToolResult, ClientCapabilities, ContentBlock, JsonObject, MetaObject, ReadResourceResult,
-    Resource, ResourceContents, Tool,
+use rmcp::{
+    model::{
+        CallToolResult, ClientCapabilities, ContentBlock, JsonObject, MetaObject,
+        ReadResourceResult, Resource, ResourceContents, Tool,
+    },
+    service::RequestContext,
+    tool, tool_router, RoleServer,
 };
 use serde_json::{json, Value};
 use std::{
@@ -59,63 +64,6 @@ fn tool_meta(visibility: &[&str]) -> MetaObject {
 /// `ask_user` as a client that shows apps lists it: with its view.
 pub fn with_view(tool: Tool) -> Tool {
     tool.with_meta(tool_meta(&["model", "app"]))
-}
-
-/// The app-only tools, for clients that show apps.
-pub fn tools() -> Vec<Tool> {
-    let ask_id = json!({"type": "string", "description": "The ask's id, from ask_user's result."});
-    let read = json!({
-        "type": "object",
-        "properties": {
-            "askId": ask_id,
-            "waitSeconds": {
-                "type": "integer", "minimum": 0, "maximum": READ_WAIT_SECONDS,
-                "description": "Wait up to this long for the ask to end."
-            }
-        },
-        "required": ["askId"],
-        "additionalProperties": false
-    });
-    let item = super::schema::answer_item();
-    let answer = json!({
-        "type": "object",
-        "properties": {
-            "askId": ask_id,
-            "answers": {"type": "array", "items": item, "description": "One item per question."},
-            "decline": {
-                "type": "object",
-                "properties": {"reason": {"type": "string"}},
-                "description": "Instead of answers: the person does not answer."
-            }
-        },
-        "required": ["askId"],
-        "additionalProperties": false
-    });
-    let tool = |name: &'static str, title: &str, description: &'static str, input: Value| {
-        let input = match input {
-            Value::Object(map) => map,
-            _ => JsonObject::new(),
-        };
-        Tool::new(name, description, Arc::new(input))
-            .with_title(title.to_owned())
-            .with_meta(tool_meta(&["app"]))
-    };
-    vec![
-        tool(
-            READ_TOOL,
-            "Read an ask (askdesk's form)",
-            "For askdesk's form in the host only: the ask as it stands, waiting up to \
-             waitSeconds for it to end.",
-            read,
-        ),
-        tool(
-            ANSWER_TOOL,
-            "Answer an ask (askdesk's form)",
-            "For askdesk's form in the host only: the person's answers (or decline), checked \
-             by the desk as the page's are.",
-            answer,
-        ),
-    ]
 }
 
 /// The form's resource as `resources/list` names it.
@@ -231,46 +179,71 @@ fn reply(reply: &AppReply) -> CallToolResult {
     result
 }
 
-/// [`READ_TOOL`]: the ask, once it ended or after its wait.
-pub async fn read(backend: &Backend, input: JsonObject) -> CallToolResult {
-    let input: ReadAsk = match read_arguments(READ_TOOL, input, None) {
-        Ok(input) => input,
-        Err(refusal) => return refusal,
-    };
-    let wait = Duration::from_secs(input.wait_seconds.unwrap_or(0).min(READ_WAIT_SECONDS));
-    let read = backend
-        .wait(&input.ask_id, wait)
-        .await
-        .map_err(BackendError::for_page);
-    reply(&read)
-}
+/// The app-only tools, listed and callable only for clients that show
+/// apps, hidden from the model by their visibility.
+#[tool_router(router = app_tools, vis = "pub(super)")]
+impl AskDesk {
+    /// [`READ_TOOL`]: the ask, once it ended or after its wait.
+    #[tool(
+        title = "Read an ask (askdesk's form)",
+        description = "For askdesk's form in the host only: the ask as it stands, waiting up to \
+                       waitSeconds for it to end.",
+        input_schema = schema::input_of::<ReadAsk>(),
+        meta = tool_meta(&["app"])
+    )]
+    async fn read_ask(&self, arguments: JsonObject) -> CallToolResult {
+        let input: ReadAsk = match read_arguments(READ_TOOL, arguments, None) {
+            Ok(input) => input,
+            Err(refusal) => return refusal,
+        };
+        let wait = Duration::from_secs(input.wait_seconds.unwrap_or(0).min(READ_WAIT_SECONDS));
+        let read = self
+            .backend
+            .wait(&input.ask_id, wait)
+            .await
+            .map_err(BackendError::for_page);
+        reply(&read)
+    }
 
-/// [`ANSWER_TOOL`]: the person's answers or decline, through the desk,
-/// relayed by `caller`'s client: the desk decides by the caller's
-/// credentials whether it may carry them.
-pub async fn answer(backend: &Backend, caller: &Caller, input: JsonObject) -> CallToolResult {
-    let input: AnswerInApp = match read_arguments(ANSWER_TOOL, input, None) {
-        Ok(input) => input,
-        Err(refusal) => return refusal,
-    };
-    let done = match (input.answers, input.decline) {
-        (Some(answers), None) => {
-            backend
-                .answer(&input.ask_id, Answers { answers }, caller, Via::McpApp)
-                .await
-        }
-        (None, Some(decline)) => {
-            backend
-                .decline(&input.ask_id, &decline, caller, Via::McpApp)
-                .await
-        }
-        _ => {
-            return tool_error(format!(
-                "{ANSWER_TOOL} takes answers or a decline: one of the two."
-            ))
-        }
-    };
-    reply(&done.map_err(BackendError::for_page))
+    /// [`ANSWER_TOOL`]: the person's answers or decline, through the desk,
+    /// relayed by the caller's client: the desk decides by the caller's
+    /// credentials whether it may carry them.
+    #[tool(
+        title = "Answer an ask (askdesk's form)",
+        description = "For askdesk's form in the host only: the person's answers (or decline), \
+                       checked by the desk as the page's are.",
+        input_schema = schema::input_of::<AnswerInApp>(),
+        meta = tool_meta(&["app"])
+    )]
+    async fn answer_in_app(
+        &self,
+        arguments: JsonObject,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let input: AnswerInApp = match read_arguments(ANSWER_TOOL, arguments, None) {
+            Ok(input) => input,
+            Err(refusal) => return refusal,
+        };
+        let caller = caller(&context);
+        let done = match (input.answers, input.decline) {
+            (Some(answers), None) => {
+                self.backend
+                    .answer(&input.ask_id, Answers { answers }, &caller, Via::McpApp)
+                    .await
+            }
+            (None, Some(decline)) => {
+                self.backend
+                    .decline(&input.ask_id, &decline, &caller, Via::McpApp)
+                    .await
+            }
+            _ => {
+                return tool_error(format!(
+                    "{ANSWER_TOOL} takes answers or a decline: one of the two."
+                ))
+            }
+        };
+        reply(&done.map_err(BackendError::for_page))
+    }
 }
 
 #[cfg(test)]
@@ -297,7 +270,7 @@ mod tests {
 
     #[test]
     fn app_tools_are_for_the_app_alone_and_ask_user_for_both() {
-        for tool in tools() {
+        for tool in AskDesk::app_tools().list_all() {
             let meta = serde_json::to_value(&tool).expect("tool")["_meta"]["ui"].clone();
             assert_eq!(
                 meta,

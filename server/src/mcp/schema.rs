@@ -1,10 +1,13 @@
-//! The JSON Schemas of the tools: `ask_user`'s input (a superset of Claude
-//! Code's AskUserQuestion), `await_answer`'s and `cancel_ask`'s, and the
-//! output they share (the `interaction` crate's structured projection, or
-//! a pending ask to wait on).
+//! The JSON Schemas of the tools. `ask_user`'s input is written here: it
+//! reads a superset of Claude Code's AskUserQuestion leniently (an option
+//! may be a bare label, a question's id may be left out), which no derived
+//! schema says. Every other schema is derived from the type the tool reads
+//! or writes ([`input_of`], [`output_of`]).
 
 use rmcp::model::JsonObject;
+use schemars::{generate::SchemaSettings, JsonSchema};
 use serde_json::{json, Value};
+use std::sync::Arc;
 
 /// The tool's description, for the model choosing tools.
 pub const DESCRIPTION: &str = "Ask the human one or more structured questions and wait for the \
@@ -34,9 +37,9 @@ fn object(value: Value) -> JsonObject {
     }
 }
 
-/// The input schema.
-pub fn input() -> JsonObject {
-    object(json!({
+/// `ask_user`'s input schema.
+pub fn input() -> Arc<JsonObject> {
+    Arc::new(object(json!({
         "type": "object",
         "properties": {
             "questions": {
@@ -105,9 +108,13 @@ pub fn input() -> JsonObject {
             "defaultAnswers": {
                 "type": "array",
                 "description": "With timeoutSeconds: what you go on with if nobody answers in time, one item per question by id (q1, q2, … for questions given without an id). The human sees them and a countdown while the ask waits; if it expires unanswered, the result is status \"expired\" with these answers and defaulted: true (no person chose them).",
-                "items": answer_item()
+                "items": input_of::<interaction::AnswerItem>().as_ref()
             },
-            "waitSeconds": wait_seconds(),
+            "waitSeconds": {
+                "type": "integer",
+                "minimum": 1,
+                "description": super::tools::WAIT_SECONDS
+            },
             "answerIn": {
                 "type": "string",
                 "enum": ["client", "desk"],
@@ -123,79 +130,52 @@ pub fn input() -> JsonObject {
         },
         "required": ["questions"],
         "additionalProperties": false
-    }))
+    })))
 }
 
-fn wait_seconds() -> Value {
-    json!({
-        "type": "integer",
-        "minimum": 1,
-        "description": "Return after this many seconds with status \"pending\" if the human has not answered yet; the ask keeps waiting (call await_answer). Default: wait until the ask ends. Set it below your client's tool-call timeout."
-    })
+/// `T`'s JSON Schema as a tool lists it: draft 2020-12, for what `T`
+/// reads (an input) or writes (an output), every subschema inline (hosts
+/// differ in following `$ref`), without `$schema`, and without the type's
+/// own title and description (the tool's say it). Descriptions come from
+/// doc comments, their lines joined as one paragraph.
+fn derived<T: JsonSchema>(settings: SchemaSettings) -> Arc<JsonObject> {
+    let mut settings = settings;
+    settings.inline_subschemas = true;
+    let schema = settings.into_generator().into_root_schema_for::<T>();
+    let mut root = schema.to_value();
+    if let Value::Object(map) = &mut root {
+        for key in ["$schema", "title", "description"] {
+            map.remove(key);
+        }
+    }
+    unwrap_lines(&mut root);
+    Arc::new(object(root))
 }
 
-fn ask_id() -> Value {
-    json!({
-        "type": "string",
-        "pattern": "^[0-9a-f]{32}$",
-        "description": "The askId from an earlier result."
-    })
+/// Every `description` under `value` as one paragraph.
+fn unwrap_lines(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            for (key, inner) in map.iter_mut() {
+                match inner {
+                    Value::String(text) if key == "description" => {
+                        *text = text.replace('\n', " ");
+                    }
+                    _ => unwrap_lines(inner),
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(unwrap_lines),
+        _ => {}
+    }
 }
 
-/// `await_answer`'s input.
-pub fn await_input() -> JsonObject {
-    object(json!({
-        "type": "object",
-        "properties": {"askId": ask_id(), "waitSeconds": wait_seconds()},
-        "required": ["askId"],
-        "additionalProperties": false
-    }))
+/// The input schema of a tool whose arguments are read as `T`.
+pub fn input_of<T: JsonSchema>() -> Arc<JsonObject> {
+    derived::<T>(SchemaSettings::draft2020_12().for_deserialize())
 }
 
-/// `cancel_ask`'s input.
-pub fn cancel_input() -> JsonObject {
-    object(json!({
-        "type": "object",
-        "properties": {
-            "askId": ask_id(),
-            "reason": {"type": "string", "description": "Why, for the server's log."}
-        },
-        "required": ["askId"],
-        "additionalProperties": false
-    }))
-}
-
-/// One answer item (`interaction::AnswerItem`), as tools return it and
-/// askdesk's form in a host sends it.
-pub fn answer_item() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "id": {"type": "string"},
-            "selected": {"type": "array", "items": {"type": "string"}},
-            "custom": {"type": "string", "description": "Text the human typed."}
-        },
-        "required": ["id", "selected"]
-    })
-}
-
-/// The output schema of every tool: `interaction::Structured` once the
-/// ask has ended; `{status: "pending", askId, url}` while it waits.
-pub fn output() -> JsonObject {
-    object(json!({
-        "type": "object",
-        "properties": {
-            "status": {"type": "string", "enum": ["pending", "answered", "declined", "cancelled", "expired"]},
-            "askId": {"type": "string", "description": "The ask, to pass to await_answer or cancel_ask (while pending)."},
-            "url": {"type": "string", "description": "Where the human answers (while pending)."},
-            "answers": {
-                "type": "array",
-                "description": "Once ended: one item per question, in question order; empty unless answered (or expired with your defaultAnswers: defaulted).",
-                "items": answer_item()
-            },
-            "reason": {"type": "string", "description": "Why the human declined, if they said."},
-            "defaulted": {"type": "boolean", "description": "True when the ask expired unanswered and answers are your own defaultAnswers, which no person chose."}
-        },
-        "required": ["status"]
-    }))
+/// The output schema of a tool whose `structuredContent` is a `T`.
+pub fn output_of<T: JsonSchema>() -> Arc<JsonObject> {
+    derived::<T>(SchemaSettings::draft2020_12().for_serialize())
 }

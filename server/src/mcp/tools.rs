@@ -5,15 +5,17 @@
 //! ask still pending for a later `await_answer`.
 
 use super::{
-    replies::{finished, pending, read_arguments, tool_error},
-    AskDesk, AWAIT_ANSWER, CANCEL_ASK, PROGRESS_EVERY,
+    replies::{finished, pending, read_arguments, tool_error, Reply},
+    schema, AskDesk, AWAIT_ANSWER, CANCEL_ASK, PROGRESS_EVERY,
 };
 use desk::Caller;
 use rmcp::{
-    model::{CallToolResult, JsonObject, ProgressNotificationParam},
+    handler::server::tool::{InputResponses, RequestState},
+    model::{CallToolResponse, CallToolResult, ErrorData, JsonObject, ProgressNotificationParam},
     service::RequestContext,
-    RoleServer,
+    tool, tool_router, RoleServer,
 };
+use schemars::JsonSchema;
 use serde::Deserialize;
 use std::time::Duration;
 use tokio::time::Instant;
@@ -23,46 +25,66 @@ mod ask_user;
 /// `ask_user`'s argument choosing where the person may answer.
 pub const ANSWER_IN: &str = "answerIn";
 
-#[derive(Deserialize)]
+/// What `waitSeconds` means, wherever a tool takes it.
+pub const WAIT_SECONDS: &str = "Return after this many seconds with status \"pending\" if the \
+human has not answered yet; the ask keeps waiting (call await_answer). Default: wait until the ask \
+ends. Set it below your client's tool-call timeout.";
+
+/// What `askId` is, wherever a tool takes it.
+const ASK_ID: &str = "The askId from an earlier result.";
+
+/// `await_answer`'s arguments.
+#[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct AwaitInput {
+    #[schemars(description = ASK_ID, pattern(r"^[0-9a-f]{32}$"))]
     ask_id: String,
     #[serde(default)]
+    #[schemars(description = WAIT_SECONDS, range(min = 1))]
     wait_seconds: Option<u64>,
 }
 
-#[derive(Deserialize)]
+/// `cancel_ask`'s arguments.
+#[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct CancelInput {
+    #[schemars(description = ASK_ID, pattern(r"^[0-9a-f]{32}$"))]
     ask_id: String,
+    /// Why, for the server's log.
     #[serde(default)]
     reason: Option<String>,
 }
 
-/// What happens to the ask when the client gives up on the call.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum OnAbort {
-    /// The call made the ask: nobody else waits for it.
-    Cancel,
-    /// Another call made it; it keeps waiting.
-    Keep,
-}
-
+/// The tools every client is offered, each with its schemas and
+/// annotations; a new tool is one more `#[tool]` fn here (or in a file of
+/// its own, delegated to as `ask_user` is).
+#[tool_router(router = tool_router, vis = "pub(super)")]
 impl AskDesk {
-    /// Whether the calling agent's client may relay the answers its person
-    /// gives inside its host (the client's own form, askdesk's form as an
-    /// MCP App): where it may not, the person answers at the desk.
-    pub(super) async fn relays(&self, context: &RequestContext<RoleServer>) -> bool {
-        match self.backend.may_relay(&caller(context)).await {
-            Ok(()) => true,
-            Err(why) => {
-                tracing::info!("no form in the agent's client: {why}");
-                false
-            }
-        }
+    #[tool(
+        title = "Ask the user",
+        description = schema::DESCRIPTION,
+        input_schema = schema::input(),
+        output_schema = schema::output_of::<Reply>(),
+        annotations(title = "Ask the user", read_only_hint = false, destructive_hint = false, open_world_hint = true)
+    )]
+    async fn ask_user(
+        &self,
+        arguments: JsonObject,
+        state: RequestState,
+        responses: InputResponses,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        self.ask(arguments, state.0, responses.0, context).await
     }
 
-    pub(super) async fn await_answer(
+    #[tool(
+        title = "Wait for the user's answer",
+        description = schema::AWAIT_DESCRIPTION,
+        input_schema = schema::input_of::<AwaitInput>(),
+        output_schema = schema::output_of::<Reply>(),
+        annotations(title = "Wait for the user's answer", read_only_hint = false, destructive_hint = false, open_world_hint = true)
+    )]
+    async fn await_answer(
         &self,
         arguments: JsonObject,
         context: RequestContext<RoleServer>,
@@ -90,7 +112,14 @@ impl AskDesk {
             .await
     }
 
-    pub(super) async fn cancel_ask(
+    #[tool(
+        title = "Withdraw a question",
+        description = schema::CANCEL_DESCRIPTION,
+        input_schema = schema::input_of::<CancelInput>(),
+        output_schema = schema::output_of::<Reply>(),
+        annotations(title = "Withdraw a question", read_only_hint = false, destructive_hint = true, open_world_hint = true)
+    )]
+    async fn cancel_ask(
         &self,
         arguments: JsonObject,
         context: RequestContext<RoleServer>,
@@ -111,6 +140,30 @@ impl AskDesk {
         match self.backend.cancel(&input.ask_id, &caller(&context)).await {
             Ok(ask) => finished(ask),
             Err(e) => tool_error(format!("The ask {:?} was not cancelled: {e}", input.ask_id)),
+        }
+    }
+}
+
+/// What happens to the ask when the client gives up on the call.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OnAbort {
+    /// The call made the ask: nobody else waits for it.
+    Cancel,
+    /// Another call made it; it keeps waiting.
+    Keep,
+}
+
+impl AskDesk {
+    /// Whether the calling agent's client may relay the answers its person
+    /// gives inside its host (the client's own form, askdesk's form as an
+    /// MCP App): where it may not, the person answers at the desk.
+    pub(super) async fn relays(&self, context: &RequestContext<RoleServer>) -> bool {
+        match self.backend.may_relay(&caller(context)).await {
+            Ok(()) => true,
+            Err(why) => {
+                tracing::info!("no form in the agent's client: {why}");
+                false
+            }
         }
     }
 

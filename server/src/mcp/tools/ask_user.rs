@@ -14,8 +14,7 @@ use crate::mcp::{
 use interaction::{LenientAsk, ValidRequest};
 use rmcp::{
     model::{
-        CallToolRequestParams, CallToolResponse, CallToolResult, CreateTaskResult, ErrorData,
-        InputResponses, JsonObject,
+        CallToolResponse, CallToolResult, CreateTaskResult, ErrorData, InputResponses, JsonObject,
     },
     service::RequestContext,
     RoleServer,
@@ -63,25 +62,30 @@ fn ask_input(
 }
 
 impl AskDesk {
-    pub(in crate::mcp) async fn ask(
+    /// `ask_user`: the questions in `arguments`; on a retried call of a
+    /// 2026-07-28 client, the `state` askdesk gave and the client's
+    /// `responses`.
+    pub(super) async fn ask(
         &self,
-        call: CallToolRequestParams,
+        arguments: JsonObject,
+        state: Option<String>,
+        responses: Option<InputResponses>,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let (in_client, input) = match ask_input(call.arguments.unwrap_or_default(), self.elicit) {
+        let (in_client, input) = match ask_input(arguments, self.elicit) {
             Ok(read) => read,
             Err(refusal) => return Ok(refusal.into()),
         };
         let wait = input.wait_seconds.map(Duration::from_secs);
         let key = input.idempotency_key.clone();
         let mut new = input.into_new_ask();
-        if let Some(state) = call.request_state {
+        if let Some(state) = state {
             let questions = interaction::Request {
                 questions: new.questions,
             };
             let round = Round {
                 state,
-                responses: call.input_responses,
+                responses,
                 questions,
                 wait,
             };
