@@ -67,41 +67,31 @@ impl AskStatus {
     }
 }
 
-/// A status is one of [`AskStatus::ALL`], as an `enum` of strings (a
-/// derived schema would list the variants as `oneOf` with their docs).
-#[cfg(feature = "schema")]
-impl schemars::JsonSchema for AskStatus {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "AskStatus".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "type": "string",
-            "enum": Self::ALL.map(Self::as_str),
-        })
-    }
-}
-
 /// The body of `POST /api/v1/asks`: a request plus who asks and until when.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NewAsk {
     /// The questions, as in [`Request`].
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = crate::MAX_QUESTIONS)))]
     pub questions: Vec<Question>,
     /// A line saying what the ask is about.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(max = crate::MAX_TITLE_CHARS), pattern(crate::schema::TEXT)))]
     pub title: Option<String>,
     /// Who asks, e.g. `claude-code (repo askdesk)`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(max = crate::MAX_AGENT_CHARS), pattern(crate::schema::TEXT)))]
     pub agent: Option<String>,
     /// After how many seconds a pending ask expires; none means it waits
     /// until the human acts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(range(min = 1, max = crate::MAX_TIMEOUT_SECONDS)))]
     pub timeout_seconds: Option<u64>,
     /// The people the ask is for, by name: the desk shows it to them first,
     /// and with sign-in required to answer, only they (or an admin) may.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "schema", schemars(with = "std::collections::BTreeSet<String>", length(max = crate::MAX_RECIPIENTS), inner(pattern(crate::schema::PERSON))))]
     pub to: Vec<String>,
     /// What the agent goes on with if nobody answers before the ask
     /// expires: answers to every question, checked as answers are. Shown
@@ -243,11 +233,14 @@ fn under_defaults(mut problem: Problem) -> Problem {
 
 /// The reply to `POST /api/v1/asks`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct AskCreated {
     /// The ask's id: unguessable, so its page URL is the capability to answer.
+    #[cfg_attr(feature = "schema", schemars(pattern(crate::schema::ASK_ID)))]
     pub id: String,
     /// Where the human answers.
+    #[cfg_attr(feature = "schema", schemars(url))]
     pub url: String,
     /// Always `pending`.
     pub status: AskStatus,
@@ -259,11 +252,14 @@ pub struct AskCreated {
 
 /// Everything about one ask: `GET /api/v1/asks/{id}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Ask {
     /// The ask's id.
+    #[cfg_attr(feature = "schema", schemars(pattern(crate::schema::ASK_ID)))]
     pub id: String,
     /// Where the human answers.
+    #[cfg_attr(feature = "schema", schemars(url))]
     pub url: String,
     /// Where it is in its life.
     pub status: AskStatus,
@@ -273,6 +269,7 @@ pub struct Ask {
     pub agent: Option<String>,
     /// The questions, as validated when the ask was made (and again
     /// when one is decoded).
+    #[cfg_attr(feature = "schema", schemars(with = "crate::Request"))]
     pub request: ValidRequest,
     /// When it was made, RFC 3339 in UTC.
     pub created_at: Timestamp,
@@ -291,6 +288,7 @@ pub struct Ask {
     /// Whether the ask expired unanswered and its `answers` are the
     /// agent's defaults; absent (false) otherwise.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(feature = "schema", schemars(extend("const" = true)))]
     pub defaulted: bool,
     /// What the human said when declining.
     pub decline_reason: Option<String>,
@@ -301,11 +299,13 @@ pub struct Ask {
     /// expired, or when it was finished by its link, an action token, the
     /// shared token or inside an agent's host.
     #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(pattern(crate::schema::PERSON)))]
     pub answered_by: Option<String>,
     /// The agent whose client carried an answer a person gave inside the
     /// agent's host (`via` `mcp-client` or `mcp-app`); absent otherwise.
     /// No person of the desk is named for such an answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(pattern(crate::schema::PERSON)))]
     pub relayed_by: Option<String>,
     /// The surface it was finished through; `null` while pending or when
     /// it expired.
@@ -313,16 +313,20 @@ pub struct Ask {
     pub via: Option<crate::people::Via>,
     /// The people it is for.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "schema", schemars(with = "std::collections::BTreeSet<String>", length(max = crate::MAX_RECIPIENTS), inner(pattern(crate::schema::PERSON))))]
     pub to: Vec<String>,
 }
 
 /// One line of `GET /api/v1/asks`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct AskSummary {
     /// The ask's id.
+    #[cfg_attr(feature = "schema", schemars(pattern(crate::schema::ASK_ID)))]
     pub id: String,
     /// Where the human answers.
+    #[cfg_attr(feature = "schema", schemars(url))]
     pub url: String,
     /// What it is about.
     pub title: Option<String>,
@@ -335,9 +339,11 @@ pub struct AskSummary {
     /// When it expires, if it has a timeout.
     pub expires_at: Option<Timestamp>,
     /// How many questions it has.
+    #[cfg_attr(feature = "schema", schemars(range(min = 1, max = crate::MAX_QUESTIONS)))]
     pub question_count: usize,
     /// The people it is for.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "schema", schemars(with = "std::collections::BTreeSet<String>", length(max = crate::MAX_RECIPIENTS), inner(pattern(crate::schema::PERSON))))]
     pub to: Vec<String>,
 }
 
@@ -357,10 +363,15 @@ impl From<&Ask> for AskSummary {
     }
 }
 
+/// The most asks one page of `GET /api/v1/asks` holds, and its default.
+pub const PAGE_LIMIT: u32 = 200;
+
 /// The reply to `GET /api/v1/asks`: newest first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct AskList {
     /// The asks.
+    #[cfg_attr(feature = "schema", schemars(length(max = PAGE_LIMIT)))]
     pub asks: Vec<AskSummary>,
     /// Grows whenever an ask is created or finished; pass it back as
     /// `?after=` with `?wait=` to be told of the next change.
@@ -374,12 +385,14 @@ pub struct AskList {
 
 /// Every error reply of the HTTP API.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ErrorBody {
     /// What went wrong and what to do about it.
     pub message: String,
     /// With `422`: every problem of the input.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
     pub problems: Vec<Problem>,
     /// With `409` and `410`: the ask as it ended.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 pub struct Decline {
     /// Why the human does not answer, for the agent to read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(max = crate::MAX_CUSTOM_CHARS), pattern(crate::schema::TEXT)))]
     pub reason: Option<String>,
 }
 

@@ -46,6 +46,7 @@ impl fmt::Display for Notice {
 
 /// Where one notification stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum DeliveryState {
     /// Not yet taken by its receiver, perhaps retrying.
@@ -71,6 +72,7 @@ impl DeliveryState {
 /// and whether it arrived. `GET /api/v1/asks/{id}` and the ask's page show
 /// them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Delivery {
     /// The delivery id receivers de-duplicate on.

@@ -67,7 +67,10 @@
 //! whitespace.
 //!
 //! Architecture invariant: this crate depends on serde and small pure crates
-//! only, knows no UI or web framework, and does no I/O.
+//! only, knows no UI or web framework, and does no I/O. With the feature
+//! `schema` (the server's, never a browser bundle's) the wire types also
+//! derive their JSON Schemas with `schemars`: the MCP tools' schemas and
+//! the OpenAPI document's components are those.
 
 mod ask;
 mod decline;
@@ -82,12 +85,14 @@ mod model;
 mod people;
 mod problem;
 mod projection;
+#[cfg(feature = "schema")]
+mod schema;
 mod time;
 mod validate;
 
 pub use ask::{
     Ask, AskCreated, AskList, AskStatus, AskSummary, ErrorBody, NewAsk, ValidNewAsk,
-    MAX_AGENT_CHARS, MAX_TIMEOUT_SECONDS, MAX_TITLE_CHARS,
+    MAX_AGENT_CHARS, MAX_TIMEOUT_SECONDS, MAX_TITLE_CHARS, PAGE_LIMIT,
 };
 pub use decline::{Decline, Declined, ValidDecline};
 pub use delivery::{Delivery, DeliveryState, Notice};

@@ -5,28 +5,35 @@ use serde::{Deserialize, Serialize};
 
 /// A batch of questions an agent puts to a human.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Request {
     /// The questions, in the order the human should see them.
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = crate::MAX_QUESTIONS)))]
     pub questions: Vec<Question>,
 }
 
 /// One question of a [`Request`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 // Unknown fields are refused: a misspelt `multiselect` must not quietly
 // turn a question into single-select. Agents' looser shapes go through
 // `LenientRequest`.
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Question {
     /// Identifies the question within its request; answers refer to it.
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = crate::MAX_ID_CHARS), pattern(crate::schema::QUESTION_ID)))]
     pub id: String,
     /// The question as the human reads it.
+    #[cfg_attr(feature = "schema", schemars(length(max = crate::MAX_QUESTION_CHARS), pattern(crate::schema::NOT_BLANK)))]
     pub question: String,
     /// A short label shown above the question.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(max = crate::MAX_HEADER_CHARS), pattern(crate::schema::TEXT)))]
     pub header: Option<String>,
     /// The choices offered; empty for a free-text question.
     #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(length(max = crate::MAX_OPTIONS)))]
     pub options: Vec<QuestionOption>,
     /// Whether several options may be chosen, together with custom text.
     #[serde(default)]
@@ -58,20 +65,25 @@ impl Question {
 
 /// One choice offered by a [`Question`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct QuestionOption {
     /// The text of the choice; answers name the option by it.
+    #[cfg_attr(feature = "schema", schemars(length(max = crate::MAX_LABEL_CHARS), pattern(crate::schema::NOT_BLANK)))]
     pub label: String,
     /// What choosing this option means.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(max = crate::MAX_DESCRIPTION_CHARS), pattern(crate::schema::TEXT)))]
     pub description: Option<String>,
     /// Longer text shown while the option has focus.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(max = crate::MAX_PREVIEW_CHARS), pattern(crate::schema::TEXT)))]
     pub preview: Option<String>,
 }
 
 /// A human's answers to a whole [`Request`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Answers {
     /// One item per question.
@@ -84,12 +96,18 @@ pub struct Answers {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AnswerItem {
     /// The id of the question answered.
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = crate::MAX_ID_CHARS), pattern(crate::schema::QUESTION_ID)))]
     pub id: String,
     /// The labels of the chosen options; may be empty or left out.
     #[serde(default)]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(with = "std::collections::BTreeSet<String>")
+    )]
     pub selected: Vec<String>,
     /// Text the human typed; absent (or `null`) when none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(max = crate::MAX_CUSTOM_CHARS), pattern(crate::schema::NOT_BLANK)))]
     pub custom: Option<String>,
 }
 

@@ -105,6 +105,7 @@ impl fmt::Display for Role {
 /// Who the caller of `GET /api/v1/me` is, as the desk knows them from
 /// their credentials.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Me {
     /// Their name, when they are a person of the desk; `null` for the

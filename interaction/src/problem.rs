@@ -10,6 +10,7 @@ use std::fmt;
 /// "message": "…"}`, plus `questionId` when the problem belongs to one
 /// question (so a UI can show it next to that question).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Problem {
     /// Where the problem is, e.g. `questions[0].options[2].label`.

@@ -71,8 +71,10 @@ impl Outcome {
 /// `reason` on a declined ask that has one. `answers` is empty unless
 /// answered, or expired with the agent's defaults (then `defaulted` is true).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Structured {
     /// How the ask ended; never `pending`.
+    #[cfg_attr(feature = "schema", schemars(with = "crate::schema::Finished"))]
     pub status: AskStatus,
     /// The answers, one per question in request order.
     pub answers: Vec<AnswerItem>,
@@ -82,11 +84,13 @@ pub struct Structured {
     /// Whether `answers` are the agent's own defaults, which applied
     /// because nobody answered in time; absent (false) otherwise.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(feature = "schema", schemars(extend("const" = true)))]
     pub defaulted: bool,
 }
 
 /// A request and its outcome, as the agent receives them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ToolOutput {
     /// For the model to read.
     pub text: String,

@@ -6,6 +6,7 @@
 pub mod api;
 pub mod events;
 pub mod listing;
+pub mod openapi;
 pub mod pages;
 pub mod phone;
 pub mod push;

@@ -22,9 +22,6 @@ use desk::{Actor, Caller, DeskError, Watch};
 use interaction::{Answers, Decline, IdempotencyKey, NewAsk, Via};
 use serde::Deserialize;
 
-/// The OpenAPI description of this API.
-pub const OPENAPI: &str = include_str!("../../openapi.json");
-
 /// The API's routes, under `/api/v1`.
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -169,10 +166,12 @@ async fn answer(
 
 /// What a notification's button sends: the option it stands for and its
 /// action token.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct Action {
+pub(super) struct Action {
+    /// The option's label.
     label: String,
+    /// The action token the notification carried.
     token: String,
 }
 
@@ -263,7 +262,7 @@ async fn me(
 async fn openapi() -> Response {
     (
         [(axum::http::header::CONTENT_TYPE, "application/json")],
-        OPENAPI,
+        super::openapi::document(),
     )
         .into_response()
 }

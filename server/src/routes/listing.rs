@@ -28,8 +28,7 @@ pub(crate) struct ListQuery {
     format: Option<String>,
 }
 
-/// The most asks one page of `GET /api/v1/asks` holds, and its default.
-pub const PAGE_LIMIT: u32 = 200;
+pub use interaction::PAGE_LIMIT;
 
 impl ListQuery {
     /// The filter the query names, refusing a value it cannot use.

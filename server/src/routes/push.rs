@@ -34,17 +34,23 @@ fn enabled(state: &AppState) -> Result<&Arc<WebPush>, ApiError> {
 
 /// A subscription as `PushSubscription.toJSON()` gives it (its
 /// `expirationTime` is not read).
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
+#[schemars(rename = "PushSubscription")]
 #[serde(rename_all = "camelCase")]
 pub struct Subscription {
+    /// The push service's URL for this browser.
     endpoint: String,
     keys: Keys,
 }
 
-#[derive(Deserialize)]
+/// The browser's keys, base64url.
+#[derive(Deserialize, schemars::JsonSchema)]
+#[schemars(inline)]
 #[serde(deny_unknown_fields)]
 struct Keys {
+    /// Its P-256 public key.
     p256dh: String,
+    /// Its authentication secret.
     auth: String,
 }
 
@@ -101,9 +107,12 @@ pub async fn subscribe(
         .into_response())
 }
 
-#[derive(Deserialize)]
+/// The browser to forget, by its push endpoint.
+#[derive(Deserialize, schemars::JsonSchema)]
+#[schemars(rename = "PushEndpoint")]
 #[serde(deny_unknown_fields)]
 pub struct Unsubscribe {
+    /// The push service's URL for this browser.
     endpoint: String,
 }
 

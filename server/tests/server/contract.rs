@@ -1,6 +1,9 @@
-//! `server/openapi.json` is written by hand; these tests hold every limit,
-//! pattern and code in it to the constants of `interaction` and `desk`, so
-//! the document cannot drift from the validator.
+//! The OpenAPI document's schemas are derived from the wire types
+//! (`server::routes::openapi`), its operations written by hand
+//! (`server/openapi/operations.json`); these tests hold every limit,
+//! pattern and code of both to the constants of `interaction` and `desk`,
+//! so neither the derive attributes nor the words can drift from the
+//! validator.
 
 use interaction::{
     AskStatus, ProblemCode, MAX_AGENT_CHARS, MAX_CUSTOM_CHARS, MAX_DESCRIPTION_CHARS,
@@ -10,7 +13,7 @@ use interaction::{
 use serde_json::{json, Value};
 
 fn document() -> Value {
-    serde_json::from_str(server::routes::api::OPENAPI).expect("openapi.json is JSON")
+    serde_json::from_str(server::routes::openapi::document()).expect("openapi.json is JSON")
 }
 
 fn schema<'a>(doc: &'a Value, name: &str) -> &'a Value {
@@ -120,7 +123,7 @@ fn the_page_limit_is_the_apis() {
 fn the_wait_limits_are_the_desks() {
     let doc = document();
     let max = desk::MAX_WAIT.as_secs().to_string();
-    let text = server::routes::api::OPENAPI;
+    let text = server::routes::openapi::document();
     assert!(
         text.contains(&format!("capped at {max}")),
         "the document names the longest wait, {max} s"
