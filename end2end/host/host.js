@@ -22,7 +22,7 @@ function policy(csp, wasm) {
   ].join("; ");
 }
 
-window.showApp = async ({ html, csp, wasm, input, result, tools, locale }) => {
+window.showApp = async ({ html, csp, wasm, input, result, tools, locale, look }) => {
   const frame = document.createElement("iframe");
   frame.title = "askdesk";
   frame.setAttribute("sandbox", "allow-scripts allow-forms");
@@ -33,7 +33,7 @@ window.showApp = async ({ html, csp, wasm, input, result, tools, locale }) => {
     null,
     { name: "askdesk-e2e-host", version: "1.0.0" },
     { serverTools: {}, openLinks: {} },
-    { hostContext: { locale, displayMode: "inline", availableDisplayModes: ["inline"] } },
+    { hostContext: { locale, displayMode: "inline", availableDisplayModes: ["inline"], ...look } },
   );
   const visible = new Map(tools.map((t) => [t.name, t._meta?.ui?.visibility ?? ["model", "app"]]));
   bridge.oncalltool = async (params) => {

@@ -53,7 +53,7 @@ test.beforeAll(() => {
 
 /** Opens the host page and shows the view of `ask_user`'s `result` in it;
  * returns the errors the page and the view report. */
-async function host(page: Page, client: Client, args: object, result: any, { wasm = true } = {}) {
+async function host(page: Page, client: Client, args: object, result: any, { wasm = true, look = {} } = {}) {
   const errors: string[] = [];
   const tools = (await client.listTools()).tools;
   const ask = tools.find((t) => t.name === "ask_user")!;
@@ -71,7 +71,7 @@ async function host(page: Page, client: Client, args: object, result: any, { was
   page.on("pageerror", (e) => errors.push(String(e)));
   await page.goto(HOST);
   await page.evaluate((app) => (window as any).showApp(app), {
-    html: content.text, csp: content._meta?.ui?.csp, wasm, input: args, result, tools, locale: "en-US",
+    html: content.text, csp: content._meta?.ui?.csp, wasm, input: args, result, tools, locale: "en-US", look,
   });
   return errors;
 }
@@ -95,6 +95,8 @@ test("to a host that shows MCP Apps, ask_user lists its view, and the view's own
   expect(resources.map((r) => [r.uri, r.mimeType])).toEqual([["ui://askdesk/ask", RESOURCE_MIME_TYPE]]);
   const read: any = (await client.readResource({ uri: "ui://askdesk/ask" })).contents[0];
   expect(read._meta.ui.csp).toEqual({ connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] });
+  // ChatGPT reads its own key, with the same domains in its names.
+  expect(read._meta["openai/widgetCSP"]).toEqual({ connect_domains: [], resource_domains: [], frame_domains: [], redirect_domains: [] });
   // Self-contained: nothing is loaded from elsewhere.
   expect(read.text).not.toMatch(/<script[^>]* src=|<link[^>]* href=/);
   await client.close();
@@ -132,6 +134,32 @@ test("the person answers in the conversation: labels and Other text stay togethe
   const stored = await new Api(request).ask(id);
   expect([stored.via, stored.answeredBy]).toEqual(["mcp-app", null]);
   expect(errors).toEqual([]);
+  await client.close();
+});
+
+test("the view takes the host's theme and style variables, and follows a change of theme", async ({ page }) => {
+  const client = await agent(UI);
+  const result: any = await client.callTool({ name: "ask_user", arguments: twoOrders });
+  const look = {
+    theme: "dark",
+    styles: { variables: { "--color-background-primary": "rgb(1, 2, 3)", "--font-sans": "monospace" } },
+  };
+  const errors = await host(page, client, twoOrders, result, { look });
+  const frame = page.frameLocator("iframe");
+  const form = new AskPage(page, frame);
+  await expect(form.checkbox(/labels first/, "Auth")).toBeVisible();
+  const root = frame.locator("html");
+  await expect(root).toHaveAttribute("data-theme", "dark");
+  await expect(frame.locator("body")).toHaveCSS("background-color", "rgb(1, 2, 3)");
+  await expect(frame.locator("body")).toHaveCSS("font-family", "monospace");
+  // The host's own colours stand for the page's: a question's text is the
+  // dark theme's, the host having given no text colour.
+  await expect(frame.locator("legend").first()).toHaveCSS("color", "rgb(232, 233, 238)");
+  await page.evaluate(() => (window as any).appBridge.setHostContext({ theme: "light" }));
+  await expect(root).toHaveAttribute("data-theme", "light");
+  await expect(frame.locator("legend").first()).toHaveCSS("color", "rgb(27, 29, 35)");
+  expect(errors).toEqual([]);
+  await client.callTool({ name: "cancel_ask", arguments: { askId: result.structuredContent.askId } });
   await client.close();
 });
 

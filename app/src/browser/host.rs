@@ -3,9 +3,10 @@
 //! embeds this one, as the MCP Apps extension (`io.modelcontextprotocol/ui`)
 //! has it. The view introduces itself (`ui/initialize`, then
 //! `ui/notifications/initialized`), hears the tool's result
-//! (`ui/notifications/tool-result`), calls the server's tools through the
-//! host (`tools/call`), and reports its height
-//! (`ui/notifications/size-changed`).
+//! (`ui/notifications/tool-result`), follows the host's theme and style
+//! variables (`hostContext`, `ui/notifications/host-context-changed`),
+//! calls the server's tools through the host (`tools/call`), and reports
+//! its height (`ui/notifications/size-changed`).
 //!
 //! Messages are JavaScript objects (the browser copies them between
 //! windows), read and written with serde-wasm-bindgen; only messages from
@@ -29,13 +30,79 @@ pub enum HostNews {
     ToolCancelled,
 }
 
-/// The host's context as `ui/initialize` returned it: what the view uses.
+/// The host's context as `ui/initialize` returned it (or a change sent
+/// later): what the view uses.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HostContext {
     /// The person's language (BCP 47).
     #[serde(default)]
     pub locale: Option<String>,
+    /// The host's colour theme, `light` or `dark`.
+    #[serde(default)]
+    theme: Option<String>,
+}
+
+/// The longest name of a host's style variable the view takes.
+const MAX_VARIABLE_NAME: usize = 64;
+
+impl HostContext {
+    /// The host's theme, when it names one the stylesheet has.
+    pub fn theme(&self) -> Option<&str> {
+        self.theme
+            .as_deref()
+            .filter(|theme| matches!(*theme, "light" | "dark"))
+    }
+}
+
+/// Whether the view sets the host's style variable `name` to `value`:
+/// only custom properties (`--…`), only with a value. The stylesheet reads
+/// `--color-background-primary`, `--font-sans` and the like.
+pub fn takes_variable(name: &str, value: &str) -> bool {
+    name.len() > 2
+        && name.len() <= MAX_VARIABLE_NAME
+        && name.starts_with("--")
+        && !value.trim().is_empty()
+}
+
+/// Follows the host's look: its theme on the document (`data-theme` and
+/// `color-scheme`, as the extension's own helper sets them) and its style
+/// variables (`styles.variables` of the context, read as the plain object
+/// it is) as custom properties, which the stylesheet prefers to its own
+/// colours, radius and font where given.
+#[cfg(feature = "hydrate")]
+fn follow_look(context: &leptos::wasm_bindgen::JsValue) {
+    use leptos::{
+        wasm_bindgen::JsCast,
+        web_sys::js_sys::{Array, Object, Reflect},
+    };
+    let Some(root) = leptos::prelude::document()
+        .document_element()
+        .and_then(|root| root.dyn_into::<leptos::web_sys::HtmlElement>().ok())
+    else {
+        return;
+    };
+    let style = root.style();
+    let get = |value: &leptos::wasm_bindgen::JsValue, name: &str| {
+        Reflect::get(value, &name.into()).unwrap_or_default()
+    };
+    let theme: Option<HostContext> = serde_wasm_bindgen::from_value(context.clone()).ok();
+    if let Some(theme) = theme.as_ref().and_then(HostContext::theme) {
+        let _ = root.set_attribute("data-theme", theme);
+        let _ = style.set_property("color-scheme", theme);
+    }
+    let variables = get(&get(context, "styles"), "variables");
+    let Some(variables) = variables.dyn_ref::<Object>() else {
+        return;
+    };
+    for entry in Object::entries(variables) {
+        let entry = Array::from(&entry);
+        if let (Some(name), Some(value)) = (entry.get(0).as_string(), entry.get(1).as_string()) {
+            if takes_variable(&name, &value) {
+                let _ = style.set_property(&name, &value);
+            }
+        }
+    }
 }
 
 /// A `tools/call` through the host: the tool `name` with `arguments`, its
@@ -83,12 +150,6 @@ pub async fn connect(news: impl Fn(HostNews) + 'static) -> Result<HostContext, S
         struct Capabilities {
             available_display_modes: [&'static str; 1],
         }
-        #[derive(Deserialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Initialized {
-            #[serde(default)]
-            host_context: HostContext,
-        }
         let params = Initialize {
             app_info: Info {
                 name: "askdesk",
@@ -99,10 +160,13 @@ pub async fn connect(news: impl Fn(HostNews) + 'static) -> Result<HostContext, S
             },
             protocol_version: APPS_PROTOCOL,
         };
-        let initialized: Initialized = request("ui/initialize", &params).await?;
+        let initialized = wire::request_value("ui/initialize", &params).await?;
+        let context = leptos::web_sys::js_sys::Reflect::get(&initialized, &"hostContext".into())
+            .unwrap_or_default();
+        follow_look(&context);
         wire::notify("ui/notifications/initialized", &Empty {});
         wire::report_size();
-        Ok(initialized.host_context)
+        Ok(serde_wasm_bindgen::from_value(context).unwrap_or_default())
     }
     #[cfg(not(feature = "hydrate"))]
     {
@@ -214,6 +278,16 @@ mod wire {
         method: &str,
         params: &impl Serialize,
     ) -> Result<T, ServerError> {
+        let value = request_value(method, params).await?;
+        serde_wasm_bindgen::from_value(value)
+            .map_err(|e| ServerError::Transport(format!("{method} returned {e}")))
+    }
+
+    /// A request's result as the host sent it.
+    pub async fn request_value(
+        method: &str,
+        params: &impl Serialize,
+    ) -> Result<JsValue, ServerError> {
         let id = NEXT_ID.with(|next| next.replace(next.get() + 1));
         let promise = Promise::new(&mut |resolve, reject| {
             WAITING.with(|waiting| waiting.borrow_mut().insert(id, (resolve, reject)));
@@ -224,13 +298,11 @@ mod wire {
             method,
             params,
         });
-        let value = JsFuture::from(promise).await.map_err(|error| {
+        JsFuture::from(promise).await.map_err(|error| {
             let message = serde_wasm_bindgen::from_value::<RpcError>(error)
                 .map_or_else(|_| format!("{method} failed"), |e| e.message);
             ServerError::Transport(message)
-        })?;
-        serde_wasm_bindgen::from_value(value)
-            .map_err(|e| ServerError::Transport(format!("{method} returned {e}")))
+        })
     }
 
     fn field(value: &JsValue, name: &str) -> JsValue {
@@ -269,6 +341,9 @@ mod wire {
                         news(HostNews::ToolResult { ask_id });
                     }
                     "ui/notifications/tool-cancelled" => news(HostNews::ToolCancelled),
+                    "ui/notifications/host-context-changed" => {
+                        super::follow_look(&field(&data, "params"));
+                    }
                     _ => {}
                 },
                 (None, Some(id)) => {
@@ -324,5 +399,35 @@ mod wire {
             observer.observe(&body);
         }
         on_resize.forget();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_view_takes_a_theme_it_has_and_custom_properties_with_values() {
+        let theme = |value| {
+            serde_json::from_value::<HostContext>(value)
+                .expect("context")
+                .theme()
+                .map(str::to_owned)
+        };
+        assert_eq!(
+            theme(serde_json::json!({"theme": "dark"})),
+            Some("dark".to_owned())
+        );
+        assert_eq!(theme(serde_json::json!({"theme": "sepia"})), None);
+        assert_eq!(theme(serde_json::json!({})), None);
+        assert!(takes_variable("--color-background-primary", "#101010"));
+        assert!(takes_variable("--font-sans", "Inter, sans-serif"));
+        for (name, value) in [("color", "red"), ("--", "x"), ("--color-text-primary", " ")] {
+            assert!(!takes_variable(name, value), "{name}");
+        }
+        assert!(!takes_variable(
+            &format!("--{}", "x".repeat(MAX_VARIABLE_NAME)),
+            "1"
+        ));
     }
 }

@@ -26,6 +26,7 @@ use rmcp::{
     service::RequestContext,
     tool, tool_router, RoleServer,
 };
+use serde::Serialize;
 use serde_json::{json, Value};
 use std::{
     sync::{Arc, OnceLock},
@@ -66,27 +67,65 @@ pub fn with_view(tool: Tool) -> Tool {
     tool.with_meta(tool_meta(&["model", "app"]))
 }
 
+/// What the form is, to a host listing its resources.
+const DESCRIPTION: &str = "Answer the agent's questions in the conversation.";
+
 /// The form's resource as `resources/list` names it.
 pub fn resource() -> Resource {
     let mut resource = Resource::new(URI, "askdesk_form")
         .with_title("askdesk's form")
-        .with_description("Answer the agent's questions in the conversation.");
+        .with_description(DESCRIPTION);
     resource.mime_type = Some(MIME.to_owned());
     resource.meta = Some(resource_meta());
     resource
 }
 
-/// `_meta.ui` of the document: it reaches nothing outside itself (every
-/// call goes through the host), and it draws its own frame.
+/// The domains the document may reach, by kind, as `_meta.ui.csp` names
+/// them: none, since every call goes through the host.
+#[derive(Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct Csp {
+    connect_domains: Vec<String>,
+    resource_domains: Vec<String>,
+    frame_domains: Vec<String>,
+    base_uri_domains: Vec<String>,
+}
+
+/// The same domains under ChatGPT's own key (`openai/widgetCSP`), which
+/// it reads instead of `_meta.ui.csp`; links leave only through the host
+/// (`redirect_domains`: none either).
+#[derive(Serialize)]
+struct WidgetCsp<'a> {
+    connect_domains: &'a [String],
+    resource_domains: &'a [String],
+    frame_domains: &'a [String],
+    redirect_domains: &'a [String],
+}
+
+impl Csp {
+    fn for_chatgpt(&self) -> WidgetCsp<'_> {
+        WidgetCsp {
+            connect_domains: &self.connect_domains,
+            resource_domains: &self.resource_domains,
+            frame_domains: &self.frame_domains,
+            redirect_domains: &[],
+        }
+    }
+}
+
+/// `_meta` of the document: what it may reach and that it draws its own
+/// frame, for MCP Apps hosts (`ui`) and in ChatGPT's names.
 fn resource_meta() -> MetaObject {
+    let csp = Csp::default();
     let mut meta = MetaObject::new();
-    meta.0.insert(
-        "ui".to_owned(),
-        json!({
-            "csp": {"connectDomains": [], "resourceDomains": [], "frameDomains": [], "baseUriDomains": []},
-            "prefersBorder": false
-        }),
-    );
+    meta.0
+        .insert("ui".to_owned(), json!({"csp": csp, "prefersBorder": false}));
+    meta.0
+        .insert("openai/widgetCSP".to_owned(), json!(csp.for_chatgpt()));
+    meta.0
+        .insert("openai/widgetPrefersBorder".to_owned(), json!(false));
+    meta.0
+        .insert("openai/widgetDescription".to_owned(), json!(DESCRIPTION));
     meta
 }
 
@@ -285,6 +324,26 @@ mod tests {
             meta,
             json!({"resourceUri": URI, "visibility": ["model", "app"]})
         );
+    }
+
+    #[test]
+    fn chatgpt_reads_the_same_policy_under_its_own_names() {
+        let meta = serde_json::to_value(resource_meta()).expect("meta");
+        let ui = &meta["ui"]["csp"];
+        let chatgpt = &meta["openai/widgetCSP"];
+        for (ours, theirs) in [
+            ("connectDomains", "connect_domains"),
+            ("resourceDomains", "resource_domains"),
+            ("frameDomains", "frame_domains"),
+        ] {
+            assert_eq!(ui[ours], chatgpt[theirs], "{theirs}");
+        }
+        assert_eq!(chatgpt["redirect_domains"], json!([]));
+        assert_eq!(
+            meta["openai/widgetPrefersBorder"],
+            meta["ui"]["prefersBorder"]
+        );
+        assert_eq!(meta["openai/widgetDescription"], DESCRIPTION);
     }
 
     #[test]
