@@ -62,6 +62,47 @@ pub struct ReadAsk {
     pub wait_seconds: Option<u64>,
 }
 
+/// The app-only tool that shows the ask as the server renders it (the same
+/// components, rendered on the server), and answers or declines with the
+/// form's fields first when asked to: for a view whose host runs no
+/// WebAssembly, which the `hosted-script` bundle drives.
+pub const SHOW_TOOL: &str = "show_ask";
+
+/// [`SHOW_TOOL`]'s arguments, listed as its input schema.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ShowAsk {
+    /// The ask's id, from ask_user's result.
+    pub ask_id: String,
+    /// The form's fields as a browser would post them, in order: [name, value] pairs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<(String, String)>,
+    /// Answer (or decline, as the fields' intent says) with the fields first.
+    #[serde(default)]
+    pub send: bool,
+    /// The host's locale (BCP 47), for the form's words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
+}
+
+/// [`SHOW_TOOL`]'s `structuredContent`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Shown {
+    /// The form with what was entered and the server's problems, or how
+    /// the ask ended, as HTML for the view's element.
+    pub html: String,
+    /// The ask's status after the call; none when it could not be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<interaction::AskStatus>,
+}
+
+#[cfg(feature = "ssr")]
+mod served;
+#[cfg(feature = "ssr")]
+pub use served::{shown, shown_failure};
+
 /// Both tools' `structuredContent`: the ask as it stands after the call,
 /// or why the call was refused, as the page's server functions say it.
 pub type AppReply = Result<Ask, ServerError>;
@@ -219,15 +260,18 @@ pub fn start() {
 }
 
 /// The view's document, as the server serves it for `ui://askdesk/ask`:
-/// the site's stylesheet and the `hosted` bundle inline (an MCP App loads
-/// nothing from elsewhere; the bundle must be [`inlinable`]), and words for
-/// a host that runs no WebAssembly, which the stylesheet hides once the
-/// view has filled its element.
+/// the site's stylesheet and two scripts inline (an MCP App loads nothing
+/// from elsewhere; both must be [`inlinable`]): `without_wasm`, which
+/// drives the server-rendered form ([`SHOW_TOOL`]) where the host refuses
+/// WebAssembly and does nothing elsewhere, then `wasm`, the `hosted`
+/// bundle. The element carries the words the script shows before the
+/// ask arrives; a host that runs no scripts at all shows the line the
+/// stylesheet hides once the view has filled its element.
 #[cfg(feature = "ssr")]
-pub fn document(script: &str, stylesheet: &str) -> String {
+pub fn document(wasm: &str, without_wasm: &str, stylesheet: &str) -> String {
     use crate::page_words::SpeakPage;
     let lang = Lang::default();
-    let words = lang.page();
+    let (t, words) = (lang.t(), lang.page());
     let body = view! {
         <html lang=lang.tag()>
             <head>
@@ -237,9 +281,15 @@ pub fn document(script: &str, stylesheet: &str) -> String {
                 <style inner_html=stylesheet.to_owned()></style>
             </head>
             <body class="hosted">
-                <main id=ROOT_ID class="ask-page embed"></main>
-                <p class="hosted-fallback">{words.hosted_without_wasm}</p>
-                <script inner_html=script.to_owned()></script>
+                <main
+                    id=ROOT_ID
+                    class="ask-page embed"
+                    data-waiting=t.waiting_for_question
+                    data-ended=t.call_ended
+                ></main>
+                <p class="hosted-fallback">{words.hosted_without_scripts}</p>
+                <script inner_html=without_wasm.to_owned()></script>
+                <script inner_html=wasm.to_owned()></script>
             </body>
         </html>
     };
@@ -275,14 +325,21 @@ mod tests {
     }
 
     #[test]
-    fn the_document_holds_the_style_the_script_and_the_fallback() {
-        let html = document("start()", "main{color:red}");
+    fn the_document_holds_the_style_the_scripts_and_the_fallback() {
+        let html = document("start()", "drive()", "main{color:red}");
         assert!(
             html.starts_with("<!DOCTYPE html><html lang=\"en\">"),
             "{html}"
         );
         assert!(html.contains("<style>main{color:red}</style>"), "{html}");
-        assert!(html.contains("<script>start()</script>"), "{html}");
+        let wasm = html
+            .find("<script>start()</script>")
+            .expect("the wasm bundle");
+        let without = html
+            .find("<script>drive()</script>")
+            .expect("the script path");
+        assert!(without < wasm, "{html}");
+        assert!(html.contains("data-waiting=\"Waiting"), "{html}");
         assert!(html.contains(&format!("id=\"{ROOT_ID}\"")), "{html}");
         assert!(html.contains("class=\"hosted-fallback\""), "{html}");
     }

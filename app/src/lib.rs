@@ -8,7 +8,7 @@
 #![recursion_limit = "256"]
 
 pub mod ask;
-pub use askform::{error, form};
+pub use askform::{error, form, state};
 pub mod browser;
 mod document;
 pub mod history;

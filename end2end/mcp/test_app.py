@@ -122,6 +122,51 @@ async def the_form_in_a_host(call, server_url: str):
     assert late["structuredContent"]["Err"]["Finished"]["status"] == "answered"
 
 
+async def the_form_without_webassembly(call, server_url: str):
+    """show_ask: the server-rendered form of a view whose host runs no
+    WebAssembly, posted back field by field as a browser would."""
+    title = f"app script {uuid.uuid4()}"
+    with anyio.fail_after(10):
+        opened = await result(call, "tools/call", {"name": "ask_user", "arguments": ask(title, None)})
+    ask_id = opened["structuredContent"]["askId"]
+    shown = (await result(call, "tools/call", {"name": "show_ask", "arguments": {"askId": ask_id}}))["structuredContent"]
+    assert shown["status"] == "pending" and shown["html"].startswith("<form "), shown
+    assert 'name="answer.q1"' in shown["html"] and 'name="other.q1"' in shown["html"]
+    # Text typed for a question with nothing else, sent without the second
+    # question's answer: refused, the form back with what was typed and the
+    # problem beside the question it is about.
+    typed = [["other.q1", "SSO <b>only</b>"], ["intent", "answer"]]
+    refused = (await result(call, "tools/call", {"name": "show_ask", "arguments": {
+        "askId": ask_id, "fields": typed, "send": True}}))["structuredContent"]
+    assert refused["status"] == "pending", refused
+    assert 'value="SSO &lt;b&gt;only&lt;/b&gt;"' in refused["html"], refused
+    assert 'class="problems"' in refused["html"], refused
+    assert (await ask_titled(server_url, title))["status"] == "pending"
+    # Labels and text together; the answer the agent gets holds both.
+    fields = [["answer.q1", "Auth"], ["other.q1", "SSO"], ["answer.q2", "SQLite"], ["intent", "answer"]]
+    answered = (await result(call, "tools/call", {"name": "show_ask", "arguments": {
+        "askId": ask_id, "fields": fields, "send": True, "locale": "en-US"}}))["structuredContent"]
+    assert answered["status"] == "answered" and "<form" not in answered["html"], answered
+    awaited = await result(call, "tools/call", {"name": "await_answer", "arguments": {"askId": ask_id}})
+    assert awaited["structuredContent"]["answers"][0] == {"id": "q1", "selected": ["Auth"], "custom": "SSO"}
+    assert (await ask_titled(server_url, title))["via"] == "mcp-app"
+    # An unknown ask is said in words, and a wrong argument is refused.
+    missing = (await result(call, "tools/call", {"name": "show_ask", "arguments": {
+        "askId": "0" * 32}}))["structuredContent"]
+    assert "status" not in missing and 'role="alert"' in missing["html"], missing
+    wrong = await result(call, "tools/call", {"name": "show_ask", "arguments": {"askId": ask_id, "field": []}})
+    assert wrong["isError"] is True
+
+
+async def test_the_form_without_webassembly_over_http(server_url):
+    await the_form_without_webassembly(await http_caller(server_url), server_url)
+
+
+async def test_the_form_without_webassembly_over_stdio(server_url):
+    async with Stdio(server_url) as call:
+        await the_form_without_webassembly(call, server_url)
+
+
 async def test_the_form_in_a_host_over_http(server_url):
     await the_form_in_a_host(await http_caller(server_url), server_url)
 

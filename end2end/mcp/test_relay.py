@@ -93,6 +93,14 @@ async def test_an_agent_that_does_not_relay_gets_no_app_and_its_app_answer_is_re
         "askId": ask_id, "answers": ANSWERS}}))["result"]
     assert refused["isError"] is True
     assert refused["structuredContent"]["Err"] == "Forbidden", refused
+    # Nor through the form a host without WebAssembly shows: the form comes
+    # back saying so, and nothing is stored.
+    fields = [["answer.q1", "Auth"], ["other.q1", "SSO"], ["answer.q2", "SQLite"], ["intent", "answer"]]
+    for send in [fields, [["intent", "decline"], ["reason", "no"]]]:
+        shown = (await rpc(url, bot, "tools/call", {"name": "show_ask", "arguments": {
+            "askId": ask_id, "fields": send, "send": True}}))["result"]
+        assert shown["structuredContent"]["status"] == "pending", shown
+        assert "You may not answer this ask" in shown["structuredContent"]["html"], shown
     # Nor does the header make the agent someone else, on any surface.
     for via in ["mcp-client", "mcp-app", "tui", "api", "web", "form", "slack", "ntfy", "push"]:
         for path, body in [("/answers", {"answers": ANSWERS}), ("/decline", {})]:

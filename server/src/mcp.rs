@@ -383,7 +383,11 @@ mod tests {
         );
         assert_eq!(
             names(AskDesk::app_tools()),
-            [app::hosted::ANSWER_TOOL, app::hosted::READ_TOOL]
+            [
+                app::hosted::ANSWER_TOOL,
+                app::hosted::READ_TOOL,
+                app::hosted::SHOW_TOOL
+            ]
         );
     }
 
@@ -414,5 +418,10 @@ mod tests {
         assert_eq!(read["maximum"], app::hosted::READ_WAIT_SECONDS);
         let answers = &app[0]["inputSchema"]["properties"]["answers"];
         assert_eq!(answers["items"]["required"], json!(["id"]));
+        let fields = &app[2]["inputSchema"]["properties"]["fields"]["items"];
+        assert_eq!(
+            (&fields["minItems"], &fields["maxItems"]),
+            (&json!(2), &json!(2))
+        );
     }
 }

@@ -9,6 +9,8 @@
 //! the model by their visibility, and listed only to such clients),
 //! through the desk's one validator, recorded as `via: mcp-app`.
 
+mod shown;
+
 use super::{
     replies::{read_arguments, tool_error},
     schema,
@@ -181,28 +183,36 @@ impl View {
 }
 
 /// The document from `assets`, or why there is none: no site, no `hosted`
-/// bundle (a site cargo-leptos built has none), or one that may not stand
-/// inline (a site not built by `scripts/dev.sh`).
+/// bundle or script (a site cargo-leptos built has neither), or one that
+/// may not stand inline (a site not built by `scripts/dev.sh`).
 fn render(assets: Option<&Assets>) -> Result<Arc<str>, String> {
-    let missing =
-        || "this askdesk's site has no hosted bundle (pkg/hosted.js); scripts/dev.sh builds it";
-    let assets = assets.ok_or_else(|| missing().to_owned())?;
+    let missing = |path: &str| {
+        format!("this askdesk's site has no {path} for its form in hosts; scripts/dev.sh builds it")
+    };
+    let assets = assets.ok_or_else(|| missing(WASM_SCRIPT))?;
     let text = |path: &str| {
         assets
             .bytes(path)
             .and_then(|bytes| std::str::from_utf8(bytes).ok())
     };
-    let script = text("/pkg/hosted.js").ok_or_else(|| missing().to_owned())?;
-    if !app::hosted::inlinable(script) {
-        return Err(
-            "pkg/hosted.js may not stand inline; scripts/dev.sh builds it with \
-             scripts/wasm-module.mjs --inline"
-                .to_owned(),
-        );
-    }
+    let script = |path: &str| {
+        let script = text(&format!("/{path}")).ok_or_else(|| missing(path))?;
+        if !app::hosted::inlinable(script) {
+            return Err(format!(
+                "{path} may not stand inline; scripts/dev.sh builds it so that it may"
+            ));
+        }
+        Ok(script)
+    };
+    let (wasm, without_wasm) = (script(WASM_SCRIPT)?, script(PLAIN_SCRIPT)?);
     let style = assets.stylesheet().and_then(text).unwrap_or("");
-    Ok(Arc::from(app::hosted::document(script, style)))
+    Ok(Arc::from(app::hosted::document(wasm, without_wasm, style)))
 }
+
+/// The view's WebAssembly bundle, in the site.
+const WASM_SCRIPT: &str = "pkg/hosted.js";
+/// The view's script for hosts that refuse WebAssembly, in the site.
+const PLAIN_SCRIPT: &str = "pkg/hosted-script.js";
 
 /// The result of an app-only tool: its [`AppReply`] as `structuredContent`,
 /// an error result when it is a refusal.
@@ -218,9 +228,18 @@ fn reply(reply: &AppReply) -> CallToolResult {
     result
 }
 
-/// The app-only tools, listed and callable only for clients that show
-/// apps, hidden from the model by their visibility.
-#[tool_router(router = app_tools, vis = "pub(super)")]
+impl AskDesk {
+    /// The app-only tools, listed and callable only for clients that show
+    /// apps, hidden from the model by their visibility: the WebAssembly
+    /// view's, and the one its script stands in with where a host runs
+    /// none.
+    pub(super) fn app_tools() -> rmcp::handler::server::router::tool::ToolRouter<Self> {
+        Self::form_tools() + Self::script_tools()
+    }
+}
+
+/// The WebAssembly view's app-only tools.
+#[tool_router(router = form_tools)]
 impl AskDesk {
     /// [`READ_TOOL`]: the ask, once it ended or after its wait.
     #[tool(
@@ -359,6 +378,9 @@ mod tests {
             b"var s=\"</script>\";".to_vec(),
         )])))
         .expect_err("not inline");
-        assert!(error.contains("--inline"), "{error}");
+        assert!(
+            error.contains("pkg/hosted.js may not stand inline"),
+            "{error}"
+        );
     }
 }
