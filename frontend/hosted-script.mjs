@@ -12,7 +12,8 @@
 // the form's fields back through the same tool when the person sends, as
 // a browser posts the page's form without JavaScript. The server's one
 // validator decides; a refusal comes back as the form with its problems
-// beside their questions, the end as the page shows it.
+// beside their questions, the end as the page shows it. What the person
+// enters is kept on the desk as they go, for a view shown again.
 //
 // scripts/dev.sh bundles it with esbuild into pkg/hosted-script.js.
 import {
@@ -23,6 +24,9 @@ import {
 
 const SHOW = "show_ask";
 const READ = "read_ask";
+const DRAFT = "keep_draft";
+// How long a change stands before the draft goes to the desk.
+const DRAFT_PAUSE_MS = 400;
 const READ_WAIT_SECONDS = 25;
 const ROOT_ID = "askdesk-app";
 
@@ -129,6 +133,21 @@ async function start() {
       sending = false;
     }
   });
+
+  // What the person enters is kept on the desk as they go (keep_draft):
+  // a host may unmount the view and show it again, and show_ask then
+  // renders the form with it.
+  let changes = 0;
+  const keepDraft = () => {
+    const change = ++changes;
+    setTimeout(() => {
+      const form = root.querySelector("form");
+      if (change !== changes || ended || sending || !form) return;
+      app.callServerTool({ name: DRAFT, arguments: { askId, fields: fieldsOf(form) } }).catch(() => {});
+    }, DRAFT_PAUSE_MS);
+  };
+  root.addEventListener("input", keepDraft);
+  root.addEventListener("change", keepDraft);
 
   // The outcome's copy buttons: the text just before each.
   root.addEventListener("click", (event) => {

@@ -17,7 +17,10 @@ use crate::{
     error::ServerError,
     i18n::{Lang, Speak},
 };
-use askform::state::{FormState, Outgoing};
+use askform::{
+    form::Posted,
+    state::{FormState, Outgoing},
+};
 use interaction::{AnswerItem, Ask, Decline};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -98,10 +101,43 @@ pub struct Shown {
     pub status: Option<interaction::AskStatus>,
 }
 
+/// The app-only tool that keeps what the person has entered in the view,
+/// on the desk, for that ask and the client that shows it: a host may
+/// unmount the view (the conversation scrolls, or reloads) and show it
+/// again; the opaque frame has no storage of its own.
+pub const DRAFT_TOOL: &str = "keep_draft";
+
+/// [`DRAFT_TOOL`]'s arguments, listed as its input schema.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct KeepDraft {
+    /// The ask's id, from ask_user's result.
+    pub ask_id: String,
+    /// What the form holds now, as a browser would post it: [name, value] pairs; none to
+    /// only read what is kept, empty to forget it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ssr", schemars(length(max = DRAFT_FIELDS)))]
+    pub fields: Option<Vec<(String, String)>>,
+}
+
+/// How many fields a kept draft may hold.
+pub const DRAFT_FIELDS: usize = 1_000;
+/// How many bytes of names and values a kept draft may hold.
+pub const DRAFT_BYTES: usize = 64 * 1024;
+
+/// [`DRAFT_TOOL`]'s `structuredContent`: the draft kept, as fields.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KeptDraft {
+    /// The fields kept; none when nothing is (or the ask has ended).
+    pub fields: Vec<(String, String)>,
+}
+
 #[cfg(feature = "ssr")]
 mod served;
 #[cfg(feature = "ssr")]
-pub use served::{shown, shown_failure};
+pub use served::{document, inlinable, shown, shown_failure};
 
 /// Both tools' `structuredContent`: the ask as it stands after the call,
 /// or why the call was refused, as the page's server functions say it.
@@ -175,7 +211,18 @@ async fn open(id: String, stage: RwSignal<Stage>) {
     };
     match read_ask(&read).await {
         Ok(ask) => {
-            let form = RwSignal::new(FormState::new(&ask.id, &ask.request, None));
+            // Shown again (the host unmounted the view): what the person had
+            // entered, as the desk kept it.
+            let kept = if ask.status.is_finished() {
+                None
+            } else {
+                kept_draft(&ask.id, None)
+                    .await
+                    .ok()
+                    .filter(|fields| !fields.is_empty())
+                    .map(|fields| Posted::from_fields(&ask.id, &ask.request, &fields))
+            };
+            let form = RwSignal::new(FormState::new(&ask.id, &ask.request, kept.as_ref()));
             let questions = ask.request.questions().to_vec();
             if ask.status.is_finished() {
                 form.update(|s| s.settle(Ok(ask)));
@@ -189,6 +236,52 @@ async fn open(id: String, stage: RwSignal<Stage>) {
 async fn read_ask(read: &ReadAsk) -> Result<Ask, ServerError> {
     host::call_tool::<AppReply>(READ_TOOL, read).await?
 }
+
+/// Keeps `fields` as the draft of the ask `ask_id` on the desk ([`DRAFT_TOOL`]),
+/// or, with none, reads what is kept.
+async fn kept_draft(
+    ask_id: &str,
+    fields: Option<Vec<(String, String)>>,
+) -> Result<Vec<(String, String)>, ServerError> {
+    let call = KeepDraft {
+        ask_id: ask_id.to_owned(),
+        fields,
+    };
+    Ok(host::call_tool::<KeptDraft>(DRAFT_TOOL, &call)
+        .await?
+        .fields)
+}
+
+/// Keeps the form's draft on the desk as the person goes: each change
+/// that stands for a moment goes, so a view the host shows again gets it
+/// back.
+fn keep_draft(form: RwSignal<FormState>) {
+    let changes = StoredValue::new(0_u64);
+    Effect::new(move |first: Option<()>| {
+        let fields = form.with(|s| {
+            let mut posted = s.saved();
+            posted.reason = s.reason().to_owned();
+            posted.fields()
+        });
+        if first.is_none() {
+            return;
+        }
+        changes.update_value(|n| *n += 1);
+        let change = changes.get_value();
+        let ask_id = form.with_untracked(|s| s.ask_id().to_owned());
+        leptos::task::spawn_local(async move {
+            crate::browser::sleep(std::time::Duration::from_millis(DRAFT_PAUSE_MS)).await;
+            let ended = form.with_untracked(|s| s.ended().is_some());
+            if changes.get_value() == change && !ended {
+                let _ = kept_draft(&ask_id, Some(fields)).await;
+            }
+        });
+    });
+}
+
+/// How long a change stands before the draft goes to the desk, in
+/// milliseconds.
+const DRAFT_PAUSE_MS: u64 = 400;
 
 /// The ask's form, sending through the host, and following the ask until
 /// it ends here or elsewhere.
@@ -218,6 +311,7 @@ fn HostedForm(form: RwSignal<FormState>, questions: Vec<interaction::Question>) 
         });
     });
     leptos::task::spawn_local(follow(form));
+    keep_draft(form);
     view! { <FormOrOutcome form questions send/> }
 }
 
@@ -259,90 +353,9 @@ pub fn start() {
     }
 }
 
-/// The view's document, as the server serves it for `ui://askdesk/ask`:
-/// the site's stylesheet and two scripts inline (an MCP App loads nothing
-/// from elsewhere; both must be [`inlinable`]): `without_wasm`, which
-/// drives the server-rendered form ([`SHOW_TOOL`]) where the host refuses
-/// WebAssembly and does nothing elsewhere, then `wasm`, the `hosted`
-/// bundle. The element carries the words the script shows before the
-/// ask arrives; a host that runs no scripts at all shows the line the
-/// stylesheet hides once the view has filled its element.
-#[cfg(feature = "ssr")]
-pub fn document(wasm: &str, without_wasm: &str, stylesheet: &str) -> String {
-    use crate::page_words::SpeakPage;
-    let lang = Lang::default();
-    let (t, words) = (lang.t(), lang.page());
-    let body = view! {
-        <html lang=lang.tag()>
-            <head>
-                <meta charset="utf-8"/>
-                <meta name="viewport" content="width=device-width, initial-scale=1"/>
-                <title>"askdesk"</title>
-                <style inner_html=stylesheet.to_owned()></style>
-            </head>
-            <body class="hosted">
-                <main
-                    id=ROOT_ID
-                    class="ask-page embed"
-                    data-waiting=t.waiting_for_question
-                    data-ended=t.call_ended
-                ></main>
-                <p class="hosted-fallback">{words.hosted_without_scripts}</p>
-                <script inner_html=without_wasm.to_owned()></script>
-                <script inner_html=wasm.to_owned()></script>
-            </body>
-        </html>
-    };
-    format!("<!DOCTYPE html>{}", body.to_html())
-}
-
-/// Whether `script` may stand as the text of an inline `<script>`: no
-/// `</script` to end the element, no `<!--` to change how HTML reads it,
-/// no NUL for the parser to replace. `scripts/wasm-module.mjs --inline`
-/// writes the `hosted` bundle so; this is the check, not a second escaper.
-#[cfg(feature = "ssr")]
-pub fn inlinable(script: &str) -> bool {
-    !script.contains('\0')
-        && !script.contains("<!--")
-        && !script.to_ascii_lowercase().contains("</script")
-}
-
 #[cfg(all(test, feature = "ssr"))]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_script_that_could_end_its_element_early_is_not_inlinable() {
-        for script in [
-            r#"var s="a</script>";"#,
-            r#"var s="a</SCRIPT>";"#,
-            "var s=\"<!--\";",
-            "var s=\"\0\";",
-        ] {
-            assert!(!inlinable(script), "{script:?}");
-        }
-        assert!(inlinable(r#"var s="a<\/script>\x3C!--\0",t=1<2;"#));
-    }
-
-    #[test]
-    fn the_document_holds_the_style_the_scripts_and_the_fallback() {
-        let html = document("start()", "drive()", "main{color:red}");
-        assert!(
-            html.starts_with("<!DOCTYPE html><html lang=\"en\">"),
-            "{html}"
-        );
-        assert!(html.contains("<style>main{color:red}</style>"), "{html}");
-        let wasm = html
-            .find("<script>start()</script>")
-            .expect("the wasm bundle");
-        let without = html
-            .find("<script>drive()</script>")
-            .expect("the script path");
-        assert!(without < wasm, "{html}");
-        assert!(html.contains("data-waiting=\"Waiting"), "{html}");
-        assert!(html.contains(&format!("id=\"{ROOT_ID}\"")), "{html}");
-        assert!(html.contains("class=\"hosted-fallback\""), "{html}");
-    }
 
     #[test]
     fn the_tools_arguments_read_as_the_server_takes_them() {

@@ -129,6 +129,28 @@ impl Posted {
         }
     }
 
+    /// The fields a browser would post for this, in the form's order (no
+    /// empty text): [`Posted::from_fields`] reads them back as they were.
+    pub fn fields(&self) -> Vec<(String, String)> {
+        let mut fields = Vec::new();
+        for posted in &self.questions {
+            let name = selected_field(&posted.id);
+            fields.extend(
+                posted
+                    .selected
+                    .iter()
+                    .map(|label| (name.clone(), label.clone())),
+            );
+            if !posted.custom.is_empty() {
+                fields.push((other_field(&posted.id), posted.custom.clone()));
+            }
+        }
+        if !self.reason.is_empty() {
+            fields.push((REASON_FIELD.to_owned(), self.reason.clone()));
+        }
+        fields
+    }
+
     /// Puts what was posted into `batch`, as if typed and clicked there.
     pub fn apply(&self, batch: &mut BatchDraft) {
         for posted in &self.questions {
@@ -188,6 +210,26 @@ pub(crate) mod tests {
             .iter()
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
             .collect()
+    }
+
+    #[test]
+    fn a_draft_goes_out_as_fields_and_comes_back_the_same() {
+        let request = request();
+        let posted = Posted::from_fields(
+            "x",
+            &request,
+            &fields(&[
+                ("answer.features", "Logging"),
+                ("other.features", "and tracing"),
+                ("answer.features", "Auth"),
+                ("other.notes", "line one\nline two"),
+                ("reason", "busy"),
+            ]),
+        );
+        let back = Posted::from_fields("x", &request, &posted.fields());
+        assert_eq!(back, posted);
+        assert_eq!(posted.questions[1].selected, ["Logging", "Auth"]);
+        assert!(Posted::from_fields("x", &request, &[]).fields().is_empty());
     }
 
     #[test]

@@ -42,7 +42,9 @@ const POLICIES = {
   none: () => "default-src 'none'; style-src 'unsafe-inline'",
 };
 
-window.showApp = async ({ html, csp, policy, input, result, tools, locale, look }) => {
+window.showApp = async (app) => {
+  window.lastApp = app;
+  const { html, csp, policy, input, result, tools, locale, look } = app;
   const frame = document.createElement("iframe");
   frame.title = "askdesk";
   frame.setAttribute("sandbox", "allow-scripts allow-forms");
@@ -72,4 +74,13 @@ window.showApp = async ({ html, csp, policy, input, result, tools, locale, look 
   };
   await bridge.connect(new PostMessageTransport(frame.contentWindow, frame.contentWindow));
   window.appBridge = bridge;
+};
+
+// What a host does when the conversation scrolls the view away and back,
+// or reloads: the frame goes without a word, and a new one shows the same
+// tool call's view.
+window.showAgain = async () => {
+  document.querySelector("iframe")?.remove();
+  await window.appBridge?.close();
+  await window.showApp(window.lastApp);
 };

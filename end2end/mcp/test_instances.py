@@ -142,3 +142,31 @@ async def test_a_task_is_answered_and_read_on_any_instance(two_instances):
     assert done["result"]["structuredContent"]["answers"] == [
         {"id": "q1", "selected": ["Auth"]}, {"id": "q2", "selected": ["PostgreSQL"]},
     ]
+
+
+async def test_a_draft_kept_on_one_instance_is_read_on_the_other(two_instances):
+    """askdesk's form in a host keeps the person's draft on the desk
+    (keep_draft): a view shown again, whose calls reach another instance,
+    gets it back, and the server-rendered form holds it."""
+    from test_elicitation import ask
+    from test_tasks import result
+
+    a, b = two_instances
+    apps = {"extensions": {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}}
+    opened = await result(a, "tools/call", {"name": "ask_user", "arguments": ask(
+        f"two instances draft {uuid.uuid4()}", None)}, apps)
+    ask_id = opened["structuredContent"]["askId"]
+    fields = [["answer.q1", "Auth"], ["other.q1", "kept across instances"]]
+    kept = await result(a, "tools/call", {"name": "keep_draft", "arguments": {
+        "askId": ask_id, "fields": fields}}, apps)
+    assert kept["structuredContent"]["fields"] == fields
+    read = await result(b, "tools/call", {"name": "keep_draft", "arguments": {"askId": ask_id}}, apps)
+    assert read["structuredContent"]["fields"] == fields
+    shown = await result(b, "tools/call", {"name": "show_ask", "arguments": {"askId": ask_id}}, apps)
+    assert 'value="kept across instances"' in shown["structuredContent"]["html"], shown
+    # Ended on one instance, forgotten for both.
+    await result(a, "tools/call", {"name": "cancel_ask", "arguments": {"askId": ask_id}}, apps)
+    gone = await result(b, "tools/call", {"name": "keep_draft", "arguments": {"askId": ask_id}}, apps)
+    assert gone["structuredContent"]["fields"] == []
+    assert (await result(a, "tools/call", {"name": "keep_draft", "arguments": {
+        "askId": ask_id}}, apps))["structuredContent"]["fields"] == []

@@ -5,6 +5,7 @@ tools) and its relayed answer is refused over HTTP and stdio alike; an
 agent added with --relays-answers relays, and the ask names it as
 `relayedBy` with no person as `answeredBy`."""
 
+import re
 import subprocess
 import tempfile
 import uuid
@@ -160,3 +161,36 @@ async def titled(url: str, token: str, title: str) -> dict:
 
 async def nothing():
     pass
+
+
+async def test_a_draft_in_the_form_is_kept_for_its_ask_and_its_client_alone(team):
+    """keep_draft: what the person entered in askdesk's form in a host, kept
+    on the desk for the client that shows it, shown again by show_ask, and
+    forgotten once the ask is answered."""
+    url, tokens = team
+    relay, bot = tokens["relay"], tokens["bot"]
+    with anyio.fail_after(15):
+        opened = (await rpc(url, relay, "tools/call", {"name": "ask_user", "arguments": ask(
+            f"draft {uuid.uuid4()}", None)}))["result"]
+    ask_id = opened["structuredContent"]["askId"]
+
+    async def draft(token: str, **arguments) -> dict:
+        return (await rpc(url, token, "tools/call", {"name": "keep_draft", "arguments": {
+            "askId": ask_id, **arguments}}))["result"]
+
+    fields = [["answer.q1", "Auth"], ["other.q1", "SSO"]]
+    assert (await draft(relay, fields=fields))["structuredContent"]["fields"] == fields
+    assert (await draft(relay))["structuredContent"]["fields"] == fields
+    # Another agent's client does not see it.
+    assert (await draft(bot))["structuredContent"]["fields"] == []
+    shown = (await rpc(url, relay, "tools/call", {"name": "show_ask", "arguments": {"askId": ask_id}}))["result"]
+    html = shown["structuredContent"]["html"]
+    assert 'value="SSO"' in html and re.search(r'value="Auth"[^>]* checked>', html), html
+    # Too much to keep: refused, naming the rule, and what was kept stays.
+    refused = await draft(relay, fields=[["other.q1", "x" * 70_000]])
+    assert refused["isError"] is True and "bytes" in refused["content"][0]["text"], refused
+    assert (await draft(relay))["structuredContent"]["fields"] == fields
+    answered = (await rpc(url, relay, "tools/call", {"name": "answer_in_app", "arguments": {
+        "askId": ask_id, "answers": ANSWERS}}))["result"]
+    assert answered["structuredContent"]["Ok"]["status"] == "answered", answered
+    assert (await draft(relay))["structuredContent"]["fields"] == []

@@ -101,7 +101,7 @@ test("to a host that shows MCP Apps, ask_user lists its view, and the view's own
   const tools = (await client.listTools()).tools;
   const ui = (name: string) => (tools.find((t) => t.name === name)?._meta as any)?.ui;
   expect(ui("ask_user")).toEqual({ resourceUri: "ui://askdesk/ask", visibility: ["model", "app"] });
-  for (const name of ["read_ask", "answer_in_app", "show_ask"]) {
+  for (const name of ["read_ask", "answer_in_app", "show_ask", "keep_draft"]) {
     expect(ui(name)).toEqual({ resourceUri: "ui://askdesk/ask", visibility: ["app"] });
   }
   const resources = (await client.listResources()).resources;
@@ -184,6 +184,39 @@ for (const policy of HOSTS) {
       await client.callTool({ name: "cancel_ask", arguments: { askId: id } });
       await expect(form.outcome).toContainText("Withdrawn");
       await expect(page.frameLocator("iframe").getByText("typed before it was withdrawn")).toBeVisible();
+      expect(errors).toEqual([]);
+      await client.close();
+    });
+
+    test("what the person entered comes back when the host shows the view again, and goes once answered", async ({ page }) => {
+      const client = await agent(UI);
+      const result: any = await client.callTool({ name: "ask_user", arguments: twoOrders });
+      const id = result.structuredContent.askId;
+      const errors = await host(page, client, twoOrders, result, { policy });
+      const form = new AskPage(page, page.frameLocator("iframe"));
+      await form.other(/text first/).fill("typed before the view went");
+      await form.checkbox(/text first/, "Logging").check();
+      await form.checkbox(/labels first/, "Auth").check();
+      // Kept on the desk, for this ask and this client.
+      const kept = async () =>
+        ((await client.callTool({ name: "keep_draft", arguments: { askId: id } })).structuredContent as any).fields;
+      await expect.poll(kept).toEqual(expect.arrayContaining([
+        ["answer.labelsFirst", "Auth"],
+        ["answer.textFirst", "Logging"],
+        ["other.textFirst", "typed before the view went"],
+      ]));
+      await page.evaluate(() => (window as any).showAgain());
+      await expect(form.other(/text first/)).toHaveValue("typed before the view went");
+      await expect(form.checkbox(/text first/, "Logging")).toBeChecked();
+      await expect(form.checkbox(/labels first/, "Auth")).toBeChecked();
+      await form.submit.click();
+      await expect(form.outcome).toContainText("Answered");
+      const answered: any = await client.callTool({ name: "await_answer", arguments: { askId: id } });
+      expect(answered.structuredContent.answers).toEqual([
+        { id: "labelsFirst", selected: ["Auth"] },
+        { id: "textFirst", selected: ["Logging"], custom: "typed before the view went" },
+      ]);
+      expect(await kept()).toEqual([]);
       expect(errors).toEqual([]);
       await client.close();
     });

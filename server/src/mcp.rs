@@ -12,6 +12,7 @@
 
 pub mod elicit;
 pub mod hosted;
+mod kept;
 mod replies;
 mod rounds;
 mod schema;
@@ -60,6 +61,8 @@ pub struct AskDesk {
     notes: tasks::Notes,
     /// The form's document for hosts that show MCP Apps.
     view: hosted::View,
+    /// What people entered in askdesk's form in their hosts.
+    drafts: kept::Keeper<hosted::Draft>,
     /// The tools every client is offered ([`tools`]).
     tools: ToolRouter<Self>,
     /// The tools only askdesk's form in a host calls ([`hosted`]).
@@ -76,6 +79,7 @@ impl AskDesk {
             elicit: false,
             create_limit: None,
             notes: tasks::Notes::default(),
+            drafts: kept::Keeper::default(),
             view: hosted::View::default(),
             tools: Self::tool_router(),
             app_tools: Self::app_tools(),
@@ -88,10 +92,12 @@ impl AskDesk {
         self
     }
 
-    /// Keeps what tasks need between calls in `shared`, for every instance.
+    /// Keeps what tasks and hosts' forms need between calls in `shared`,
+    /// for every instance.
     pub fn sharing(mut self, shared: Option<desk::PostgresStore>) -> Self {
         if let Some(shared) = shared {
-            self.notes = tasks::Notes::shared(shared);
+            self.notes = tasks::Notes::shared(shared.clone());
+            self.drafts = kept::Keeper::shared(shared);
         }
         self
     }
@@ -231,7 +237,7 @@ impl ServerHandler for AskDesk {
         let (id, ask) = self.task_ask(&request.task_id).await?;
         let pending = ask.status == interaction::AskStatus::Pending;
         let note = match (id.in_client, pending) {
-            (true, true) => self.notes.get(&id.ask).await,
+            (true, true) => self.notes.get(&id.ask).await.unwrap_or_default(),
             (true, false) => {
                 self.notes.forget(&id.ask).await;
                 tasks::Note::default()
@@ -258,7 +264,7 @@ impl ServerHandler for AskDesk {
         if !id.in_client || ask.status.is_finished() {
             return Ok(());
         }
-        let note = self.notes.get(&id.ask).await;
+        let note = self.notes.get(&id.ask).await.unwrap_or_default();
         // Replies to keys the task does not ask under now are ignored.
         let asked = note.asks().then(|| note.key());
         let Some(reply) = asked.and_then(|key| request.input_responses.get(&key)) else {
@@ -385,6 +391,7 @@ mod tests {
             names(AskDesk::app_tools()),
             [
                 app::hosted::ANSWER_TOOL,
+                app::hosted::DRAFT_TOOL,
                 app::hosted::READ_TOOL,
                 app::hosted::SHOW_TOOL
             ]
@@ -414,11 +421,11 @@ mod tests {
             tools[1]["inputSchema"]["properties"]["waitSeconds"]["description"]
         );
         let app = listed(AskDesk::app_tools());
-        let read = &app[1]["inputSchema"]["properties"]["waitSeconds"];
+        let read = &app[2]["inputSchema"]["properties"]["waitSeconds"];
         assert_eq!(read["maximum"], app::hosted::READ_WAIT_SECONDS);
         let answers = &app[0]["inputSchema"]["properties"]["answers"];
         assert_eq!(answers["items"]["required"], json!(["id"]));
-        let fields = &app[2]["inputSchema"]["properties"]["fields"]["items"];
+        let fields = &app[3]["inputSchema"]["properties"]["fields"]["items"];
         assert_eq!(
             (&fields["minItems"], &fields["maxItems"]),
             (&json!(2), &json!(2))

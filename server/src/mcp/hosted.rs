@@ -9,7 +9,10 @@
 //! the model by their visibility, and listed only to such clients),
 //! through the desk's one validator, recorded as `via: mcp-app`.
 
+mod drafts;
 mod shown;
+
+pub use drafts::Draft;
 
 use super::{
     replies::{read_arguments, tool_error},
@@ -231,10 +234,10 @@ fn reply(reply: &AppReply) -> CallToolResult {
 impl AskDesk {
     /// The app-only tools, listed and callable only for clients that show
     /// apps, hidden from the model by their visibility: the WebAssembly
-    /// view's, and the one its script stands in with where a host runs
-    /// none.
+    /// view's, the one its script stands in with where a host runs none,
+    /// and the draft both keep.
     pub(super) fn app_tools() -> rmcp::handler::server::router::tool::ToolRouter<Self> {
-        Self::form_tools() + Self::script_tools()
+        Self::form_tools() + Self::script_tools() + Self::draft_tools()
     }
 }
 
@@ -249,7 +252,11 @@ impl AskDesk {
         input_schema = schema::input_of::<ReadAsk>(),
         meta = tool_meta(&["app"])
     )]
-    async fn read_ask(&self, arguments: JsonObject) -> CallToolResult {
+    async fn read_ask(
+        &self,
+        arguments: JsonObject,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
         let input: ReadAsk = match read_arguments(READ_TOOL, arguments, None) {
             Ok(input) => input,
             Err(refusal) => return refusal,
@@ -260,6 +267,7 @@ impl AskDesk {
             .wait(&input.ask_id, wait)
             .await
             .map_err(BackendError::for_page);
+        self.forget_draft_once_ended(&read, &caller(&context)).await;
         reply(&read)
     }
 
@@ -300,7 +308,20 @@ impl AskDesk {
                 ))
             }
         };
-        reply(&done.map_err(BackendError::for_page))
+        let done = done.map_err(BackendError::for_page);
+        self.forget_draft_once_ended(&done, &caller).await;
+        reply(&done)
+    }
+}
+
+impl AskDesk {
+    /// Forgets the draft `caller`'s view kept of an ask that has ended.
+    async fn forget_draft_once_ended(&self, ask: &AppReply, caller: &desk::Caller) {
+        if let Ok(ask) = ask {
+            if ask.status.is_finished() {
+                self.drafts.forget(&drafts::key(&ask.id, caller)).await;
+            }
+        }
     }
 }
 

@@ -11,14 +11,9 @@
 //! in the shared database on PostgreSQL, in the process otherwise.
 
 use super::{elicit, elicit::Form, replies};
-use desk::PostgresStore;
 use interaction::{Ask, AskCreated, AskStatus, Timestamp};
 use rmcp::model::{DetailedTask, InputRequest, InputRequests, Task, TaskPayload};
 use serde::{Deserialize, Serialize};
-use std::{
-    collections::HashMap,
-    sync::{Arc, Mutex, PoisonError},
-};
 
 /// What a task's id says after its ask's id when the form is shown in the
 /// client.
@@ -104,73 +99,12 @@ impl Note {
     }
 }
 
-/// Where the notes are kept.
-#[derive(Clone, Default)]
-pub struct Notes {
-    local: Arc<Mutex<HashMap<String, Note>>>,
-    shared: Option<PostgresStore>,
-}
+/// Where the notes are kept, by ask.
+pub type Notes = super::kept::Keeper<Note>;
 
-/// The prefix of a note's row among the shared MCP state.
-const NOTE_ROW: &str = "askdesk-task-note:";
-
-impl Notes {
-    /// Notes kept in `shared`, for every instance.
-    pub fn shared(shared: PostgresStore) -> Self {
-        Self {
-            local: Arc::default(),
-            shared: Some(shared),
-        }
-    }
-
-    /// The note of the ask `id`; none when no reply was refused.
-    pub async fn get(&self, id: &str) -> Note {
-        match &self.shared {
-            Some(store) => match store.session(&format!("{NOTE_ROW}{id}")).await {
-                Ok(json) => json
-                    .and_then(|json| serde_json::from_str(&json).ok())
-                    .unwrap_or_default(),
-                Err(e) => {
-                    tracing::warn!(id = %id, "a task's note was not read: {e}");
-                    Note::default()
-                }
-            },
-            None => self.lock().get(id).cloned().unwrap_or_default(),
-        }
-    }
-
-    /// Keeps `note` for the ask `id`.
-    pub async fn keep(&self, id: &str, note: &Note) {
-        match &self.shared {
-            Some(store) => {
-                let json = serde_json::to_string(note).unwrap_or_default();
-                if let Err(e) = store.keep_session(&format!("{NOTE_ROW}{id}"), &json).await {
-                    tracing::warn!(id = %id, "a task's note was not kept: {e}");
-                }
-            }
-            None => {
-                self.lock().insert(id.to_owned(), note.clone());
-            }
-        }
-    }
-
-    /// Forgets the note of an ask that ended.
-    pub async fn forget(&self, id: &str) {
-        match &self.shared {
-            Some(store) => {
-                if let Err(e) = store.drop_session(&format!("{NOTE_ROW}{id}")).await {
-                    tracing::debug!(id = %id, "a task's note was not dropped: {e}");
-                }
-            }
-            None => {
-                self.lock().remove(id);
-            }
-        }
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Note>> {
-        self.local.lock().unwrap_or_else(PoisonError::into_inner)
-    }
+impl super::kept::Kept for Note {
+    const ROW: &'static str = "askdesk-task-note:";
+    const WHAT: &'static str = "a task's note";
 }
 
 /// The task of an ask just made: what `ask_user` answers with.

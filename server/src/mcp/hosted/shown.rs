@@ -33,7 +33,8 @@ impl AskDesk {
     #[tool(
         title = "Show an ask (askdesk's form)",
         description = "For askdesk's form in the host only, where it runs no WebAssembly: the \
-                       ask's form (or how it ended) as HTML, with the fields given; with send, \
+                       ask's form (or how it ended) as HTML, with the fields given (without any, with \
+                       the draft keep_draft kept); with send, \
                        answers or declines with them first, checked by the desk as the page's \
                        are.",
         input_schema = schema::input_of::<ShowAsk>(),
@@ -57,16 +58,23 @@ impl AskDesk {
             Ok(ask) => ask,
             Err(e) => return result(shown_failure(&e.for_page(), lang)),
         };
-        let fields = &input.fields;
-        let posted = Posted::from_fields(&ask.id, &ask.request, fields);
+        let caller = caller(&context);
+        let draft = super::drafts::key(&ask.id, &caller);
+        // Shown afresh (the host showed the view again): what the person
+        // had entered, as kept.
+        let fields = match (input.fields.is_empty(), input.send) {
+            (true, false) => self.drafts.get(&draft).await.unwrap_or_default().0,
+            _ => input.fields,
+        };
+        let posted = Posted::from_fields(&ask.id, &ask.request, &fields);
         let mut state = FormState::new(&ask.id, &ask.request, Some(&posted));
         let questions = ask.request.questions().to_vec();
         if ask.status.is_finished() {
             // Ended elsewhere, before or while the person typed: the
             // outcome, keeping what was typed.
             state.end_elsewhere(ask);
+            self.drafts.forget(&draft).await;
         } else if input.send {
-            let caller = caller(&context);
             let declines = fields
                 .iter()
                 .any(|(name, value)| name == INTENT_FIELD && value == "decline");
@@ -83,6 +91,9 @@ impl AskDesk {
                     .answer(&ask.id, answers, &caller, Via::McpApp)
                     .await
             };
+            if done.is_ok() {
+                self.drafts.forget(&draft).await;
+            }
             state.settle(done.map_err(BackendError::for_page));
         }
         result(shown(state, questions, lang))
