@@ -136,6 +136,14 @@ pub fn AskView(
         parts.join(" ")
     };
     let note = view! { <DefaultsNote ask=ask.clone()/> };
+    let context = ask.request.context().map(|text| {
+        view! {
+            <figure class="agent-context">
+                <figcaption>{words.agent_context}</figcaption>
+                <blockquote dir="auto" tabindex="0">{text.to_owned()}</blockquote>
+            </figure>
+        }
+    });
     let body = if ask.status.is_finished() {
         view! { <FinishedBy ask=ask.clone()/> <Outcome ask/> }.into_any()
     } else if !may_answer {
@@ -171,6 +179,7 @@ pub fn AskView(
                 <h1 dir="auto">{title}</h1>
                 <p class="meta">{words.asked_by}<bdi class="agent">{agent}</bdi>" "{meta}</p>
             </header>
+            {context}
             {note}
             {body}
             <Deliveries deliveries/>

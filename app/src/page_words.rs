@@ -65,6 +65,8 @@ pub struct PageWords {
     pub notifications: &'static str,
     /// What comes before the agent's name: "Asked by ".
     pub asked_by: &'static str,
+    /// Above what the agent was doing when it asked.
+    pub agent_context: &'static str,
     pub asked_at: fn(&str) -> String,
     pub expires_at: fn(&str) -> String,
     /// "If nobody answers by …, the agent goes on with:"
@@ -242,6 +244,7 @@ pub static EN: PageWords = PageWords {
     given_up_at: |at| format!("given up at {at}"),
     notifications: "Notifications",
     asked_by: "Asked by ",
+    agent_context: "What the agent was doing",
     asked_at: |at| format!("at {at}"),
     expires_at: |at| format!("· expires at {at}"),
     defaults_by: |at| format!("If nobody answers by {at}, the agent goes on with these default answers:"),
@@ -345,6 +348,7 @@ pub static ZH: PageWords = PageWords {
     given_up_at: |at| format!("{at} 已放弃"),
     notifications: "通知",
     asked_by: "提问者：",
+    agent_context: "智能体当时在做什么",
     asked_at: |at| format!("时间：{at}"),
     expires_at: |at| format!("· {at} 过期"),
     defaults_by: |at| format!("如果到 {at} 仍无人回答，智能体将按以下默认回答继续："),

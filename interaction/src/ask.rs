@@ -75,6 +75,11 @@ pub struct NewAsk {
     /// The questions, as in [`Request`].
     #[cfg_attr(feature = "schema", schemars(length(min = 1, max = crate::MAX_QUESTIONS)))]
     pub questions: Vec<Question>,
+    /// What the agent was doing when it asked (its last message, say),
+    /// shown above the questions, as in [`Request`]; blank counts as none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(max = crate::MAX_CONTEXT_CHARS), pattern(crate::schema::TEXT)))]
+    pub context: Option<String>,
     /// A line saying what the ask is about.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(length(max = crate::MAX_TITLE_CHARS), pattern(crate::schema::TEXT)))]
@@ -152,6 +157,7 @@ impl NewAsk {
         let mut problems = Vec::new();
         let request = ValidRequest::new(Request {
             questions: self.questions,
+            context: trimmed(self.context),
         })
         .map_err(|p| problems.extend(p.0));
         problems.extend(too_long(

@@ -3,9 +3,10 @@
 //! problems in each. Text from agents and people is never translated.
 
 use crate::{
-    draft::Reason, problem::quoted, Problem, ProblemCode, MAX_AGENT_CHARS, MAX_CUSTOM_CHARS,
-    MAX_DESCRIPTION_CHARS, MAX_HEADER_CHARS, MAX_ID_CHARS, MAX_LABEL_CHARS, MAX_OPTIONS,
-    MAX_PREVIEW_CHARS, MAX_QUESTIONS, MAX_QUESTION_CHARS, MAX_TIMEOUT_SECONDS, MAX_TITLE_CHARS,
+    draft::Reason, problem::quoted, Problem, ProblemCode, MAX_AGENT_CHARS, MAX_CONTEXT_CHARS,
+    MAX_CUSTOM_CHARS, MAX_DESCRIPTION_CHARS, MAX_HEADER_CHARS, MAX_ID_CHARS, MAX_LABEL_CHARS,
+    MAX_OPTIONS, MAX_PREVIEW_CHARS, MAX_QUESTIONS, MAX_QUESTION_CHARS, MAX_TIMEOUT_SECONDS,
+    MAX_TITLE_CHARS,
 };
 use serde::{Deserialize, Serialize};
 
@@ -144,6 +145,7 @@ impl ProblemCode {
                 format!("选项说明太长；最多 {MAX_DESCRIPTION_CHARS} 个字符。")
             }
             Self::PreviewTooLong => format!("选项预览太长；最多 {MAX_PREVIEW_CHARS} 个字符。"),
+            Self::ContextTooLong => format!("背景说明太长；最多 {MAX_CONTEXT_CHARS} 个字符。"),
             Self::MultiSelectWithoutOptions => "多选问题至少需要一个选项。".to_owned(),
             Self::UnknownFormat => {
                 "不认识这个格式；可用 integer、number、date、date-time、email、uri。".to_owned()

@@ -27,6 +27,9 @@ pub struct LenientAsk {
     /// A line saying what the ask is about.
     #[serde(default)]
     pub title: Option<String>,
+    /// What the agent was doing when it asked, shown above the questions.
+    #[serde(default)]
+    pub context: Option<String>,
     /// Who asks.
     #[serde(default)]
     pub agent: Option<String>,
@@ -132,6 +135,7 @@ impl LenientAsk {
                 .enumerate()
                 .map(|(i, q)| q.into_question(i))
                 .collect(),
+            context: self.context,
             title: self.title,
             agent: self.agent,
             timeout_seconds: self.timeout_seconds,

@@ -35,6 +35,7 @@
 //! | `duplicate_option` | `questions[i].options[j].label` | another option of the question has this label |
 //! | `description_too_long` | `questions[i].options[j].description` | over 2,000 characters |
 //! | `preview_too_long` | `questions[i].options[j].preview` | over 20,000 characters |
+//! | `context_too_long` | `context` | over 4,000 characters |
 //! | `multi_select_without_options` | `questions[i].multiSelect` | multi-select needs at least one option |
 //! | `unknown_format` | `questions[i].format` | not `integer`, `number`, `date`, `date-time`, `email` or `uri` |
 //! | `format_with_options` | `questions[i].format`, `questions[i].default` | a format or a default on a question with options |
@@ -111,7 +112,7 @@ pub use problem::{Problem, ProblemCode, Problems};
 pub use projection::{claude_code_answer, json_quote, project, Outcome, Structured, ToolOutput};
 pub use time::{NotATime, Timestamp};
 pub use validate::{
-    ValidAnswers, ValidRequest, MAX_CUSTOM_CHARS, MAX_DESCRIPTION_CHARS, MAX_HEADER_CHARS,
-    MAX_ID_CHARS, MAX_LABEL_CHARS, MAX_OPTIONS, MAX_PREVIEW_CHARS, MAX_QUESTIONS,
+    ValidAnswers, ValidRequest, MAX_CONTEXT_CHARS, MAX_CUSTOM_CHARS, MAX_DESCRIPTION_CHARS,
+    MAX_HEADER_CHARS, MAX_ID_CHARS, MAX_LABEL_CHARS, MAX_OPTIONS, MAX_PREVIEW_CHARS, MAX_QUESTIONS,
     MAX_QUESTION_CHARS,
 };

@@ -11,6 +11,11 @@ pub struct Request {
     /// The questions, in the order the human should see them.
     #[cfg_attr(feature = "schema", schemars(length(min = 1, max = crate::MAX_QUESTIONS)))]
     pub questions: Vec<Question>,
+    /// What the agent was doing when it asked (its last message, say),
+    /// shown above the questions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(length(max = crate::MAX_CONTEXT_CHARS), pattern(crate::schema::NOT_BLANK)))]
+    pub context: Option<String>,
 }
 
 /// One question of a [`Request`].

@@ -83,6 +83,8 @@ pub enum ProblemCode {
     DescriptionTooLong,
     /// An option's preview is too long.
     PreviewTooLong,
+    /// A request's context is too long.
+    ContextTooLong,
     /// A multi-select question offers no options.
     MultiSelectWithoutOptions,
     /// A question names a format askdesk does not know.
@@ -146,7 +148,7 @@ pub enum ProblemCode {
 
 impl ProblemCode {
     /// Every code, in the order of the crate documentation's table.
-    pub const ALL: [Self; 40] = [
+    pub const ALL: [Self; 41] = [
         Self::NoQuestions,
         Self::TooManyQuestions,
         Self::InvalidId,
@@ -160,6 +162,7 @@ impl ProblemCode {
         Self::DuplicateOption,
         Self::DescriptionTooLong,
         Self::PreviewTooLong,
+        Self::ContextTooLong,
         Self::MultiSelectWithoutOptions,
         Self::UnknownFormat,
         Self::FormatWithOptions,
@@ -205,6 +208,7 @@ impl ProblemCode {
             Self::DuplicateOption => "duplicate_option",
             Self::DescriptionTooLong => "description_too_long",
             Self::PreviewTooLong => "preview_too_long",
+            Self::ContextTooLong => "context_too_long",
             Self::MultiSelectWithoutOptions => "multi_select_without_options",
             Self::UnknownFormat => "unknown_format",
             Self::FormatWithOptions => "format_with_options",

@@ -33,6 +33,9 @@ pub const MAX_LABEL_CHARS: usize = 200;
 pub const MAX_DESCRIPTION_CHARS: usize = 2_000;
 /// The longest option preview, in characters.
 pub const MAX_PREVIEW_CHARS: usize = 20_000;
+/// The longest context of a request (what the agent was doing), in
+/// characters.
+pub const MAX_CONTEXT_CHARS: usize = 4_000;
 /// Longest custom text, in characters.
 pub const MAX_CUSTOM_CHARS: usize = 10_000;
 
@@ -113,6 +116,11 @@ impl ValidRequest {
     /// The request.
     pub fn request(&self) -> &Request {
         &self.0
+    }
+
+    /// What the agent was doing when it asked, shown above the questions.
+    pub fn context(&self) -> Option<&str> {
+        self.0.context.as_deref()
     }
 
     /// The questions, in order.

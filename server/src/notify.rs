@@ -13,7 +13,7 @@ pub mod webpush;
 pub use channels::{
     Channel, ChannelError, ChannelSettings, Channels, NTFY_ACTIONS, SLACK_ACTIONS, WEB_PUSH,
 };
-pub(crate) use messages::{ask_title, ended_text};
+pub(crate) use messages::{ask_title, context_excerpt, ended_text};
 
 use channels::Kind;
 use desk::{Attempt, Claimed, Desk, DeskError};

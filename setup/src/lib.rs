@@ -14,7 +14,8 @@ mod products;
 mod toml;
 
 pub use products::{
-    Field, FieldValue, Format, Hook, McpServer, Product, Root, Scope, SettingsFile, SERVER_NAME,
+    Field, FieldValue, Format, Hook, McpServer, Options, Product, Root, Scope, SettingsFile,
+    SERVER_NAME, STOP_SECONDS,
 };
 
 use std::{fmt, path::Path};

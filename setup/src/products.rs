@@ -98,6 +98,14 @@ pub enum FieldValue {
     Integer(i64),
 }
 
+/// What `askdesk setup` adds beyond the defaults.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Claude Code's `Stop` hook: "what next?" at the desk whenever the
+    /// agent finishes its turn.
+    pub ask_on_stop: bool,
+}
+
 /// One hook: a command the product runs on an event, the askdesk binary
 /// with `args`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -171,20 +179,38 @@ const CURSOR_SERVER: McpServer = McpServer {
 
 /// Claude Code's hooks: its own `AskUserQuestion` goes to the desk, and
 /// so do its permission prompts, every tool's (one command takes both).
-const CLAUDE_CODE_HOOKS: &[Hook] = &[
-    Hook {
-        event: "PreToolUse",
-        matcher: Some("AskUserQuestion"),
-        args: &["hook", "claude-code"],
-        timeout: A_DAY,
-    },
-    Hook {
-        event: "PermissionRequest",
-        matcher: Some("*"),
-        args: &["hook", "claude-code"],
-        timeout: A_DAY,
-    },
-];
+const CLAUDE_CODE_HOOKS: &[Hook] = &[ASK_USER_QUESTION, CLAUDE_CODE_PERMISSION];
+
+/// The same, and "what next?" at the desk whenever the agent stops
+/// (`--ask-on-stop`).
+const CLAUDE_CODE_HOOKS_ASKING_ON_STOP: &[Hook] =
+    &[ASK_USER_QUESTION, CLAUDE_CODE_PERMISSION, CLAUDE_CODE_STOP];
+
+const ASK_USER_QUESTION: Hook = Hook {
+    event: "PreToolUse",
+    matcher: Some("AskUserQuestion"),
+    args: &["hook", "claude-code"],
+    timeout: A_DAY,
+};
+
+const CLAUDE_CODE_PERMISSION: Hook = Hook {
+    event: "PermissionRequest",
+    matcher: Some("*"),
+    args: &["hook", "claude-code"],
+    timeout: A_DAY,
+};
+
+/// The agent finished its turn: the ask "what next?" expires after an
+/// hour, and the agent stops, so the hook may run that long.
+const CLAUDE_CODE_STOP: Hook = Hook {
+    event: "Stop",
+    matcher: None,
+    args: &["hook", "claude-code"],
+    timeout: STOP_SECONDS as u32,
+};
+
+/// How long "what next?" waits for a person before the agent stops.
+pub const STOP_SECONDS: u64 = 3_600;
 
 /// Codex's hooks, in its `hooks.json` of Claude Code's shape: its approval
 /// prompts, every tool's, go to the desk.
@@ -230,6 +256,17 @@ impl Product {
 
     /// The files askdesk writes for this product in `scope`, MCP first.
     pub fn files(self, scope: Scope) -> Vec<SettingsFile> {
+        self.files_with(scope, Options::default())
+    }
+
+    /// The same with `options`: Claude Code's Stop hook with
+    /// [`Options::ask_on_stop`].
+    pub fn files_with(self, scope: Scope, options: Options) -> Vec<SettingsFile> {
+        let claude_code_hooks = if options.ask_on_stop {
+            CLAUDE_CODE_HOOKS_ASKING_ON_STOP
+        } else {
+            CLAUDE_CODE_HOOKS
+        };
         let file = |root, path, format, server, hooks, note| SettingsFile {
             root,
             path,
@@ -257,7 +294,7 @@ impl Product {
                     "settings.json",
                     Format::Json,
                     None,
-                    CLAUDE_CODE_HOOKS,
+                    claude_code_hooks,
                     None,
                 ),
             ],
@@ -275,7 +312,7 @@ impl Product {
                     ".claude/settings.json",
                     Format::Json,
                     None,
-                    CLAUDE_CODE_HOOKS,
+                    claude_code_hooks,
                     None,
                 ),
             ],

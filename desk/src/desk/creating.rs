@@ -10,12 +10,11 @@ use interaction::{AskCreated, IdempotencyKey, NewAsk, ValidNewAsk};
 /// one idempotency key the same ask.
 fn fingerprint(valid: &ValidNewAsk) -> String {
     use sha2::{Digest, Sha256};
-    let content = (
-        &valid.request,
-        &valid.title,
-        &valid.agent,
-        valid.timeout_seconds,
-    );
+    // What the agent was doing is shown, not asked: a retry that read more
+    // of it (a hook's transcript grew) is the same ask.
+    let mut request = valid.request.request().clone();
+    request.context = None;
+    let content = (&request, &valid.title, &valid.agent, valid.timeout_seconds);
     // An ask for anyone, without defaults, digests as it did before asks
     // had `to` and `defaultAnswers`.
     let json = match (valid.to.is_empty(), &valid.default_answers) {

@@ -724,6 +724,16 @@ pub async fn the_same_idempotency_key_gives_the_same_ask_and_other_content_is_re
     assert!(!made);
     assert_eq!(again, first);
     assert_eq!(desk.list(None).await.expect("list").len(), 1);
+    // What the agent was doing is shown, not asked: a retry that read more
+    // of it is the same ask.
+    let mut with_context = new_ask(None);
+    with_context.context = Some("I read more of the transcript.".to_owned());
+    let (same, made) = desk
+        .create_once(with_context, &once, "idempotencyKey")
+        .await
+        .expect("the same ask");
+    assert!(!made);
+    assert_eq!(same, first);
 
     let mut other = new_ask(None);
     other.title = Some("Another plan".to_owned());

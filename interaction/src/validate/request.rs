@@ -2,8 +2,9 @@
 //! id, text, header and options.
 
 use super::{
-    chars, is_blank, longer_than, MAX_DESCRIPTION_CHARS, MAX_HEADER_CHARS, MAX_ID_CHARS,
-    MAX_LABEL_CHARS, MAX_OPTIONS, MAX_PREVIEW_CHARS, MAX_QUESTIONS, MAX_QUESTION_CHARS,
+    chars, is_blank, longer_than, MAX_CONTEXT_CHARS, MAX_DESCRIPTION_CHARS, MAX_HEADER_CHARS,
+    MAX_ID_CHARS, MAX_LABEL_CHARS, MAX_OPTIONS, MAX_PREVIEW_CHARS, MAX_QUESTIONS,
+    MAX_QUESTION_CHARS,
 };
 use crate::{
     format::Format,
@@ -27,6 +28,18 @@ pub(super) fn request_problems(request: &Request) -> Vec<Problem> {
             Code::TooManyQuestions,
             format!("a request may have at most {MAX_QUESTIONS} questions, this one has {n}"),
         ));
+    }
+    if let Some(context) = &request.context {
+        if longer_than(context, MAX_CONTEXT_CHARS) {
+            problems.push(Problem::new(
+                "context",
+                Code::ContextTooLong,
+                format!(
+                    "the context has {} characters; at most {MAX_CONTEXT_CHARS} are allowed",
+                    chars(context)
+                ),
+            ));
+        }
     }
     // Duplicates are looked for among the questions before, up to as many
     // as a request may have: past that it is refused anyway, and the search

@@ -47,6 +47,9 @@ pub(crate) fn control_problem(path: impl FnOnce() -> String, text: &str) -> Opti
 /// options' labels, descriptions and previews.
 pub(crate) fn request_control_problems(request: &Request) -> Vec<Problem> {
     let mut problems = Vec::new();
+    if let Some(context) = &request.context {
+        problems.extend(control_problem(|| "context".to_owned(), context));
+    }
     for (i, q) in request.questions.iter().enumerate() {
         let mut check = |suffix: &str, text: &str| {
             if let Some(problem) = control_problem(|| format!("questions[{i}]{suffix}"), text) {

@@ -80,6 +80,7 @@ fn every_problem_code() -> Vec<ProblemCode> {
             | C::DuplicateOption
             | C::DescriptionTooLong
             | C::PreviewTooLong
+            | C::ContextTooLong
             | C::MultiSelectWithoutOptions
             | C::UnknownFormat
             | C::FormatWithOptions

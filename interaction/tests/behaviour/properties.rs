@@ -35,7 +35,11 @@ fn request() -> impl Strategy<Value = ValidRequest> {
     (1usize..9)
         .prop_flat_map(|n| (0..n).map(question).collect::<Vec<_>>())
         .prop_map(|questions| {
-            ValidRequest::new(Request { questions }).expect("valid by construction")
+            ValidRequest::new(Request {
+                questions,
+                context: None,
+            })
+            .expect("valid by construction")
         })
 }
 

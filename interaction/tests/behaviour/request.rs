@@ -23,7 +23,11 @@ fn question(id: &str, options: &[&str], multi: bool) -> Question {
 }
 
 fn problems_of(questions: Vec<Question>) -> interaction::Problems {
-    ValidRequest::new(Request { questions }).expect_err("request must be refused")
+    ValidRequest::new(Request {
+        questions,
+        context: None,
+    })
+    .expect_err("request must be refused")
 }
 
 #[test]
@@ -40,7 +44,8 @@ fn a_request_takes_at_most_fifty_questions() {
         .map(|i| question(&format!("q{i}"), &[], false))
         .collect();
     assert!(ValidRequest::new(Request {
-        questions: ok.clone()
+        questions: ok.clone(),
+        context: None,
     })
     .is_ok());
     let mut too_many = ok;
@@ -63,7 +68,8 @@ fn ids_must_use_the_allowed_characters_and_length() {
     }
     let good = "Az09_-".to_owned() + &"x".repeat(58);
     assert!(ValidRequest::new(Request {
-        questions: vec![question(&good, &[], false)]
+        questions: vec![question(&good, &[], false)],
+        context: None,
     })
     .is_ok());
 }
@@ -225,4 +231,26 @@ fn a_decoded_valid_request_is_validated_and_encodes_as_the_request_itself() {
     let problems = ValidRequest::new(request).expect_err("refused");
     assert_eq!(error, problems.to_string());
     assert!(error.contains("questions[1].id"), "{error}");
+}
+
+#[test]
+fn a_context_is_text_of_at_most_four_thousand_characters() {
+    let with = |context: String| {
+        ValidRequest::new(Request {
+            questions: vec![question("q1", &[], false)],
+            context: Some(context),
+        })
+    };
+    let kept = with("I changed the schema.\n\nShould I migrate?".to_owned()).expect("valid");
+    assert_eq!(
+        kept.context(),
+        Some("I changed the schema.\n\nShould I migrate?")
+    );
+    let long = with("é".repeat(4_001)).expect_err("too long");
+    assert_eq!(codes(&long), [("context".to_owned(), "context_too_long")]);
+    let control = with("a\u{7}b".to_owned()).expect_err("control character");
+    assert_eq!(
+        codes(&control),
+        [("context".to_owned(), "control_character")]
+    );
 }

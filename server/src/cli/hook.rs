@@ -17,6 +17,8 @@
 
 mod permission;
 mod pre_tool_use;
+mod stop;
+mod transcript;
 
 use crate::{
     backend::{Backend, BackendError},
@@ -45,7 +47,7 @@ impl Agent {
     /// The events its hook answers, as it names them.
     fn events(self) -> &'static [&'static str] {
         match self {
-            Agent::ClaudeCode => &["PreToolUse", "PermissionRequest"],
+            Agent::ClaudeCode => &["PreToolUse", "PermissionRequest", "Stop"],
             Agent::Codex => &["PermissionRequest"],
         }
     }
@@ -60,6 +62,8 @@ enum Event {
     PreToolUse(pre_tool_use::PreToolUse),
     /// Either product's permission prompt ([`permission`]).
     PermissionRequest(permission::PermissionRequest),
+    /// Claude Code's agent finished its turn: "what next?" ([`stop`]).
+    Stop(stop::Stop),
 }
 
 /// One kind of hook event: what it asks at the desk and what it prints
@@ -78,8 +82,9 @@ trait HookEvent {
         new: NewAsk,
     ) -> Result<AskCreated, BackendError>;
 
-    /// What the hook prints for the ended `ask`.
-    fn output(&self, ask: &Ask) -> Result<Value, AsUsual>;
+    /// What the hook prints for the ended `ask`; nothing, for an answer
+    /// that lets the agent go on as it would have.
+    fn output(&self, ask: &Ask) -> Result<Option<Value>, AsUsual>;
 }
 
 /// Why the hook leaves the agent to ask as usual, in one line for stderr.
@@ -163,9 +168,17 @@ async fn answer(agent: Agent, args: &DeskArgs, stdin: &str) -> Result<Option<Str
         event: name,
         error,
     })?;
+    // What the agent last said, shown above any event's questions.
+    let context = || {
+        input
+            .get("transcript_path")
+            .and_then(Value::as_str)
+            .and_then(|path| transcript::last_message(std::path::Path::new(path)))
+    };
     let printed = match &event {
-        Event::PreToolUse(event) => put_and_wait(agent, args, event).await?,
-        Event::PermissionRequest(event) => put_and_wait(agent, args, event).await?,
+        Event::PreToolUse(event) => put_and_wait(agent, args, event, context).await?,
+        Event::PermissionRequest(event) => put_and_wait(agent, args, event, context).await?,
+        Event::Stop(event) => put_and_wait(agent, args, event, context).await?,
     };
     printed
         .map(|output| serde_json::to_string(&output).map_err(AsUsual::Unwritable))
@@ -173,15 +186,21 @@ async fn answer(agent: Agent, args: &DeskArgs, stdin: &str) -> Result<Option<Str
 }
 
 /// The pipeline of every event: its ask put to the desk (found, or
-/// started as `askdesk mcp` starts it), waited for, and decided.
+/// started as `askdesk mcp` starts it) with what the agent was doing
+/// (`context`, where the event says nothing of it), waited for, and
+/// decided.
 async fn put_and_wait(
     agent: Agent,
     args: &DeskArgs,
     event: &impl HookEvent,
+    context: impl FnOnce() -> Option<String>,
 ) -> Result<Option<Value>, AsUsual> {
-    let Some(new) = event.ask(agent)? else {
+    let Some(mut new) = event.ask(agent)? else {
         return Ok(None);
     };
+    if new.context.is_none() {
+        new.context = context();
+    }
     let backend = detached::find_desk(args).await.map_err(AsUsual::NoDesk)?;
     let created = event
         .create(&backend, agent, new)
@@ -189,7 +208,7 @@ async fn put_and_wait(
         .map_err(AsUsual::Refused)?;
     eprintln!("askdesk: answer at {}", created.url);
     let ask = ended(&backend, &created.id).await?;
-    event.output(&ask).map(Some)
+    event.output(&ask)
 }
 
 /// Who asks: the agent, and the folder it works in.

@@ -32,6 +32,10 @@ pub enum SetupError {
     Malformed { path: PathBuf, source: EditError },
     #[error("cannot write {path}: {source}")]
     Write { path: PathBuf, source: io::Error },
+    #[error(
+        "--ask-on-stop is for claude-code only: {0} has no hook askdesk answers when it stops"
+    )]
+    NoStopHook(&'static str),
 }
 
 /// One file's edit, read and decided before anything is written.
@@ -50,6 +54,9 @@ struct Planned {
 /// (or, with `--dry-run`, the diff it would apply). Every file is read and
 /// edited before the first is written, so an unreadable one stops them all.
 pub fn run(args: &SetupArgs) -> Result<ExitCode, SetupError> {
+    if args.ask_on_stop && args.product != setup::Product::ClaudeCode {
+        return Err(SetupError::NoStopHook(args.product.title()));
+    }
     let program = this_program()?;
     let scope = if args.project {
         Scope::Project
@@ -62,8 +69,12 @@ pub fn run(args: &SetupArgs) -> Result<ExitCode, SetupError> {
         Action::Add
     };
     let folders = Folders::find(scope)?;
+    // Taking askdesk out takes every hook it may have put in.
+    let options = setup::Options {
+        ask_on_stop: args.ask_on_stop || args.remove,
+    };
     let mut planned = Vec::new();
-    for file in args.product.files(scope) {
+    for file in args.product.files_with(scope, options) {
         planned.push(plan(&file, &folders, &program, action)?);
     }
     report(args, &planned)?;

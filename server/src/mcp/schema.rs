@@ -98,6 +98,7 @@ pub fn input() -> Arc<JsonObject> {
                 }
             },
             "title": {"type": "string", "maxLength": interaction::MAX_TITLE_CHARS, "description": "What the questions are about, shown to the human."},
+            "context": {"type": "string", "maxLength": interaction::MAX_CONTEXT_CHARS, "description": "What you were doing when you asked (a few lines), shown to the human above the questions."},
             "agent": {"type": "string", "maxLength": interaction::MAX_AGENT_CHARS, "description": "Who asks, shown to the human. Default: the MCP client's name and version."},
             "timeoutSeconds": {
                 "type": "integer",

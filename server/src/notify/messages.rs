@@ -42,6 +42,16 @@ pub(super) fn slack_message(
             "text": {"type": "mrkdwn", "text": slack_escape(&ended_text(ask))},
         }));
     }
+    if let Some(context) = context_excerpt(ask) {
+        let quoted: Vec<String> = context
+            .lines()
+            .map(|line| format!("> {}", isolated(&slack_escape(line))))
+            .collect();
+        blocks.push(serde_json::json!({
+            "type": "section",
+            "text": {"type": "mrkdwn", "text": quoted.join("\n")},
+        }));
+    }
     for question in ask.request.questions() {
         let mut text = match &question.header {
             Some(header) => format!(
@@ -98,6 +108,12 @@ fn ask_text(ask: &interaction::Ask) -> String {
     if ask.status != interaction::AskStatus::Pending {
         let _ = writeln!(text, "{}", ended_text(ask));
     }
+    if let Some(context) = context_excerpt(ask) {
+        for line in context.lines() {
+            let _ = writeln!(text, "> {}", isolated(line));
+        }
+        let _ = writeln!(text);
+    }
     for question in ask.request.questions() {
         match &question.header {
             Some(header) => {
@@ -132,18 +148,31 @@ fn ask_text(ask: &interaction::Ask) -> String {
 /// long each may be: enough to see the command or the start of a diff.
 const PREVIEW_LINES: usize = 6;
 const PREVIEW_LINE_CHARS: usize = 120;
+/// How many lines of what the agent was doing a notification starts with.
+const CONTEXT_LINES: usize = 3;
 
 /// The first lines of an option's preview (a command, a diff), each cut
 /// to a width a phone shows, with `…` where anything was left out; `None`
 /// for a blank preview.
 fn preview_excerpt(preview: &str) -> Option<String> {
-    let preview = preview.trim_matches(['\n', '\r']);
+    excerpt(preview, PREVIEW_LINES)
+}
+
+/// The first lines of what the agent was doing when it asked, as
+/// [`preview_excerpt`] cuts a preview.
+pub(crate) fn context_excerpt(ask: &interaction::Ask) -> Option<String> {
+    excerpt(ask.request.context()?, CONTEXT_LINES)
+}
+
+/// The first `max_lines` lines of `text`, each cut to a phone's width.
+fn excerpt(text: &str, max_lines: usize) -> Option<String> {
+    let preview = text.trim_matches(['\n', '\r']);
     if preview.trim().is_empty() {
         return None;
     }
     let mut lines: Vec<String> = preview
         .lines()
-        .take(PREVIEW_LINES)
+        .take(max_lines)
         .map(|line| {
             if line.chars().count() > PREVIEW_LINE_CHARS {
                 let cut: String = line.chars().take(PREVIEW_LINE_CHARS - 1).collect();
@@ -153,7 +182,7 @@ fn preview_excerpt(preview: &str) -> Option<String> {
             }
         })
         .collect();
-    if preview.lines().count() > PREVIEW_LINES {
+    if preview.lines().count() > max_lines {
         lines.push("…".to_owned());
     }
     Some(lines.join("\n"))
@@ -265,6 +294,24 @@ mod tests {
         let cut = preview_excerpt(&long).expect("excerpt");
         assert_eq!(cut.chars().count(), PREVIEW_LINE_CHARS);
         assert!(cut.ends_with('…'));
+    }
+
+    #[test]
+    fn a_notification_starts_with_the_first_lines_of_what_the_agent_was_doing() {
+        let ask: interaction::Ask = serde_json::from_value(serde_json::json!({
+            "id": "0123456789abcdef0123456789abcdef", "url": "http://127.0.0.1:3000/asks/x",
+            "status": "pending", "title": null, "agent": null,
+            "request": {"context": "I moved the tests.\nThey pass.\nThe build is slow.\nShould I cache?",
+                "questions": [{"id": "q", "question": "Go?"}]},
+            "createdAt": "2026-12-03T14:05:00.000Z", "expiresAt": null, "finishedAt": null,
+            "answeredBy": null, "via": null, "answers": null, "declineReason": null, "projection": null
+        }))
+        .expect("an ask");
+        assert_eq!(
+            ask_text(&ask),
+            "> \u{2068}I moved the tests.\u{2069}\n> \u{2068}They pass.\u{2069}\n> \u{2068}The build is \
+             slow.\u{2069}\n> \u{2068}…\u{2069}\n\n\u{2068}Go?\u{2069}"
+        );
     }
 
     #[test]

@@ -250,11 +250,17 @@ pub fn payload(
 ) -> serde_json::Value {
     let title = crate::notify::ask_title(notice, ask);
     let body = if ask.status == interaction::AskStatus::Pending {
-        ask.request
+        let question = ask
+            .request
             .questions()
             .first()
             .map(|q| q.question.clone())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        // What the agent was doing, its first line, above the question.
+        match crate::notify::context_excerpt(ask) {
+            Some(context) => format!("{}\n{question}", context.lines().next().unwrap_or("")),
+            None => question,
+        }
     } else {
         crate::notify::ended_text(ask)
     };

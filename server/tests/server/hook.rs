@@ -11,7 +11,7 @@ use tokio::io::AsyncWriteExt;
 use tokio_util::sync::CancellationToken;
 
 /// A server on a free loopback port, and its desk for playing the person.
-async fn server() -> (String, Desk, CancellationToken) {
+pub(crate) async fn server() -> (String, Desk, CancellationToken) {
     let mut settings = args(None);
     settings.addr = "127.0.0.1:0".parse().expect("addr");
     let shutdown = CancellationToken::new();
@@ -45,7 +45,7 @@ fn release_questions() -> Value {
 
 /// Runs the hook with `stdin` against `url`; returns its stdout (trimmed)
 /// and stderr, after checking it exited 0 as a hook must.
-async fn run_hook(url: &str, stdin: String) -> (String, String) {
+pub(crate) async fn run_hook(url: &str, stdin: String) -> (String, String) {
     let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_askdesk"))
         .args(["hook", "claude-code"])
         .env("ASKDESK_URL", url)
@@ -71,7 +71,7 @@ async fn run_hook(url: &str, stdin: String) -> (String, String) {
 }
 
 /// The pending ask the hook made, once it is there.
-async fn pending(desk: &Desk) -> String {
+pub(crate) async fn pending(desk: &Desk) -> String {
     let appears = async {
         loop {
             let asks = desk
@@ -89,7 +89,7 @@ async fn pending(desk: &Desk) -> String {
         .expect("the hook put its questions to the desk")
 }
 
-fn answers(value: Value) -> Answers {
+pub(crate) fn answers(value: Value) -> Answers {
     serde_json::from_value(json!({ "answers": value })).expect("answers")
 }
 
@@ -270,4 +270,36 @@ async fn other_tools_bad_input_and_no_desk_print_nothing_so_claude_code_asks_its
     assert_eq!(stdout, "", "{stderr}");
     assert!(stderr.contains("Claude Code asks as usual"), "{stderr}");
     assert!(desk.list(None).await.expect("list").is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_agents_last_words_from_its_transcript_stand_above_the_questions() {
+    use std::io::Write;
+    let (url, desk, _shutdown) = server().await;
+    let mut transcript = tempfile::NamedTempFile::new().expect("transcript");
+    for entry in [
+        json!({"type": "user", "message": {"role": "user", "content": "Tidy the tests"}}),
+        json!({"type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "text", "text": "I moved the tests under tests/.\nTwo of them are slow."}]}}),
+        json!({"type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "tool_use", "id": "toolu_09", "name": "AskUserQuestion", "input": {}}]}}),
+    ] {
+        writeln!(transcript, "{entry}").expect("write");
+    }
+    let mut input = payload("toolu_09", release_questions());
+    input["transcript_path"] = json!(transcript.path());
+    let hook = tokio::spawn({
+        let url = url.clone();
+        async move { run_hook(&url, input.to_string()).await }
+    });
+    let id = pending(&desk).await;
+    let ask = desk.get(&id).await.expect("ask");
+    assert_eq!(
+        ask.request.context(),
+        Some("I moved the tests under tests/.\nTwo of them are slow.")
+    );
+    desk.cancel(&id, &crate::common::by_api())
+        .await
+        .expect("cancelled");
+    hook.await.expect("hook");
 }

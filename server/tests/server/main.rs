@@ -24,6 +24,7 @@ mod security;
 mod serving;
 mod setup;
 mod shell;
+mod stop;
 mod tls;
 mod trust;
 mod upgrade;

@@ -419,3 +419,35 @@ async fn history_shows_fifty_asks_a_page_with_older_ones_a_link_away_and_searche
     let (_, desk) = server.get_page("/").await;
     assert!(desk.contains("href=\"/history\""));
 }
+
+#[tokio::test]
+async fn what_the_agent_was_doing_stands_above_the_questions_as_its_own_escaped_words() {
+    let server = TestServer::new().await;
+    let id = server
+        .create(json!({
+            "context": "I moved <b>the</b> tests.\nShould I go on?",
+            "questions": [{"id": "q", "question": "Go on?", "options": [{"label": "Yes"}]}]
+        }))
+        .await;
+    let (status, html) = server.get_page(&format!("/asks/{id}")).await;
+    assert_eq!(status, StatusCode::OK);
+    let context = html
+        .find("I moved &lt;b&gt;the&lt;/b&gt; tests.\nShould I go on?</blockquote>")
+        .expect("the context, escaped, line breaks kept");
+    assert!(
+        context < html.find("<fieldset").expect("the form"),
+        "{html}"
+    );
+    assert!(html.contains("What the agent was doing"), "{html}");
+    // Too long: refused, naming the field and the rule.
+    let (status, body) = server
+        .json(
+            Method::POST,
+            "/api/v1/asks",
+            Some(json!({"context": "x".repeat(4_001), "questions": [{"id": "q", "question": "Go?"}]})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(body["problems"][0]["path"], "context", "{body}");
+    assert_eq!(body["problems"][0]["code"], "context_too_long", "{body}");
+}

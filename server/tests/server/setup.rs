@@ -500,3 +500,39 @@ fn a_settings_file_that_is_a_link_stays_a_link() {
     assert!(link.file_type().is_symlink());
     assert!(read(&home.join("dotfiles/cursor-mcp.json")).contains(&program()));
 }
+
+#[test]
+fn ask_on_stop_adds_claude_codes_stop_hook_which_remove_takes_out_with_the_rest() {
+    let home = tempfile::tempdir().expect("home");
+    let cwd = tempfile::tempdir().expect("cwd");
+    ok(home.path(), cwd.path(), &["claude-code", "--ask-on-stop"]);
+    let settings: serde_json::Value =
+        serde_json::from_str(&read(&home.path().join(".claude/settings.json"))).expect("JSON");
+    let stop = &settings["hooks"]["Stop"][0]["hooks"][0];
+    assert_eq!(
+        stop["command"],
+        format!("{} hook claude-code", program()),
+        "{settings}"
+    );
+    assert_eq!(stop["timeout"], setup::STOP_SECONDS);
+    assert!(settings["hooks"]["PreToolUse"].is_array(), "{settings}");
+    // Run again without it: the Stop hook stays until askdesk is taken out.
+    ok(home.path(), cwd.path(), &["claude-code"]);
+    ok(home.path(), cwd.path(), &["claude-code", "--remove"]);
+    let path = home.path().join(".claude/settings.json");
+    let left = if path.exists() {
+        read(&path)
+    } else {
+        String::new()
+    };
+    assert!(!left.contains("hook claude-code"), "{left}");
+    // Codex has no such hook here: said, and nothing written.
+    let run = setup(home.path(), cwd.path(), &["codex", "--ask-on-stop"]);
+    assert_ne!(run.code, Some(0));
+    assert!(
+        run.stderr.contains("--ask-on-stop is for claude-code only"),
+        "{}",
+        run.stderr
+    );
+    assert!(!home.path().join(".codex").exists());
+}

@@ -48,6 +48,7 @@ pub(super) fn answer(session: &Session, t: &Words, now: i64, frame: &mut Frame, 
         Line::from(""),
     ];
     push_defaults_line(&mut lines, session, t, now, columns);
+    push_context(&mut lines, session, columns);
     if let Some(header) = &question.header {
         lines.push(Line::from(header.clone().bold().underlined()));
     }
@@ -115,6 +116,31 @@ pub(super) fn answer(session: &Session, t: &Words, now: i64, frame: &mut Frame, 
 
 /// The question's options, one a line (or more, wrapped) with its mark and
 /// description; the line the focus is on, if it is on an option.
+/// How many lines of what the agent was doing each question's screen
+/// shows above it.
+const CONTEXT_LINES: usize = 6;
+
+/// What the agent was doing when it asked, dimmed and marked as its words,
+/// cut to [`CONTEXT_LINES`].
+fn push_context(lines: &mut Vec<Line<'static>>, session: &Session, columns: usize) {
+    let Some(context) = session.request.context() else {
+        return;
+    };
+    let pieces = crate::text::wrap(context, columns.saturating_sub(2));
+    let cut = pieces.len() > CONTEXT_LINES;
+    let shown = pieces
+        .into_iter()
+        .take(CONTEXT_LINES)
+        .chain(cut.then(|| "…".to_owned()));
+    for piece in shown {
+        lines.push(Line::from(vec![
+            Span::raw("│ "),
+            Span::styled(piece, Style::new().add_modifier(Modifier::DIM)),
+        ]));
+    }
+    lines.push(Line::from(""));
+}
+
 fn push_options(
     lines: &mut Vec<Line<'static>>,
     session: &Session,

@@ -304,3 +304,21 @@ fn an_ask_without_defaults_shows_no_countdown() {
         "{text}"
     );
 }
+
+#[test]
+fn what_the_agent_was_doing_stands_above_the_question_cut_to_a_few_lines() {
+    let model = model(
+        r#"{"context": "I split the parser.\nThe tests pass.\n1\n2\n3\n4\n5\n6",
+            "questions": [{"id": "go", "question": "Ship it?", "options": [{"label": "Yes"}]}]}"#,
+    );
+    let (lines, _) = draw(&model, 60, 20);
+    let trimmed: Vec<String> = lines.iter().map(|l| l.trim_end().to_owned()).collect();
+    let shown = screen(&trimmed);
+    let context = shown.find("│ I split the parser.").expect("the context");
+    assert!(
+        context < shown.find("Ship it?").expect("the question"),
+        "{shown}"
+    );
+    assert!(shown.contains("│ 4\n│ …"), "{shown}");
+    assert!(!shown.contains("│ 5"), "{shown}");
+}

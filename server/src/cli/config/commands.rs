@@ -140,6 +140,11 @@ pub struct SetupArgs {
     /// Take askdesk's entries out instead, and nothing else.
     #[arg(long)]
     pub remove: bool,
+    /// Claude Code only: ask "what next?" at the desk whenever the agent
+    /// finishes its turn (its Stop hook); typed text goes on as the next
+    /// instruction, Done lets it stop.
+    #[arg(long)]
+    pub ask_on_stop: bool,
 }
 
 fn products() -> impl clap::builder::TypedValueParser<Value = setup::Product> {

@@ -168,14 +168,16 @@ impl HookEvent for PermissionRequest {
         backend.create(new, None).await
     }
 
-    fn output(&self, ask: &Ask) -> Result<Value, AsUsual> {
+    fn output(&self, ask: &Ask) -> Result<Option<Value>, AsUsual> {
         let output = Output {
             hook_specific_output: Specific {
                 hook_event_name: EVENT,
                 decision: decide(ask, self.suggestions())?,
             },
         };
-        serde_json::to_value(output).map_err(AsUsual::Unwritable)
+        serde_json::to_value(output)
+            .map(Some)
+            .map_err(AsUsual::Unwritable)
     }
 }
 

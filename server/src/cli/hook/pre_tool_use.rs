@@ -68,6 +68,7 @@ impl HookEvent for PreToolUse {
         let new = LenientAsk {
             questions: input.questions,
             title: None,
+            context: None,
             agent: Some(agent_name(agent, self.cwd.as_deref())),
             timeout_seconds: None,
             wait_seconds: None,
@@ -94,8 +95,10 @@ impl HookEvent for PreToolUse {
         backend.create(new, key.as_deref()).await
     }
 
-    fn output(&self, ask: &Ask) -> Result<Value, AsUsual> {
-        serde_json::to_value(decision(ask, &self.tool_input)).map_err(AsUsual::Unwritable)
+    fn output(&self, ask: &Ask) -> Result<Option<Value>, AsUsual> {
+        serde_json::to_value(decision(ask, &self.tool_input))
+            .map(Some)
+            .map_err(AsUsual::Unwritable)
     }
 }
 

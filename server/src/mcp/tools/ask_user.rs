@@ -82,6 +82,7 @@ impl AskDesk {
         if let Some(state) = state {
             let questions = interaction::Request {
                 questions: new.questions,
+                context: new.context,
             };
             let round = Round {
                 state,
@@ -109,6 +110,7 @@ impl AskDesk {
         let relays = (shows_form || shows_apps) && self.relays(&context).await;
         let for_form = (in_client && relays && shows_form).then(|| interaction::Request {
             questions: new.questions.clone(),
+            context: new.context.clone(),
         });
         let title = new.title.clone();
         let created = match self.create(new, key.as_deref(), &context).await {
