@@ -178,13 +178,22 @@ const CURSOR_SERVER: McpServer = McpServer {
 };
 
 /// Claude Code's hooks: its own `AskUserQuestion` goes to the desk, and
-/// so do its permission prompts, every tool's (one command takes both).
-const CLAUDE_CODE_HOOKS: &[Hook] = &[ASK_USER_QUESTION, CLAUDE_CODE_PERMISSION];
+/// so do its permission prompts, every tool's, and other MCP servers'
+/// forms (one command takes them all).
+const CLAUDE_CODE_HOOKS: &[Hook] = &[
+    ASK_USER_QUESTION,
+    CLAUDE_CODE_PERMISSION,
+    CLAUDE_CODE_ELICITATION,
+];
 
 /// The same, and "what next?" at the desk whenever the agent stops
 /// (`--ask-on-stop`).
-const CLAUDE_CODE_HOOKS_ASKING_ON_STOP: &[Hook] =
-    &[ASK_USER_QUESTION, CLAUDE_CODE_PERMISSION, CLAUDE_CODE_STOP];
+const CLAUDE_CODE_HOOKS_ASKING_ON_STOP: &[Hook] = &[
+    ASK_USER_QUESTION,
+    CLAUDE_CODE_PERMISSION,
+    CLAUDE_CODE_ELICITATION,
+    CLAUDE_CODE_STOP,
+];
 
 const ASK_USER_QUESTION: Hook = Hook {
     event: "PreToolUse",
@@ -196,6 +205,14 @@ const ASK_USER_QUESTION: Hook = Hook {
 const CLAUDE_CODE_PERMISSION: Hook = Hook {
     event: "PermissionRequest",
     matcher: Some("*"),
+    args: &["hook", "claude-code"],
+    timeout: A_DAY,
+};
+
+/// Another MCP server asks for a form, any server's.
+const CLAUDE_CODE_ELICITATION: Hook = Hook {
+    event: "Elicitation",
+    matcher: None,
     args: &["hook", "claude-code"],
     timeout: A_DAY,
 };

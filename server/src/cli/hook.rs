@@ -15,6 +15,7 @@
 //! that is not askdesk's to answer (another tool's `PreToolUse`) prints
 //! nothing at all.
 
+mod elicitation;
 mod permission;
 mod pre_tool_use;
 mod stop;
@@ -47,7 +48,7 @@ impl Agent {
     /// The events its hook answers, as it names them.
     fn events(self) -> &'static [&'static str] {
         match self {
-            Agent::ClaudeCode => &["PreToolUse", "PermissionRequest", "Stop"],
+            Agent::ClaudeCode => &["PreToolUse", "PermissionRequest", "Elicitation", "Stop"],
             Agent::Codex => &["PermissionRequest"],
         }
     }
@@ -62,6 +63,9 @@ enum Event {
     PreToolUse(pre_tool_use::PreToolUse),
     /// Either product's permission prompt ([`permission`]).
     PermissionRequest(permission::PermissionRequest),
+    /// Another MCP server asks Claude Code's person for a form
+    /// ([`elicitation`]).
+    Elicitation(elicitation::Elicitation),
     /// Claude Code's agent finished its turn: "what next?" ([`stop`]).
     Stop(stop::Stop),
 }
@@ -116,6 +120,8 @@ pub enum AsUsual {
     Misfit(Problems),
     #[error("the desk's answer names none of the prompt's choices")]
     NoChoice,
+    #[error("{0}")]
+    Unfitting(String),
     #[error("the decision could not be written: {0}")]
     Unwritable(serde_json::Error),
 }
@@ -163,7 +169,8 @@ async fn answer(agent: Agent, args: &DeskArgs, stdin: &str) -> Result<Option<Str
             },
         });
     }
-    let event = Event::deserialize(&input).map_err(|error| AsUsual::Unreadable {
+    // From the text, not the value: a form's properties keep their order.
+    let event = serde_json::from_str::<Event>(stdin).map_err(|error| AsUsual::Unreadable {
         agent: agent.title(),
         event: name,
         error,
@@ -178,6 +185,7 @@ async fn answer(agent: Agent, args: &DeskArgs, stdin: &str) -> Result<Option<Str
     let printed = match &event {
         Event::PreToolUse(event) => put_and_wait(agent, args, event, context).await?,
         Event::PermissionRequest(event) => put_and_wait(agent, args, event, context).await?,
+        Event::Elicitation(event) => put_and_wait(agent, args, event, context).await?,
         Event::Stop(event) => put_and_wait(agent, args, event, context).await?,
     };
     printed

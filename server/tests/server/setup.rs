@@ -161,7 +161,7 @@ fn user_files() -> Vec<(&'static str, &'static str, String)> {
             )
             .replace(
                 "done\"}]}]\n",
-                "done\"}]}],\n    \"PermissionRequest\": [\n      {\n        \"matcher\": \"*\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"{askdesk} hook claude-code\",\n            \"timeout\": 86400\n          }\n        ]\n      }\n    ]\n",
+                "done\"}]}],\n    \"PermissionRequest\": [\n      {\n        \"matcher\": \"*\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"{askdesk} hook claude-code\",\n            \"timeout\": 86400\n          }\n        ]\n      }\n    ],\n    \"Elicitation\": [\n      {\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"{askdesk} hook claude-code\",\n            \"timeout\": 86400\n          }\n        ]\n      }\n    ]\n",
             ),
         ),
         (

@@ -1,5 +1,6 @@
 //! Claude Code: the MCP server in ~/.claude.json or .mcp.json, the
-//! `AskUserQuestion` and `PermissionRequest` hooks in a settings file.
+//! `AskUserQuestion`, `PermissionRequest` and `Elicitation` hooks in a
+//! settings file.
 
 use crate::{add, file, remove, round_trip, PROGRAM};
 use setup::{Change, Hook, Product, Scope, Verb};
@@ -20,12 +21,28 @@ fn permission_hook() -> Hook {
     hooks_file(Scope::User).hooks[1]
 }
 
-/// The permission hook's group, as askdesk writes it after the others.
+fn elicitation_hook() -> Hook {
+    hooks_file(Scope::User).hooks[2]
+}
+
+/// The permission and elicitation hooks' groups, as askdesk writes them
+/// after the others.
 fn permission_group() -> String {
     format!(
         r#"    "PermissionRequest": [
       {{
         "matcher": "*",
+        "hooks": [
+          {{
+            "type": "command",
+            "command": "'{PROGRAM}' hook claude-code",
+            "timeout": 86400
+          }}
+        ]
+      }}
+    ],
+    "Elicitation": [
+      {{
         "hooks": [
           {{
             "type": "command",
@@ -229,7 +246,8 @@ fn a_hook_copied_by_hand_is_brought_up_to_date_where_it_is() {
         updated.changes,
         [
             Change::Hook(Verb::Updated, hook()),
-            Change::Hook(Verb::Added, permission_hook())
+            Change::Hook(Verb::Added, permission_hook()),
+            Change::Hook(Verb::Added, elicitation_hook())
         ]
     );
     let text = updated.text.expect("a file");
@@ -266,12 +284,13 @@ fn a_second_copy_of_the_hook_is_dropped() {
         updated.changes,
         [
             Change::Hook(Verb::Updated, hook()),
-            Change::Hook(Verb::Added, permission_hook())
+            Change::Hook(Verb::Added, permission_hook()),
+            Change::Hook(Verb::Added, elicitation_hook())
         ]
     );
     let text = updated.text.expect("a file");
-    // One for AskUserQuestion, one for permission prompts.
-    assert_eq!(text.matches("hook claude-code").count(), 2, "{text}");
+    // One for AskUserQuestion, one for permission prompts, one for forms.
+    assert_eq!(text.matches("hook claude-code").count(), 3, "{text}");
     assert_eq!(remove(&hooks_file(Scope::User), Some(&text)).text, None);
 }
 

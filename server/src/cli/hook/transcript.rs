@@ -78,6 +78,15 @@ pub fn cut(text: &str, max: usize) -> String {
     format!("…{kept}")
 }
 
+/// `text` in at most `max` characters: its start, then `…`, when longer.
+pub fn head(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let kept: String = text.chars().take(max - 1).collect();
+    format!("{kept}…")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

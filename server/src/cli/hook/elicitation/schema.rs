@@ -1,0 +1,426 @@
+//! An MCP elicitation's flat `requested_schema` as askdesk's questions,
+//! and the person's answers back as the `content` that schema describes.
+//!
+//! Each property is one question, in the schema's order:
+//!
+//! - a string with `enum` (names from `enumNames`) or `oneOf` of
+//!   `{const, title}`: a single-select;
+//! - an array whose `items` are such: a multi-select;
+//! - a boolean: Yes or No;
+//! - a number or integer, and a string with a `format` askdesk knows: a
+//!   typed answer with its bounds; any other string: free text.
+//!
+//! A default is the typed answer's starting text, or said beside its
+//! option. A property the schema does not require gets a "Leave empty"
+//! option (a typed one without a default becomes that option and Other
+//! text, checked when it comes back). What askdesk cannot ask (a
+//! `pattern`, a nested object, an unknown type) is [`Unexpressible`], and
+//! the hook leaves the elicitation to Claude Code's own dialog.
+
+use interaction::{AnswerItem, Format, Question, QuestionOption, Scalar};
+use serde::{de, Deserialize, Deserializer};
+use serde_json::{Map, Number, Value};
+use std::fmt;
+
+/// The option of a property the schema does not require.
+pub const LEAVE_EMPTY: &str = "Leave empty";
+const YES: &str = "Yes";
+const NO: &str = "No";
+
+/// Why a schema cannot be asked at the desk.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the elicitation's schema {0}")]
+pub struct Unexpressible(pub String);
+
+/// Why an answer does not fit the schema.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the answer to {field} {why}")]
+pub struct Misfit {
+    field: String,
+    why: &'static str,
+}
+
+/// The schema's properties in the order it gives them (a JSON object's
+/// order, which `Value` does not keep).
+#[derive(Debug, Default)]
+pub struct Properties(pub Vec<(String, Value)>);
+
+impl<'de> Deserialize<'de> for Properties {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Entries;
+        impl<'de> de::Visitor<'de> for Entries {
+            type Value = Properties;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object of properties")
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Properties, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry::<String, Value>()? {
+                    entries.push(entry);
+                }
+                Ok(Properties(entries))
+            }
+        }
+        deserializer.deserialize_map(Entries)
+    }
+}
+
+/// A `requested_schema` as MCP sends it: an object of flat properties.
+#[derive(Debug, Deserialize)]
+pub struct RequestedSchema {
+    #[serde(rename = "type", default)]
+    kind: Option<String>,
+    #[serde(default)]
+    properties: Properties,
+    #[serde(default)]
+    required: Vec<String>,
+}
+
+/// What one property asks for.
+#[derive(Debug, Clone, PartialEq)]
+enum Kind {
+    /// One of `values`, shown as `labels`.
+    One {
+        values: Vec<String>,
+        labels: Vec<String>,
+    },
+    /// Some of them.
+    Some {
+        values: Vec<String>,
+        labels: Vec<String>,
+    },
+    Boolean,
+    /// Typed text: a number (`integer` or not) or a string of `format`.
+    Typed {
+        json: &'static str,
+        format: Option<Format>,
+    },
+}
+
+/// One property as a question.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    name: String,
+    id: String,
+    kind: Kind,
+    required: bool,
+    default: Option<Value>,
+    length: (Option<u64>, Option<u64>),
+    title: Option<String>,
+    description: Option<String>,
+    bounds: (Option<Value>, Option<Value>),
+}
+
+/// The questions of `schema`, one per property.
+pub fn fields(schema: &RequestedSchema) -> Result<Vec<Field>, Unexpressible> {
+    if schema.kind.as_deref().is_some_and(|kind| kind != "object") {
+        return Err(Unexpressible("is not an object".to_owned()));
+    }
+    if schema.properties.0.is_empty() {
+        return Err(Unexpressible("asks for nothing".to_owned()));
+    }
+    schema
+        .properties
+        .0
+        .iter()
+        .enumerate()
+        .map(|(index, (name, property))| {
+            let property = property
+                .as_object()
+                .ok_or_else(|| Unexpressible(format!("property {name} is not a schema")))?;
+            field(index, name, property, schema.required.contains(name))
+        })
+        .collect()
+}
+
+fn field(
+    index: usize,
+    name: &str,
+    p: &Map<String, Value>,
+    required: bool,
+) -> Result<Field, Unexpressible> {
+    let cannot = |why: &str| Unexpressible(format!("property {name} {why}"));
+    if p.contains_key("pattern") {
+        return Err(cannot("has a pattern"));
+    }
+    let kind = match p.get("type").and_then(Value::as_str) {
+        Some("boolean") => Kind::Boolean,
+        Some("integer") => Kind::Typed {
+            json: "integer",
+            format: Some(Format::Integer),
+        },
+        Some("number") => Kind::Typed {
+            json: "number",
+            format: Some(Format::Number),
+        },
+        Some("array") => {
+            let items = p.get("items").and_then(Value::as_object);
+            let (values, labels) = items
+                .and_then(choices)
+                .ok_or_else(|| cannot("is an array of other than choices"))?;
+            Kind::Some { values, labels }
+        }
+        Some("string") | None => match choices(p) {
+            Some((values, labels)) => Kind::One { values, labels },
+            None => match p.get("format").and_then(Value::as_str) {
+                None => Kind::Typed {
+                    json: "string",
+                    format: None,
+                },
+                Some(name) => {
+                    let format = Format::parse(name)
+                        .filter(|f| !matches!(f, Format::Integer | Format::Number))
+                        .ok_or_else(|| cannot("has a format askdesk does not know"))?;
+                    Kind::Typed {
+                        json: "string",
+                        format: Some(format),
+                    }
+                }
+            },
+        },
+        Some(_) => return Err(cannot("has a type askdesk cannot ask")),
+    };
+    let valid_id = !name.is_empty()
+        && name.len() <= interaction::MAX_ID_CHARS
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    let text = |key: &str| {
+        p.get(key)
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(str::to_owned)
+    };
+    let length = |key: &str| p.get(key).and_then(Value::as_u64);
+    Ok(Field {
+        name: name.to_owned(),
+        id: if valid_id {
+            name.to_owned()
+        } else {
+            format!("field{}", index + 1)
+        },
+        kind,
+        required,
+        default: p.get("default").filter(|d| !d.is_null()).cloned(),
+        length: (length("minLength"), length("maxLength")),
+        title: text("title"),
+        description: text("description"),
+        bounds: (p.get("minimum").cloned(), p.get("maximum").cloned()),
+    })
+}
+
+/// The values and labels of a property that is a choice: `enum` (with
+/// `enumNames`), or `oneOf`/`anyOf` of `{const, title}`.
+fn choices(p: &Map<String, Value>) -> Option<(Vec<String>, Vec<String>)> {
+    if let Some(values) = p.get("enum").and_then(Value::as_array) {
+        let values: Vec<String> = values
+            .iter()
+            .map(|v| v.as_str().map(str::to_owned))
+            .collect::<Option<_>>()?;
+        let names: Option<Vec<String>> =
+            p.get("enumNames")
+                .and_then(Value::as_array)
+                .and_then(|names| {
+                    names
+                        .iter()
+                        .map(|n| n.as_str().map(str::to_owned))
+                        .collect()
+                });
+        let labels = names
+            .filter(|n| n.len() == values.len())
+            .unwrap_or_else(|| values.clone());
+        return Some((values, labels));
+    }
+    let options = p.get("oneOf").or_else(|| p.get("anyOf"))?.as_array()?;
+    options
+        .iter()
+        .map(|o| {
+            let value = o.get("const")?.as_str()?.to_owned();
+            let label = o
+                .get("title")
+                .and_then(Value::as_str)
+                .unwrap_or(&value)
+                .to_owned();
+            Some((value, label))
+        })
+        .collect::<Option<Vec<_>>>()
+        .map(|pairs| pairs.into_iter().unzip())
+}
+
+/// The question `field` is, in the words of its `title` and
+/// `description`.
+pub fn question(field: &Field) -> Question {
+    let (title, description) = (field.title.as_deref(), field.description.as_deref());
+    let mut question = match (title, description) {
+        (Some(title), Some(description)) => format!("{title}: {description}"),
+        (Some(one), None) | (None, Some(one)) => one.to_owned(),
+        (None, None) => field.name.clone(),
+    };
+    if let (min, Some(max)) = field.length {
+        question.push_str(&format!(" ({}–{max} characters)", min.unwrap_or(0)));
+    }
+    let option = |label: &str, default: bool| QuestionOption {
+        label: label.to_owned(),
+        description: default.then(|| "The default.".to_owned()),
+        preview: None,
+    };
+    let is_default = |value: &str| field.default.as_ref().and_then(Value::as_str) == Some(value);
+    let leave_empty =
+        (!field.required && field.default.is_none()).then(|| option(LEAVE_EMPTY, false));
+    let (options, multi_select, format, default) = match &field.kind {
+        Kind::One { values, labels } | Kind::Some { values, labels } => {
+            let mut options: Vec<QuestionOption> = values
+                .iter()
+                .zip(labels)
+                .map(|(value, label)| option(label, is_default(value)))
+                .collect();
+            options.extend(leave_empty);
+            (options, matches!(field.kind, Kind::Some { .. }), None, None)
+        }
+        Kind::Boolean => {
+            let default = field.default.as_ref().and_then(Value::as_bool);
+            let mut options = vec![
+                option(YES, default == Some(true)),
+                option(NO, default == Some(false)),
+            ];
+            options.extend(leave_empty);
+            (options, false, None, None)
+        }
+        // A typed answer the person may leave out: "Leave empty", or the
+        // text as Other (checked when it comes back).
+        Kind::Typed { .. } if leave_empty.is_some() => {
+            (leave_empty.into_iter().collect(), false, None, None)
+        }
+        Kind::Typed { format, .. } => {
+            let default = field
+                .default
+                .clone()
+                .and_then(|d| serde_json::from_value::<Scalar>(d).ok());
+            (Vec::new(), false, *format, default)
+        }
+    };
+    Question {
+        id: field.id.clone(),
+        question,
+        header: title
+            .filter(|t| t.chars().count() <= interaction::MAX_HEADER_CHARS)
+            .map(str::to_owned),
+        options,
+        multi_select,
+        format: format.map(|f| f.as_str().to_owned()),
+        minimum: bound(field, field.bounds.0.as_ref()),
+        maximum: bound(field, field.bounds.1.as_ref()),
+        default,
+    }
+}
+
+/// A number's bound, for a question that takes typed text.
+fn bound(field: &Field, bound: Option<&Value>) -> Option<Scalar> {
+    match field.kind {
+        Kind::Typed {
+            json: "integer" | "number",
+            ..
+        } if field.required || field.default.is_some() => {
+            serde_json::from_value(bound?.clone()).ok()
+        }
+        _ => None,
+    }
+}
+
+/// The `content` the answers `items` stand for, as `fields` describe it:
+/// each value of its property's type, left-out properties absent.
+pub fn content(fields: &[Field], items: &[AnswerItem]) -> Result<Map<String, Value>, Misfit> {
+    let mut content = Map::new();
+    for field in fields {
+        let misfit = |why| Misfit {
+            field: field.name.clone(),
+            why,
+        };
+        let item = items
+            .iter()
+            .find(|i| i.id == field.id)
+            .ok_or_else(|| misfit("is missing"))?;
+        let custom = item
+            .custom
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty());
+        let labels: Vec<&str> = item.selected.iter().map(String::as_str).collect();
+        if labels == [LEAVE_EMPTY] && custom.is_none() {
+            continue;
+        }
+        let value_of = |values: &[String], labels_of: &[String], label: &str| {
+            labels_of
+                .iter()
+                .position(|l| l == label)
+                .map(|i| Value::String(values[i].clone()))
+        };
+        let value = match &field.kind {
+            Kind::One {
+                values,
+                labels: shown,
+            } => match (custom, labels.as_slice()) {
+                (None, [label]) => {
+                    value_of(values, shown, label).ok_or_else(|| misfit("is no choice"))?
+                }
+                _ => return Err(misfit("is not one of the choices")),
+            },
+            Kind::Some {
+                values,
+                labels: shown,
+            } => {
+                if custom.is_some() || labels.contains(&LEAVE_EMPTY) {
+                    return Err(misfit("is not only choices"));
+                }
+                let chosen = labels
+                    .iter()
+                    .map(|label| value_of(values, shown, label))
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or_else(|| misfit("is no choice"))?;
+                Value::Array(chosen)
+            }
+            Kind::Boolean => match (custom, labels.as_slice()) {
+                (None, [YES]) => Value::Bool(true),
+                (None, [NO]) => Value::Bool(false),
+                _ => return Err(misfit("is neither Yes nor No")),
+            },
+            Kind::Typed { json, format } => {
+                let text = custom.ok_or_else(|| misfit("has no text"))?;
+                typed(json, *format, text, field).ok_or_else(|| misfit("is not of its type"))?
+            }
+        };
+        content.insert(field.name.clone(), value);
+    }
+    Ok(content)
+}
+
+/// `text` as a JSON value of type `json`, within the field's bounds and
+/// lengths (which the form checked too, where it could).
+fn typed(json: &str, format: Option<Format>, text: &str, field: &Field) -> Option<Value> {
+    if format.is_some_and(|f| !f.accepts(text)) {
+        return None;
+    }
+    let within = |n: f64| {
+        let bound = |b: &Option<Value>| b.as_ref().and_then(Value::as_f64);
+        bound(&field.bounds.0).is_none_or(|min| n >= min)
+            && bound(&field.bounds.1).is_none_or(|max| n <= max)
+    };
+    match json {
+        "integer" => text
+            .parse::<i64>()
+            .ok()
+            .filter(|n| within(*n as f64))
+            .map(Value::from),
+        "number" => serde_json::from_str::<Number>(text)
+            .ok()
+            .filter(|n| n.as_f64().is_some_and(within))
+            .map(Value::Number),
+        _ => {
+            let chars = text.chars().count() as u64;
+            let (min, max) = field.length;
+            (min.is_none_or(|m| chars >= m) && max.is_none_or(|m| chars <= m))
+                .then(|| Value::String(text.to_owned()))
+        }
+    }
+}
