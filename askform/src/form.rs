@@ -77,6 +77,14 @@ pub struct Posted {
     pub problems: Vec<Problem>,
 }
 
+/// Whether a posted form's `fields` decline the ask: its Decline button
+/// was the one pressed.
+pub fn declines(fields: &[(String, String)]) -> bool {
+    fields
+        .iter()
+        .any(|(name, value)| name == INTENT_FIELD && value == "decline")
+}
+
 /// A posted text as typed: HTML's CRLF line breaks as newlines. (The server
 /// reads a posted form's fields so; the browser's own `FormData` has the
 /// newlines as typed.)

@@ -8,7 +8,7 @@ use crate::{
     problem::{Problem, ProblemCode, Problems},
     projection::ToolOutput,
     time::Timestamp,
-    validate::{control_problem, ValidAnswers, ValidRequest},
+    validate::{control_problem, too_long, trimmed, ValidAnswers, ValidRequest},
 };
 use serde::{Deserialize, Serialize};
 
@@ -123,29 +123,6 @@ pub struct ValidNewAsk {
     /// The answers that apply if it expires unanswered, in canonical form;
     /// only an ask with a timeout has them.
     pub default_answers: Option<ValidAnswers>,
-}
-
-/// The text trimmed; blank text counts as none.
-pub(crate) fn trimmed(text: Option<String>) -> Option<String> {
-    text.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty())
-}
-
-/// A problem at `path` when `text` has more than `max` characters.
-pub(crate) fn too_long(
-    text: &Option<String>,
-    max: usize,
-    path: &str,
-    code: ProblemCode,
-    what: &str,
-) -> Option<Problem> {
-    let chars = text.as_deref()?.chars().count();
-    (chars > max).then(|| {
-        Problem::new(
-            path,
-            code,
-            format!("{what} has {chars} characters; at most {max} are allowed"),
-        )
-    })
 }
 
 impl NewAsk {

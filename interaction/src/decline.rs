@@ -2,9 +2,9 @@
 //! `askdesk answer` prints when they decline a request file.
 
 use crate::{
-    ask::{too_long, trimmed},
     problem::{ProblemCode, Problems},
     validate::{control_problem, MAX_CUSTOM_CHARS},
+    validate::{too_long, trimmed},
 };
 use serde::{Deserialize, Serialize};
 

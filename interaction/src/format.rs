@@ -74,12 +74,6 @@ impl Format {
         )
     }
 
-    /// Whether `text` is a value of this format, as the validator reads
-    /// typed answers.
-    pub fn accepts(self, text: &str) -> bool {
-        self.read(text.trim()).is_some()
-    }
-
     /// The value of `text` (already trimmed) in this format, if it is one.
     pub(crate) fn read(self, text: &str) -> Option<Value> {
         match self {

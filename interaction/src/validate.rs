@@ -7,8 +7,8 @@ mod request;
 mod text;
 
 pub(crate) use answer::item_problems;
-use answer::typed_problem;
-pub(crate) use text::{control_problem, Texts};
+pub(crate) use answer::typed_problem;
+pub(crate) use text::{control_problem, too_long, trimmed, Texts};
 
 use crate::{
     model::{AnswerItem, Answers, Question, Request},

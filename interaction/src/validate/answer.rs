@@ -117,7 +117,7 @@ pub(crate) fn item_problems(
 /// What is wrong with typed `text` (trimmed, not blank) as the answer to
 /// `question`: not of its format, or outside its bounds. A question's
 /// `default` is held to the same rule.
-pub(super) fn typed_problem(question: &Question, text: &str) -> Option<(Code, String)> {
+pub(crate) fn typed_problem(question: &Question, text: &str) -> Option<(Code, String)> {
     let format = question.format()?;
     let Some(value) = format.read(text) else {
         return Some((

@@ -1,7 +1,9 @@
 //! The rule every text that comes in keeps, whatever its field: no C0
 //! control character but tab and newline. A NUL, an escape or a carriage
 //! return in a title or an answer is no text a person wrote, and stores,
-//! terminals and pages each read it differently.
+//! terminals and pages each read it differently. And the free texts of an
+//! ask and a decline (title, agent, context, reason): trimmed, blank as
+//! none, and no longer than their field allows.
 
 use crate::{
     model::Request,
@@ -71,6 +73,29 @@ pub(crate) fn request_control_problems(request: &Request) -> Vec<Problem> {
         }
     }
     problems
+}
+
+/// The text trimmed; blank text counts as none.
+pub(crate) fn trimmed(text: Option<String>) -> Option<String> {
+    text.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty())
+}
+
+/// A problem at `path` when `text` has more than `max` characters.
+pub(crate) fn too_long(
+    text: &Option<String>,
+    max: usize,
+    path: &str,
+    code: ProblemCode,
+    what: &str,
+) -> Option<Problem> {
+    let chars = text.as_deref()?.chars().count();
+    (chars > max).then(|| {
+        Problem::new(
+            path,
+            code,
+            format!("{what} has {chars} characters; at most {max} are allowed"),
+        )
+    })
 }
 
 #[cfg(test)]

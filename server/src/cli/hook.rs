@@ -77,14 +77,22 @@ trait HookEvent {
     /// answer (the agent goes on without a word from the hook).
     fn ask(&self, agent: Agent) -> Result<Option<NewAsk>, AsUsual>;
 
-    /// Puts `new` to the desk so that a hook run again for the same event
-    /// finds the same ask.
+    /// The idempotency key a hook run again for the same event finds its
+    /// ask by; none for an event asked anew each time.
+    fn key(&self) -> Option<String> {
+        None
+    }
+
+    /// Puts `new` to the desk under [`HookEvent::key`], so that a hook
+    /// run again for the same event finds the same ask.
     async fn create(
         &self,
         backend: &Backend,
-        agent: Agent,
+        _agent: Agent,
         new: NewAsk,
-    ) -> Result<AskCreated, BackendError>;
+    ) -> Result<AskCreated, BackendError> {
+        backend.create(new, self.key().as_deref()).await
+    }
 
     /// What the hook prints for the ended `ask`; nothing, for an answer
     /// that lets the agent go on as it would have.

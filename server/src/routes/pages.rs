@@ -11,7 +11,7 @@ use crate::{
 use app::{
     ask::AskPageLoad,
     error::ServerError,
-    form::{Posted, INTENT_FIELD, REASON_FIELD},
+    form::{Posted, REASON_FIELD},
     rpc::{read_ask_page, ssr::page_error},
 };
 use axum::{
@@ -66,7 +66,7 @@ pub async fn post_form(
     // The form's fields are read by the stored request's questions, inside
     // the desk's one read of the ask.
     let mut posted = None;
-    let result = if field(INTENT_FIELD) == Some("decline") {
+    let result = if app::form::declines(&fields) {
         let reason = field(REASON_FIELD).map(str::to_owned);
         state.desk.decline(&id, Decline { reason }, &by).await
     } else {

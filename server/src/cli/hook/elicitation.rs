@@ -8,11 +8,11 @@
 //! a choice) and askdesk's own elicitations (its `answerIn: "client"`
 //! form) are left to Claude Code's dialog.
 
+mod content;
 mod schema;
 
 use super::{agent_name, transcript, Agent, AsUsual, HookEvent};
-use crate::backend::{Backend, BackendError};
-use interaction::{Ask, AskCreated, AskStatus, NewAsk};
+use interaction::{Ask, AskStatus, NewAsk};
 use schema::{Field, RequestedSchema};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -77,23 +77,15 @@ impl HookEvent for Elicitation {
 
     /// One elicitation, one ask: a retried hook (the same
     /// `elicitation_id`) finds the ask it made before.
-    async fn create(
-        &self,
-        backend: &Backend,
-        _agent: Agent,
-        new: NewAsk,
-    ) -> Result<AskCreated, BackendError> {
-        let key = self
-            .elicitation_id
-            .as_deref()
-            .map(|id| format!("claude-code:elicitation:{id}"));
-        backend.create(new, key.as_deref()).await
+    fn key(&self) -> Option<String> {
+        let id = self.elicitation_id.as_deref()?;
+        Some(format!("claude-code:elicitation:{id}"))
     }
 
     fn output(&self, ask: &Ask) -> Result<Option<Value>, AsUsual> {
         let (action, content) = match (ask.status, &ask.answers) {
             (AskStatus::Answered, Some(items)) => {
-                let content = schema::content(&self.fields()?, items)
+                let content = content::content(&self.fields()?, items)
                     .map_err(|misfit| AsUsual::Unfitting(misfit.to_string()))?;
                 ("accept", Some(content))
             }

@@ -6,10 +6,7 @@
 //! tools' calls are not askdesk's to answer.
 
 use super::{agent_name, Agent, AsUsual, HookEvent};
-use crate::backend::{Backend, BackendError};
-use interaction::{
-    claude_code_answer, Ask, AskCreated, AskStatus, LenientAsk, LenientQuestion, NewAsk,
-};
+use interaction::{claude_code_answer, Ask, AskStatus, LenientAsk, LenientQuestion, NewAsk};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -82,17 +79,9 @@ impl HookEvent for PreToolUse {
 
     /// One tool call, one ask: a retried hook (the same `tool_use_id`)
     /// finds the ask it made before.
-    async fn create(
-        &self,
-        backend: &Backend,
-        _agent: Agent,
-        new: NewAsk,
-    ) -> Result<AskCreated, BackendError> {
-        let key = self
-            .tool_use_id
-            .as_deref()
-            .map(|id| format!("claude-code:{id}"));
-        backend.create(new, key.as_deref()).await
+    fn key(&self) -> Option<String> {
+        let id = self.tool_use_id.as_deref()?;
+        Some(format!("claude-code:{id}"))
     }
 
     fn output(&self, ask: &Ask) -> Result<Option<Value>, AsUsual> {

@@ -8,8 +8,7 @@
 //! session's turn: no loop runs on its own.
 
 use super::{agent_name, transcript, Agent, AsUsual, HookEvent};
-use crate::backend::{Backend, BackendError};
-use interaction::{Ask, AskCreated, AskStatus, NewAsk, Question, QuestionOption};
+use interaction::{Ask, AskStatus, NewAsk, Question, QuestionOption};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -62,17 +61,8 @@ impl HookEvent for Stop {
         }))
     }
 
-    /// Each stop is a new question: no key, so an instruction given once
-    /// is never given again by a later stop that looks the same.
-    async fn create(
-        &self,
-        backend: &Backend,
-        _agent: Agent,
-        new: NewAsk,
-    ) -> Result<AskCreated, BackendError> {
-        backend.create(new, None).await
-    }
-
+    // No `key`: each stop is a new question, so an instruction given once
+    // is never given again by a later stop that looks the same.
     fn output(&self, ask: &Ask) -> Result<Option<Value>, AsUsual> {
         Ok(next_instruction(ask).map(|text| json!({"decision": "block", "reason": text})))
     }

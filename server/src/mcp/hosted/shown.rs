@@ -12,7 +12,7 @@ use crate::{
 };
 use app::state::FormState;
 use app::{
-    form::{Posted, INTENT_FIELD},
+    form::Posted,
     hosted::{shown, shown_failure, ShowAsk, Shown, SHOW_TOOL},
     i18n::Lang,
 };
@@ -75,10 +75,7 @@ impl AskDesk {
             state.end_elsewhere(ask);
             self.drafts.forget(&draft).await;
         } else if input.send {
-            let declines = fields
-                .iter()
-                .any(|(name, value)| name == INTENT_FIELD && value == "decline");
-            let done = if declines {
+            let done = if app::form::declines(&fields) {
                 let decline = Decline {
                     reason: Some(posted.reason.clone()),
                 };

@@ -1,5 +1,5 @@
-//! An MCP elicitation's flat `requested_schema` as askdesk's questions,
-//! and the person's answers back as the `content` that schema describes.
+//! An MCP elicitation's flat `requested_schema` as askdesk's questions
+//! (the answers go back as its `content` in [`super::content`]).
 //!
 //! Each property is one question, in the schema's order:
 //!
@@ -17,28 +17,20 @@
 //! `pattern`, a nested object, an unknown type) is [`Unexpressible`], and
 //! the hook leaves the elicitation to Claude Code's own dialog.
 
-use interaction::{AnswerItem, Format, Question, QuestionOption, Scalar};
+use interaction::{Format, Question, QuestionOption, Scalar};
 use serde::{de, Deserialize, Deserializer};
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 use std::fmt;
 
 /// The option of a property the schema does not require.
 pub const LEAVE_EMPTY: &str = "Leave empty";
-const YES: &str = "Yes";
-const NO: &str = "No";
+pub(super) const YES: &str = "Yes";
+pub(super) const NO: &str = "No";
 
 /// Why a schema cannot be asked at the desk.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 #[error("the elicitation's schema {0}")]
 pub struct Unexpressible(pub String);
-
-/// Why an answer does not fit the schema.
-#[derive(Debug, PartialEq, Eq, thiserror::Error)]
-#[error("the answer to {field} {why}")]
-pub struct Misfit {
-    field: String,
-    why: &'static str,
-}
 
 /// The schema's properties in the order it gives them (a JSON object's
 /// order, which `Value` does not keep).
@@ -78,7 +70,7 @@ pub struct RequestedSchema {
 
 /// What one property asks for.
 #[derive(Debug, Clone, PartialEq)]
-enum Kind {
+pub(super) enum Kind {
     /// One of `values`, shown as `labels`.
     One {
         values: Vec<String>,
@@ -100,12 +92,12 @@ enum Kind {
 /// One property as a question.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Field {
-    name: String,
-    id: String,
-    kind: Kind,
+    pub(super) name: String,
+    pub(super) id: String,
+    pub(super) kind: Kind,
     required: bool,
     default: Option<Value>,
-    length: (Option<u64>, Option<u64>),
+    pub(super) length: (Option<u64>, Option<u64>),
     title: Option<String>,
     description: Option<String>,
     bounds: (Option<Value>, Option<Value>),
@@ -251,6 +243,7 @@ fn choices(p: &Map<String, Value>) -> Option<(Vec<String>, Vec<String>)> {
 /// The question `field` is, in the words of its `title` and
 /// `description`.
 pub fn question(field: &Field) -> Question {
+    let rule = field.typed_rule();
     let (title, description) = (field.title.as_deref(), field.description.as_deref());
     let mut question = match (title, description) {
         (Some(title), Some(description)) => format!("{title}: {description}"),
@@ -309,118 +302,39 @@ pub fn question(field: &Field) -> Question {
         options,
         multi_select,
         format: format.map(|f| f.as_str().to_owned()),
-        minimum: bound(field, field.bounds.0.as_ref()),
-        maximum: bound(field, field.bounds.1.as_ref()),
+        // Bounds go with the typed answer, not with "Leave empty".
+        minimum: format.and(rule.minimum),
+        maximum: format.and(rule.maximum),
         default,
     }
 }
 
-/// A number's bound, for a question that takes typed text.
-fn bound(field: &Field, bound: Option<&Value>) -> Option<Scalar> {
-    match field.kind {
-        Kind::Typed {
-            json: "integer" | "number",
-            ..
-        } if field.required || field.default.is_some() => {
-            serde_json::from_value(bound?.clone()).ok()
-        }
-        _ => None,
-    }
-}
-
-/// The `content` the answers `items` stand for, as `fields` describe it:
-/// each value of its property's type, left-out properties absent.
-pub fn content(fields: &[Field], items: &[AnswerItem]) -> Result<Map<String, Value>, Misfit> {
-    let mut content = Map::new();
-    for field in fields {
-        let misfit = |why| Misfit {
-            field: field.name.clone(),
-            why,
+impl Field {
+    /// What a typed answer to this field must be, as the desk's validator
+    /// reads one: its format and bounds. The question asks by it; the text
+    /// given as Other, where the field may be left empty, is held to it when
+    /// it comes back.
+    pub(super) fn typed_rule(&self) -> Question {
+        let format = match self.kind {
+            Kind::Typed { format, .. } => format,
+            _ => None,
         };
-        let item = items
-            .iter()
-            .find(|i| i.id == field.id)
-            .ok_or_else(|| misfit("is missing"))?;
-        let custom = item
-            .custom
-            .as_deref()
-            .map(str::trim)
-            .filter(|t| !t.is_empty());
-        let labels: Vec<&str> = item.selected.iter().map(String::as_str).collect();
-        if labels == [LEAVE_EMPTY] && custom.is_none() {
-            continue;
-        }
-        let value_of = |values: &[String], labels_of: &[String], label: &str| {
-            labels_of
-                .iter()
-                .position(|l| l == label)
-                .map(|i| Value::String(values[i].clone()))
+        let bound = |b: &Option<Value>| {
+            format
+                .filter(|f| f.has_range())
+                .and(b.clone())
+                .and_then(|b| serde_json::from_value::<Scalar>(b).ok())
         };
-        let value = match &field.kind {
-            Kind::One {
-                values,
-                labels: shown,
-            } => match (custom, labels.as_slice()) {
-                (None, [label]) => {
-                    value_of(values, shown, label).ok_or_else(|| misfit("is no choice"))?
-                }
-                _ => return Err(misfit("is not one of the choices")),
-            },
-            Kind::Some {
-                values,
-                labels: shown,
-            } => {
-                if custom.is_some() || labels.contains(&LEAVE_EMPTY) {
-                    return Err(misfit("is not only choices"));
-                }
-                let chosen = labels
-                    .iter()
-                    .map(|label| value_of(values, shown, label))
-                    .collect::<Option<Vec<_>>>()
-                    .ok_or_else(|| misfit("is no choice"))?;
-                Value::Array(chosen)
-            }
-            Kind::Boolean => match (custom, labels.as_slice()) {
-                (None, [YES]) => Value::Bool(true),
-                (None, [NO]) => Value::Bool(false),
-                _ => return Err(misfit("is neither Yes nor No")),
-            },
-            Kind::Typed { json, format } => {
-                let text = custom.ok_or_else(|| misfit("has no text"))?;
-                typed(json, *format, text, field).ok_or_else(|| misfit("is not of its type"))?
-            }
-        };
-        content.insert(field.name.clone(), value);
-    }
-    Ok(content)
-}
-
-/// `text` as a JSON value of type `json`, within the field's bounds and
-/// lengths (which the form checked too, where it could).
-fn typed(json: &str, format: Option<Format>, text: &str, field: &Field) -> Option<Value> {
-    if format.is_some_and(|f| !f.accepts(text)) {
-        return None;
-    }
-    let within = |n: f64| {
-        let bound = |b: &Option<Value>| b.as_ref().and_then(Value::as_f64);
-        bound(&field.bounds.0).is_none_or(|min| n >= min)
-            && bound(&field.bounds.1).is_none_or(|max| n <= max)
-    };
-    match json {
-        "integer" => text
-            .parse::<i64>()
-            .ok()
-            .filter(|n| within(*n as f64))
-            .map(Value::from),
-        "number" => serde_json::from_str::<Number>(text)
-            .ok()
-            .filter(|n| n.as_f64().is_some_and(within))
-            .map(Value::Number),
-        _ => {
-            let chars = text.chars().count() as u64;
-            let (min, max) = field.length;
-            (min.is_none_or(|m| chars >= m) && max.is_none_or(|m| chars <= m))
-                .then(|| Value::String(text.to_owned()))
+        Question {
+            id: self.id.clone(),
+            question: self.name.clone(),
+            header: None,
+            options: Vec::new(),
+            multi_select: false,
+            format: format.map(|f| f.as_str().to_owned()),
+            minimum: bound(&self.bounds.0),
+            maximum: bound(&self.bounds.1),
+            default: None,
         }
     }
 }
