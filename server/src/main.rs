@@ -51,6 +51,9 @@ async fn run() -> ExitCode {
             .await
             .map_err(|e| format!("{e:#}")),
         Some(Command::Setup(args)) => server::cli::setup::run(&args).map_err(|e| e.to_string()),
+        Some(Command::Doctor(args)) => server::cli::doctor::run(&args)
+            .await
+            .map_err(|e| e.to_string()),
         None => logged(serve(cli.serve)).await,
         // The terminal loop blocks its thread, so it runs where blocking
         // is allowed; its HTTP calls run on this runtime. No log lines

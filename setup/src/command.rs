@@ -45,7 +45,7 @@ fn quote(text: &str) -> String {
 /// The first shell word of `line`, unquoted, and the text after it. Quotes
 /// and backslashes are read as a POSIX shell reads them; anything more
 /// (variables, globs) makes it a word that is not askdesk's path.
-fn first_word(line: &str) -> Option<(String, &str)> {
+pub(crate) fn first_word(line: &str) -> Option<(String, &str)> {
     let mut word = String::new();
     let mut chars = line.char_indices();
     while let Some((at, c)) = chars.next() {

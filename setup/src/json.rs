@@ -7,6 +7,7 @@
 mod hooks;
 
 use crate::{
+    inspect::{self, Found},
     line_and_column, Action, Change, EditError, Field, FieldValue, Format, McpServer, Program,
     SettingsFile, Verb, SERVER_NAME,
 };
@@ -69,6 +70,45 @@ pub(crate) fn edit(
         after.push('\n');
     }
     Ok((Some(after), changes))
+}
+
+/// askdesk's entries in `text`, checked as [`edit`] checks it.
+pub(crate) fn found(
+    file: &SettingsFile,
+    text: &str,
+    program: &Program,
+) -> Result<Vec<Found>, EditError> {
+    let syntax = |e: ParseError| EditError::Syntax {
+        line: e.line_display(),
+        column: e.column_display(),
+        reason: e.kind().to_string(),
+    };
+    parse_to_ast(text, &CollectOptions::default(), &options(file.format)).map_err(syntax)?;
+    let root = CstRootNode::parse(text, &options(file.format)).map_err(syntax)?;
+    let Some(value) = root.value() else {
+        return Ok(Vec::new());
+    };
+    let top = object(value, text, "the top level")?;
+    check(&top, file, text)?;
+    let mut found = Vec::new();
+    if let Some(server) = &file.server {
+        let ours = member_object(&top, server.table, text, server.table)?
+            .map(|servers| member_object(&servers, SERVER_NAME, text, &server_key(server)))
+            .transpose()?
+            .flatten();
+        if let Some(ours) = ours {
+            let command = ours
+                .get("command")
+                .and_then(|p| p.value()?.as_string_lit()?.decoded_value().ok());
+            found.push(inspect::server(command));
+        }
+    }
+    for hook in file.hooks {
+        for line in hooks::lines(&top, hook, program, text)? {
+            found.push(inspect::hook(hook, line));
+        }
+    }
+    Ok(found)
 }
 
 /// What a file of `format` may hold: strict JSON, or JSON with comments.

@@ -9,10 +9,12 @@
 //! files.
 
 mod command;
+mod inspect;
 mod json;
 mod products;
 mod toml;
 
+pub use inspect::{inspect, Entry, Found};
 pub use products::{
     Field, FieldValue, Format, Hook, McpServer, Options, Product, Root, Scope, SettingsFile,
     SERVER_NAME, STOP_SECONDS,
@@ -71,23 +73,31 @@ pub enum Change {
     Hook(Verb, Hook),
 }
 
+impl Change {
+    /// The entry it changed.
+    pub fn entry(&self) -> Entry {
+        match self {
+            Change::Server(_) => Entry::Server,
+            Change::Hook(_, hook) => Entry::Hook(*hook),
+        }
+    }
+
+    /// What it did.
+    pub fn verb(&self) -> Verb {
+        match self {
+            Change::Server(verb) | Change::Hook(verb, _) => *verb,
+        }
+    }
+}
+
 impl fmt::Display for Change {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let verb = |verb: &Verb| match verb {
+        let verb = match self.verb() {
             Verb::Added => "added",
             Verb::Updated => "updated",
             Verb::Removed => "removed",
         };
-        match self {
-            Change::Server(v) => write!(f, "{} the MCP server `{SERVER_NAME}`", verb(v)),
-            Change::Hook(v, hook) => {
-                write!(f, "{} the {} hook", verb(v), hook.event)?;
-                if let Some(matcher) = hook.matcher {
-                    write!(f, " for {matcher}")?;
-                }
-                write!(f, " (`askdesk {}`)", hook.args.join(" "))
-            }
-        }
+        write!(f, "{verb} {}", self.entry())
     }
 }
 

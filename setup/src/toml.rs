@@ -5,6 +5,7 @@
 //! file of Claude Code's shape, which `json.rs` writes.
 
 use crate::{
+    inspect::{self, Found},
     line_and_column, Action, Change, EditError, Field, FieldValue, McpServer, Program,
     SettingsFile, Verb, SERVER_NAME,
 };
@@ -19,14 +20,7 @@ pub(crate) fn edit(
     program: &Program,
     action: Action,
 ) -> Result<(Option<String>, Vec<Change>), EditError> {
-    let parsed = Document::parse(text).map_err(|e| {
-        let (line, column) = line_and_column(text, start(e.span()));
-        EditError::Syntax {
-            line,
-            column,
-            reason: e.message().to_owned(),
-        }
-    })?;
+    let parsed = parse(text)?;
     let Some(server) = &file.server else {
         return Ok((Some(text.to_owned()), Vec::new()));
     };
@@ -42,6 +36,41 @@ pub(crate) fn edit(
         return Ok((None, changes));
     }
     Ok((Some(after), changes))
+}
+
+/// askdesk's server entry in `text`, checked as [`edit`] checks it.
+pub(crate) fn found(file: &SettingsFile, text: &str) -> Result<Vec<Found>, EditError> {
+    let doc = parse(text)?;
+    let Some(server) = &file.server else {
+        return Ok(Vec::new());
+    };
+    check(&doc, server, text)?;
+    let ours = doc
+        .get(server.table)
+        .and_then(Item::as_table_like)
+        .and_then(|servers| servers.get(SERVER_NAME));
+    Ok(ours
+        .map(|ours| {
+            let command = ours
+                .get("command")
+                .and_then(Item::as_str)
+                .map(str::to_owned);
+            inspect::server(command)
+        })
+        .into_iter()
+        .collect())
+}
+
+/// `text` parsed, or where it is not TOML.
+fn parse(text: &str) -> Result<Document<&str>, EditError> {
+    Document::parse(text).map_err(|e| {
+        let (line, column) = line_and_column(text, start(e.span()));
+        EditError::Syntax {
+            line,
+            column,
+            reason: e.message().to_owned(),
+        }
+    })
 }
 
 /// Fails when the servers' table, or askdesk's entry in it, is not a table.

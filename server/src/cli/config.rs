@@ -46,6 +46,12 @@ pub enum Command {
     /// what is there, so a second run changes nothing. Exit codes: 0 done
     /// (or nothing to do), 1 a settings file could not be read or written.
     Setup(SetupArgs),
+    /// Check that the agents set up here reach askdesk: their settings
+    /// files parse, each hook's and MCP entry's command exists and is this
+    /// askdesk, each hook answers a harmless test event, and the desk
+    /// answers at --url and takes the token. One line per check, with the
+    /// fix. Exit codes: 0 all good, 1 a check failed.
+    Doctor(DeskArgs),
     /// Answer a request file (or `-` for stdin) in the terminal, with no
     /// server. Exit codes: 0 answered (the answers JSON on stdout), 3
     /// declined, 130 interrupted, 1 the request is invalid.

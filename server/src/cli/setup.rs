@@ -82,7 +82,7 @@ pub fn run(args: &SetupArgs) -> Result<ExitCode, SetupError> {
 }
 
 /// This binary, by the absolute path the agents will run.
-fn this_program() -> Result<Program, SetupError> {
+pub(crate) fn this_program() -> Result<Program, SetupError> {
     let exe = std::env::current_exe()
         .and_then(fs::canonicalize)
         .map_err(SetupError::Exe)?;
@@ -93,7 +93,7 @@ fn this_program() -> Result<Program, SetupError> {
 }
 
 /// Where settings files' paths start.
-struct Folders {
+pub(crate) struct Folders {
     home: Option<PathBuf>,
     project: Option<PathBuf>,
 }
@@ -101,7 +101,7 @@ struct Folders {
 impl Folders {
     /// The folders `scope`'s files need: the home folder for the user's,
     /// the current directory for the project's.
-    fn find(scope: Scope) -> Result<Folders, SetupError> {
+    pub(crate) fn find(scope: Scope) -> Result<Folders, SetupError> {
         Ok(match scope {
             Scope::User => Folders {
                 // Missing only matters to a file that starts there.
@@ -115,7 +115,7 @@ impl Folders {
         })
     }
 
-    fn path(&self, file: &SettingsFile) -> Result<PathBuf, SetupError> {
+    pub(crate) fn path(&self, file: &SettingsFile) -> Result<PathBuf, SetupError> {
         let root = match file.root {
             Root::Home => self.home()?,
             // Claude Code's variable moves its folder and `.claude.json`

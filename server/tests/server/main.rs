@@ -10,6 +10,7 @@ mod contract;
 mod database;
 mod defaults;
 mod docs;
+mod doctor;
 mod elicitation;
 mod events;
 mod faults;

@@ -109,6 +109,32 @@ pub(super) fn remove(
     Ok(Some(Change::Hook(Verb::Removed, *hook)))
 }
 
+/// The command lines of askdesk's commands for `hook`.
+pub(super) fn lines(
+    top: &CstObject,
+    hook: &Hook,
+    program: &Program,
+    text: &str,
+) -> Result<Vec<String>, EditError> {
+    let Some(hooks) = member_object(top, HOOKS, text, HOOKS)? else {
+        return Ok(Vec::new());
+    };
+    let Some(groups) = member_array(&hooks, hook.event, text, &key(hook))? else {
+        return Ok(Vec::new());
+    };
+    Ok(ours(&groups, hook, program)
+        .into_iter()
+        .filter_map(|(_, command)| line(&command))
+        .collect())
+}
+
+/// A command's command line.
+fn line(command: &CstObject) -> Option<String> {
+    command
+        .get("command")
+        .and_then(|p| p.value()?.as_string_lit()?.decoded_value().ok())
+}
+
 /// askdesk's commands for `hook` among `groups`: each with the list it is
 /// in.
 fn ours(groups: &CstArray, hook: &Hook, program: &Program) -> Vec<(CstArray, CstObject)> {
@@ -118,10 +144,7 @@ fn ours(groups: &CstArray, hook: &Hook, program: &Program) -> Vec<(CstArray, Cst
             continue;
         };
         for command in list.elements().iter().filter_map(CstNode::as_object) {
-            let line = command
-                .get("command")
-                .and_then(|p| p.value()?.as_string_lit()?.decoded_value().ok());
-            if line.is_some_and(|line| is_askdesk_hook(&line, program, hook)) {
+            if line(&command).is_some_and(|line| is_askdesk_hook(&line, program, hook)) {
                 found.push((list.clone(), command));
             }
         }

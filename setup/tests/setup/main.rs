@@ -6,6 +6,7 @@ mod claude_code;
 mod codex;
 mod cursor;
 mod errors;
+mod inspect;
 
 use setup::{diff, edit, Action, Change, Edit, Product, Program, Root, Scope, SettingsFile};
 
