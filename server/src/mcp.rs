@@ -10,8 +10,10 @@
 //! To a host that shows MCP Apps, `ask_user` brings askdesk's own form
 //! into the conversation ([`hosted`]).
 
+pub mod channel;
 pub mod elicit;
 pub mod hosted;
+mod http;
 mod kept;
 mod replies;
 mod rounds;
@@ -21,20 +23,18 @@ mod tasks;
 mod tools;
 
 pub use crate::backend::Backend;
+pub use http::http_service;
 
-use crate::AppState;
 use rmcp::{
     handler::server::{router::tool::ToolRouter, tool::ToolCallContext},
     model::{
-        CallToolRequestParams, CallToolResponse, CancelTaskParams, ElicitResult, ElicitationAction,
-        ErrorData, GetTaskParams, GetTaskResult, Implementation, JsonObject, ListResourcesResult,
-        ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
-        ServerCapabilities, ServerConfig, Tool, UpdateTaskParams,
+        CallToolRequestParams, CallToolResponse, CancelTaskParams, CustomNotification,
+        ElicitResult, ElicitationAction, ErrorData, GetTaskParams, GetTaskResult, Implementation,
+        JsonObject, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+        ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig, Tool,
+        UpdateTaskParams,
     },
-    service::RequestContext,
-    transport::streamable_http_server::{
-        session::local::LocalSessionManager, StreamableHttpServerConfig, StreamableHttpService,
-    },
+    service::{NotificationContext, RequestContext},
     RoleServer, ServerHandler,
 };
 use std::{sync::Arc, time::Duration};
@@ -45,6 +45,14 @@ pub const TOOL: &str = "ask_user";
 pub const AWAIT_ANSWER: &str = "await_answer";
 /// Withdraws an ask.
 pub const CANCEL_ASK: &str = "cancel_ask";
+
+/// What every client's model is told about askdesk's tools.
+const INSTRUCTIONS: &str =
+    "Use ask_user to put structured questions to the human and wait for the answers. \
+     The call returns when the human answers, declines, or the ask is cancelled or expires. \
+     Humans may take long: give ask_user a waitSeconds below your tool-call timeout, and \
+     when it returns status \"pending\", call await_answer with its askId to keep waiting; \
+     cancel_ask withdraws a question that no longer matters.";
 
 /// How often a waiting call tells the client it is still alive.
 pub const PROGRESS_EVERY: Duration = Duration::from_secs(10);
@@ -67,6 +75,8 @@ pub struct AskDesk {
     tools: ToolRouter<Self>,
     /// The tools only askdesk's form in a host calls ([`hosted`]).
     app_tools: ToolRouter<Self>,
+    /// Claude Code's channel, on stdio ([`channel`]).
+    channel: Option<channel::Relay>,
 }
 
 impl AskDesk {
@@ -83,7 +93,15 @@ impl AskDesk {
             view: hosted::View::default(),
             tools: Self::tool_router(),
             app_tools: Self::app_tools(),
+            channel: None,
         }
+    }
+
+    /// Declares Claude Code's channel and relays its permission prompts
+    /// to the desk (`askdesk mcp`).
+    pub fn channeling(mut self) -> Self {
+        self.channel = Some(channel::Relay::default());
+        self
     }
 
     /// Serves `view` as the form's document to hosts that show MCP Apps.
@@ -147,15 +165,26 @@ impl ServerHandler for AskDesk {
             .extensions
             .get_or_insert_with(Default::default)
             .insert(hosted::EXTENSION.to_owned(), JsonObject::new());
+        let mut instructions = INSTRUCTIONS.to_owned();
+        if self.channel.is_some() {
+            channel::declare(&mut capabilities);
+            instructions = format!("{INSTRUCTIONS} {}", channel::INSTRUCTIONS);
+        }
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("askdesk", env!("CARGO_PKG_VERSION")))
-            .with_instructions(
-                "Use ask_user to put structured questions to the human and wait for the answers. \
-                 The call returns when the human answers, declines, or the ask is cancelled or expires. \
-                 Humans may take long: give ask_user a waitSeconds below your tool-call timeout, and \
-                 when it returns status \"pending\", call await_answer with its askId to keep waiting; \
-                 cancel_ask withdraws a question that no longer matters.",
-            )
+            .with_instructions(instructions)
+    }
+
+    async fn on_custom_notification(
+        &self,
+        notification: CustomNotification,
+        context: NotificationContext<RoleServer>,
+    ) {
+        if let Some(relay) = &self.channel {
+            relay
+                .notified(&self.backend, context.peer, notification)
+                .await;
+        }
     }
 
     async fn list_tools(
@@ -203,6 +232,10 @@ impl ServerHandler for AskDesk {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if let Some(relay) = &self.channel {
+            // The session moved on past any prompt still relayed.
+            relay.moved_on(&self.backend).await;
+        }
         let apps = shows_apps(&context);
         let router = if self.tools.has_route(&request.name) {
             &self.tools
@@ -331,35 +364,6 @@ impl AskDesk {
             .map_err(|_| unknown())?;
         Ok((id, ask))
     }
-}
-
-/// The streamable HTTP transport for `/mcp`, over the server's own desk.
-/// `http::guard` has checked Host, Origin and the token before a
-/// request gets here.
-pub fn http_service(state: &AppState) -> StreamableHttpService<AskDesk, LocalSessionManager> {
-    let handler = AskDesk::new(
-        Backend::Local(state.desk.clone()),
-        state.mcp_default_timeout,
-    )
-    .eliciting(state.mcp_elicit)
-    .limiting(state.create_limit.clone())
-    .sharing(state.shared.clone())
-    .showing(hosted::View::of(state.assets.clone()));
-    let mut config = StreamableHttpServerConfig::default()
-        .disable_allowed_hosts()
-        .with_cancellation_token(state.shutdown.child_token());
-    // On PostgreSQL, sessions are kept for every instance: a client's next
-    // request may reach another one.
-    if let Some(shared) = &state.shared {
-        config.session_store = Some(Arc::new(sessions::SharedSessions(shared.clone())));
-    }
-    let mut sessions = LocalSessionManager::default();
-    // A call may wait days for a human, sending nothing when the client
-    // asked for no progress; rmcp's default 5-minute idle limit would end
-    // the session under it.
-    sessions.session_config.keep_alive =
-        Some(Duration::from_secs(interaction::MAX_TIMEOUT_SECONDS));
-    StreamableHttpService::new(move || Ok(handler.clone()), Arc::new(sessions), config)
 }
 
 #[cfg(test)]

@@ -21,6 +21,8 @@ mod pre_tool_use;
 mod stop;
 mod transcript;
 
+pub(crate) use permission::relayed;
+
 use crate::{
     backend::{Backend, BackendError},
     cli::{config::DeskArgs, detached, run::StartError},

@@ -28,7 +28,9 @@ pub async fn run(args: DeskArgs) -> Result<(), run::StartError> {
     });
     let handler = AskDesk::new(backend, args.serve.mcp_default_timeout)
         .eliciting(args.serve.elicit)
-        .showing(view);
+        .showing(view)
+        // Claude Code's channel: its permission prompts at the desk too.
+        .channeling();
     let service = handler
         .serve(rmcp::transport::stdio())
         .await

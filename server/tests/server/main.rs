@@ -4,6 +4,7 @@
 mod api;
 mod assets;
 mod backup;
+mod channel;
 mod client_tls;
 mod common;
 mod contract;

@@ -33,6 +33,7 @@
 //! ever sent; nor is `defer`, which is neither product's answer here.
 
 mod prompt;
+pub(crate) mod relayed;
 
 use super::{Agent, AsUsual, HookEvent};
 use crate::backend::{Backend, BackendError};

@@ -1,0 +1,178 @@
+//! Claude Code's channel (research preview, Claude Code 2.1.81 or later),
+//! on `askdesk mcp` only: a channel is a server Claude Code launches over
+//! stdio. Declaring `claude/channel/permission` makes Claude Code relay
+//! each permission prompt here as well as showing it in the terminal
+//! (`notifications/claude/channel/permission_request`); askdesk puts it to
+//! the desk as the permission hook does, and the person's allow or deny
+//! goes back as `notifications/claude/channel/permission`. Whichever
+//! answer arrives first applies: the person at the terminal is never
+//! locked out. A denial in the person's words also goes into the session
+//! as a channel event (`notifications/claude/channel`), since the verdict
+//! itself carries no text.
+//!
+//! Claude Code does not say when the terminal answered first. A prompt's
+//! ask is withdrawn when the session shows it moved on: its next relayed
+//! prompt, or its next call of one of askdesk's tools.
+
+use crate::{backend::Backend, cli::hook::relayed};
+use relayed::{Relayed, Verdict};
+use rmcp::{
+    model::{CustomNotification, ServerCapabilities, ServerNotification},
+    service::Peer,
+    RoleServer,
+};
+use serde_json::json;
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex},
+};
+
+/// The capability that makes Claude Code listen for channel events.
+pub const CHANNEL: &str = "claude/channel";
+/// The capability that makes it relay permission prompts.
+pub const PERMISSION: &str = "claude/channel/permission";
+/// A prompt relayed to askdesk.
+pub const PERMISSION_REQUEST: &str = "notifications/claude/channel/permission_request";
+/// A verdict sent back.
+pub const VERDICT: &str = "notifications/claude/channel/permission";
+/// An event into the session.
+pub const EVENT: &str = "notifications/claude/channel";
+
+/// What Claude Code's model is told about askdesk's channel events.
+pub const INSTRUCTIONS: &str = "Events from the askdesk channel (<channel source=\"askdesk\">) are what the person at the askdesk desk wrote when they denied a permission request relayed to them; take them as the person's instruction.";
+
+/// The channel's capabilities, declared beside askdesk's others.
+pub fn declare(capabilities: &mut ServerCapabilities) {
+    let experimental = capabilities
+        .experimental
+        .get_or_insert_with(Default::default);
+    experimental.insert(CHANNEL.to_owned(), Default::default());
+    experimental.insert(PERMISSION.to_owned(), Default::default());
+}
+
+/// The prompts relayed and still waiting at the desk: by the prompt's id,
+/// the ask's.
+#[derive(Clone, Default)]
+pub struct Relay {
+    waiting: Arc<Mutex<HashMap<String, String>>>,
+}
+
+impl Relay {
+    /// A notification from Claude Code: a relayed prompt is put to the
+    /// desk and its verdict sent back when the person decides; others
+    /// are not askdesk's.
+    pub async fn notified(
+        &self,
+        backend: &Backend,
+        peer: Peer<RoleServer>,
+        notification: CustomNotification,
+    ) {
+        if notification.method != PERMISSION_REQUEST {
+            return;
+        }
+        let relayed = match notification.params_as::<Relayed>() {
+            Ok(Some(relayed)) => relayed,
+            Ok(None) | Err(_) => {
+                tracing::warn!(
+                    "a relayed permission prompt askdesk cannot read: the terminal decides"
+                );
+                return;
+            }
+        };
+        // A new prompt: the one before it was decided in the terminal.
+        self.moved_on(backend).await;
+        let new = match relayed.ask() {
+            Ok(new) => new,
+            Err(why) => {
+                tracing::warn!("a relayed permission prompt could not be put as an ask: {why}");
+                return;
+            }
+        };
+        let created = match backend.create(new, None).await {
+            Ok(created) => created,
+            Err(e) => {
+                tracing::warn!("the desk refused a relayed permission prompt: {e}");
+                return;
+            }
+        };
+        self.lock()
+            .insert(relayed.request_id.clone(), created.id.clone());
+        let relay = self.clone();
+        let backend = backend.clone();
+        tokio::spawn(async move {
+            let verdict = relay
+                .decided(&backend, &relayed.request_id, &created.id)
+                .await;
+            if let Some(verdict) = verdict {
+                send(&peer, &relayed, verdict).await;
+            }
+        });
+    }
+
+    /// The session moved on: every prompt still waiting was decided in
+    /// the terminal, so its ask is withdrawn.
+    pub async fn moved_on(&self, backend: &Backend) {
+        let withdrawn: Vec<String> = self.lock().drain().map(|(_, ask)| ask).collect();
+        for id in withdrawn {
+            if let Err(e) = backend.cancel(&id, &desk::Caller::Unnamed).await {
+                tracing::warn!(ask = %id, "a relayed prompt's ask could not be withdrawn: {e}");
+            }
+        }
+    }
+
+    /// Waits for the ask of prompt `request_id` to end; its verdict, if
+    /// the person decided it before the session moved on.
+    async fn decided(&self, backend: &Backend, request_id: &str, id: &str) -> Option<Verdict> {
+        let ask = loop {
+            match backend.wait(id, desk::MAX_WAIT).await {
+                Ok(ask) if ask.status.is_finished() => break ask,
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::warn!(ask = %id, "waiting for a relayed prompt failed: {e}");
+                    self.lock().remove(request_id);
+                    return None;
+                }
+            }
+        };
+        // Withdrawn already when the session moved on.
+        self.lock().remove(request_id)?;
+        relayed::verdict(&ask)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, String>> {
+        // The map holds plain strings: a panic elsewhere leaves it whole.
+        self.waiting
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// The verdict to Claude Code, and a denial's words as an event.
+async fn send(peer: &Peer<RoleServer>, relayed: &Relayed, verdict: Verdict) {
+    let behavior = match &verdict {
+        Verdict::Allow => "allow",
+        Verdict::Deny(_) => "deny",
+    };
+    let mut notifications = vec![CustomNotification::new(
+        VERDICT,
+        Some(json!({"request_id": relayed.request_id, "behavior": behavior})),
+    )];
+    if let Verdict::Deny(Some(message)) = verdict {
+        notifications.push(CustomNotification::new(
+            EVENT,
+            Some(json!({
+                "content": message,
+                "meta": {"request_id": relayed.request_id, "tool_name": relayed.tool_name},
+            })),
+        ));
+    }
+    for notification in notifications {
+        if let Err(e) = peer
+            .send_notification(ServerNotification::CustomNotification(notification))
+            .await
+        {
+            tracing::warn!("the verdict could not be sent to Claude Code: {e}");
+            return;
+        }
+    }
+}
