@@ -164,6 +164,12 @@ impl Desk {
         Ok(self.view(&Box::pin(self.read(id)).await?))
     }
 
+    /// Whether the database answers: one cheap read, for `/readyz`.
+    pub async fn answers(&self) -> Result<(), DeskError> {
+        self.store.event_bounds().await?;
+        Ok(())
+    }
+
     /// The time now, as this desk's clock says, in ms since the epoch.
     pub fn now_ms(&self) -> i64 {
         (self.clock)()

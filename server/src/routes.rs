@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod events;
+pub mod health;
 pub mod listing;
 pub mod openapi;
 pub mod pages;
@@ -85,7 +86,9 @@ pub fn app(state: AppState) -> Router {
             }),
             guard::guard,
         ))
-        .with_state(state)
+        .with_state(state.clone())
+        // Probes come from load balancers, by any Host, without a token.
+        .merge(health::routes(state))
 }
 
 #[cfg(test)]

@@ -56,6 +56,8 @@ pub fn args(token: Option<&str>) -> ServeArgs {
 pub struct TestServer {
     pub router: Router,
     pub desk: Desk,
+    /// What a signal to stop cancels.
+    pub shutdown: tokio_util::sync::CancellationToken,
 }
 
 impl TestServer {
@@ -97,6 +99,7 @@ impl TestServer {
             .await
             .expect("desk")
             .answering_by_link(args.link_answers());
+        let shutdown = tokio_util::sync::CancellationToken::new();
         let router = app(AppState::new(server::Shared {
             leptos_options: args.leptos_options(),
             desk: desk.clone(),
@@ -104,7 +107,7 @@ impl TestServer {
             mcp_default_timeout: None,
             mcp_elicit: false,
             shared: None,
-            shutdown: tokio_util::sync::CancellationToken::new(),
+            shutdown: shutdown.clone(),
             page: args.page_config(&assets).expect("page config"),
             assets: Arc::new(assets),
             slack_signing_secret: None,
@@ -120,7 +123,11 @@ impl TestServer {
                 .create_limit
                 .map(|n| Arc::new(server::http::limit::CreateLimit::new(n))),
         }));
-        Self { router, desk }
+        Self {
+            router,
+            desk,
+            shutdown,
+        }
     }
 
     pub async fn send(&self, request: Request<Body>) -> Response {

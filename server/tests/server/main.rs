@@ -15,6 +15,7 @@ mod doctor;
 mod elicitation;
 mod events;
 mod faults;
+mod health;
 mod hook;
 mod messages;
 mod notify;
