@@ -13,4 +13,5 @@ pub mod reply;
 pub mod security;
 pub mod serving;
 pub mod tls;
+pub mod trace;
 pub mod waiting;

@@ -1,7 +1,7 @@
 use clap::Parser;
 use server::cli::{
     backup,
-    config::{Cli, Command, Hook, ServeArgs},
+    config::{Cli, Command, Hook, LogFormat, ServeArgs},
     detached, hook, people,
     run::{self, StartError},
     shell, stdio,
@@ -45,8 +45,8 @@ async fn run() -> ExitCode {
     let started = Instant::now();
     let cli = Cli::parse();
     let result = match cli.command {
-        Some(Command::Serve(args)) => logged(serve(args)).await,
-        Some(Command::Mcp(args)) => logged(stdio::run(args)).await,
+        Some(Command::Serve(args)) => logged(cli.log_format, serve(args)).await,
+        Some(Command::Mcp(args)) => logged(cli.log_format, stdio::run(args)).await,
         Some(Command::People(command)) => people::run(command, cli.serve.database)
             .await
             .map_err(|e| format!("{e:#}")),
@@ -54,7 +54,7 @@ async fn run() -> ExitCode {
         Some(Command::Doctor(args)) => server::cli::doctor::run(&args)
             .await
             .map_err(|e| e.to_string()),
-        None => logged(serve(cli.serve)).await,
+        None => logged(cli.log_format, serve(cli.serve)).await,
         // The terminal loop blocks its thread, so it runs where blocking
         // is allowed; its HTTP calls run on this runtime. No log lines
         // here: they would write over the screen, which is on stderr.
@@ -93,18 +93,27 @@ async fn run() -> ExitCode {
     }
 }
 
-/// Runs a server command with its log on stderr.
+/// Runs a server command with its log on stderr, as `format` says.
 async fn logged(
+    format: LogFormat,
     command: impl std::future::Future<Output = Result<(), StartError>>,
 ) -> Result<ExitCode, String> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let lines = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    match format {
+        // One JSON object a line, the request's span (and its id) in it.
+        LogFormat::Json => lines
+            .json()
+            .with_current_span(true)
+            .with_span_list(false)
+            .init(),
         // Colours for a terminal; a detached desk's log is a file.
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .init();
+        LogFormat::Text => lines
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .init(),
+    }
     command
         .await
         .map(|()| ExitCode::SUCCESS)

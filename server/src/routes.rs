@@ -52,7 +52,7 @@ pub fn app(state: AppState) -> Router {
         provide_context(desk.clone());
         provide_context(page.clone());
     };
-    Router::new()
+    let router = Router::new()
         .merge(api::routes())
         .merge(events::routes())
         .nest_service("/mcp", mcp::http_service(&state))
@@ -88,7 +88,8 @@ pub fn app(state: AppState) -> Router {
         ))
         .with_state(state.clone())
         // Probes come from load balancers, by any Host, without a token.
-        .merge(health::routes(state))
+        .merge(health::routes(state));
+    crate::http::trace::traced(router)
 }
 
 #[cfg(test)]

@@ -17,9 +17,21 @@ use std::{fmt, net::SocketAddr, path::PathBuf};
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// How log lines on stderr are written: `text` for people, `json` for
+    /// a log collector (one object a line: time, level, target, message,
+    /// fields, and the request's id and span).
+    #[arg(long, env = "ASKDESK_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
+    pub log_format: LogFormat,
     /// Options of `serve`, which also runs when no subcommand is given.
     #[command(flatten)]
     pub serve: ServeArgs,
+}
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
 }
 
 /// What askdesk should do.

@@ -58,5 +58,8 @@ fn reply(status: StatusCode, word: &str, why: Option<&str>) -> Response {
         Some(why) => json!({"status": word, "message": why}),
         None => json!({"status": word}),
     };
-    (status, [(CACHE_CONTROL, "no-store")], Json(body)).into_response()
+    // A probe every few seconds is no news: logged at debug.
+    let mut response = (status, [(CACHE_CONTROL, "no-store")], Json(body)).into_response();
+    response.extensions_mut().insert(crate::http::trace::Quiet);
+    response
 }

@@ -17,6 +17,7 @@ mod events;
 mod faults;
 mod health;
 mod hook;
+mod logs;
 mod messages;
 mod notify;
 mod pages;

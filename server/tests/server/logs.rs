@@ -1,0 +1,147 @@
+//! `askdesk serve --log-format json` as a log collector reads it: the
+//! binary's stderr, one JSON object a line, each request's id kept or made
+//! and sent back, and nothing secret in any line.
+
+use serde_json::{json, Value};
+use std::{
+    process::{Command, Stdio},
+    time::Duration,
+};
+
+const TOKEN: &str = "a-shared-token-nobody-may-log";
+const ANSWER: &str = "an answer only the agent may read";
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("bind")
+        .local_addr()
+        .expect("addr")
+        .port()
+}
+
+#[tokio::test]
+async fn json_lines_carry_each_requests_id_and_nothing_secret() {
+    let port = free_port();
+    let dir = tempfile::tempdir().expect("dir");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_askdesk"))
+        .args(["serve", "--log-format", "json", "--addr"])
+        .arg(format!("127.0.0.1:{port}"))
+        .arg("--database")
+        .arg(dir.path().join("desk.db"))
+        .env("ASKDESK_TOKEN", TOKEN)
+        .env_remove("RUST_LOG")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("askdesk runs");
+    let base = format!("http://127.0.0.1:{port}");
+    let http = reqwest::Client::new();
+    let mut up = false;
+    for _ in 0..300 {
+        if http.get(format!("{base}/healthz")).send().await.is_ok() {
+            up = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(up, "the server answers");
+
+    // Kept when the client sends one.
+    let me = http
+        .get(format!("{base}/api/v1/me"))
+        .bearer_auth(TOKEN)
+        .header("x-request-id", "trace-me-42")
+        .send()
+        .await
+        .expect("me");
+    assert_eq!(me.headers()["x-request-id"], "trace-me-42");
+    // Made when it does not.
+    let created = http
+        .post(format!("{base}/api/v1/asks"))
+        .bearer_auth(TOKEN)
+        .json(&json!({"questions": [{"id": "q", "question": "Which?", "options": [{"label": "A"}, {"label": "B"}]}]}))
+        .send()
+        .await
+        .expect("create");
+    let made = created.headers()["x-request-id"]
+        .to_str()
+        .expect("text")
+        .to_owned();
+    assert_eq!(made.len(), 36, "a UUID: {made}");
+    let id = created.json::<Value>().await.expect("JSON")["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let answered = http
+        .post(format!("{base}/api/v1/asks/{id}/answers"))
+        .bearer_auth(TOKEN)
+        .json(&json!({"answers": [{"id": "q", "selected": [], "custom": ANSWER}]}))
+        .send()
+        .await
+        .expect("answer");
+    assert_eq!(answered.status(), 200);
+
+    rustix_kill(&child);
+    let output = tokio::task::spawn_blocking(move || {
+        let _ = child.wait();
+        let mut stderr = String::new();
+        use std::io::Read;
+        child
+            .stderr
+            .take()
+            .expect("stderr")
+            .read_to_string(&mut stderr)
+            .expect("read");
+        stderr
+    })
+    .await
+    .expect("stderr");
+
+    let lines: Vec<Value> = output
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect();
+    for line in &lines {
+        for key in ["timestamp", "level", "target"] {
+            assert!(line[key].is_string(), "{key} in {line}");
+        }
+        assert!(line["fields"]["message"].is_string(), "{line}");
+    }
+    let answered_line = |request_id: &str| {
+        lines.iter().find(|line| {
+            line["fields"]["message"] == "answered" && line["span"]["request_id"] == request_id
+        })
+    };
+    let me_line = answered_line("trace-me-42").expect("the /me line");
+    assert_eq!(me_line["level"], "INFO");
+    assert_eq!(me_line["span"]["path"], "/api/v1/me");
+    assert_eq!(me_line["fields"]["status"], 200);
+    assert!(me_line["fields"]["ms"].is_u64());
+    let created_line = answered_line(&made).expect("the create line");
+    assert_eq!(created_line["span"]["method"], "POST");
+    // What the desk logs while serving a request carries its id.
+    assert!(
+        lines
+            .iter()
+            .any(|line| line["span"]["request_id"] == made.as_str()
+                && line["fields"]["message"] != "answered"),
+        "{output}"
+    );
+    // The ask's id is written as {id} in paths; the probes not at info.
+    assert!(lines
+        .iter()
+        .any(|line| line["span"]["path"] == "/api/v1/asks/{id}/answers"));
+    assert!(!lines.iter().any(|line| line["span"]["path"] == "/healthz"));
+    for secret in [TOKEN, ANSWER] {
+        assert!(!output.contains(secret), "{secret:?} in the log:\n{output}");
+    }
+}
+
+/// SIGTERM, as an orchestrator stops an instance.
+fn rustix_kill(child: &std::process::Child) {
+    let pid = i32::try_from(child.id()).expect("pid");
+    let _ = Command::new("kill")
+        .arg("-TERM")
+        .arg(pid.to_string())
+        .status();
+}
