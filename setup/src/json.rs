@@ -23,22 +23,7 @@ pub(crate) fn edit(
     program: &Program,
     action: Action,
 ) -> Result<(Option<String>, Vec<Change>), EditError> {
-    let syntax = |e: ParseError| EditError::Syntax {
-        line: e.line_display(),
-        column: e.column_display(),
-        reason: e.kind().to_string(),
-    };
-    // The concrete tree's parser keeps comments without asking whether
-    // they are allowed; the plain parser asks.
-    parse_to_ast(text, &CollectOptions::default(), &options(file.format)).map_err(syntax)?;
-    let root = CstRootNode::parse(text, &options(file.format)).map_err(syntax)?;
-    let top = match root.value() {
-        None => None,
-        Some(value) => Some(object(value, text, "the top level")?),
-    };
-    if let Some(top) = &top {
-        check(top, file, text)?;
-    }
+    let (root, top) = parse(file, text)?;
     let mut changes = Vec::new();
     match action {
         Action::Add => {
@@ -72,24 +57,37 @@ pub(crate) fn edit(
     Ok((Some(after), changes))
 }
 
+/// `text` as a tree, and its top-level object when it has one, with
+/// every key on askdesk's way checked.
+fn parse(file: &SettingsFile, text: &str) -> Result<(CstRootNode, Option<CstObject>), EditError> {
+    let syntax = |e: ParseError| EditError::Syntax {
+        line: e.line_display(),
+        column: e.column_display(),
+        reason: e.kind().to_string(),
+    };
+    // The concrete tree's parser keeps comments without asking whether
+    // they are allowed; the plain parser asks.
+    parse_to_ast(text, &CollectOptions::default(), &options(file.format)).map_err(syntax)?;
+    let root = CstRootNode::parse(text, &options(file.format)).map_err(syntax)?;
+    let top = match root.value() {
+        None => None,
+        Some(value) => Some(object(value, text, "the top level")?),
+    };
+    if let Some(top) = &top {
+        check(top, file, text)?;
+    }
+    Ok((root, top))
+}
+
 /// askdesk's entries in `text`, checked as [`edit`] checks it.
 pub(crate) fn found(
     file: &SettingsFile,
     text: &str,
     program: &Program,
 ) -> Result<Vec<Found>, EditError> {
-    let syntax = |e: ParseError| EditError::Syntax {
-        line: e.line_display(),
-        column: e.column_display(),
-        reason: e.kind().to_string(),
-    };
-    parse_to_ast(text, &CollectOptions::default(), &options(file.format)).map_err(syntax)?;
-    let root = CstRootNode::parse(text, &options(file.format)).map_err(syntax)?;
-    let Some(value) = root.value() else {
+    let Some(top) = parse(file, text)?.1 else {
         return Ok(Vec::new());
     };
-    let top = object(value, text, "the top level")?;
-    check(&top, file, text)?;
     let mut found = Vec::new();
     if let Some(server) = &file.server {
         let ours = member_object(&top, server.table, text, server.table)?

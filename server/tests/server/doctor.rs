@@ -3,7 +3,10 @@
 //! (a moved binary, another program named askdesk, a file that no longer
 //! parses, a hook taken out, the wrong token), against a real server.
 
-use crate::common::{args, TOKEN};
+use crate::{
+    common::{args, TOKEN},
+    setup::program,
+};
 use std::{fs, os::unix::fs::PermissionsExt, path::PathBuf};
 use tokio_util::sync::CancellationToken;
 
@@ -99,15 +102,6 @@ impl Folders {
         assert!(text.contains(from), "{from} in {}", path.display());
         fs::write(&path, text.replace(from, to)).expect("written");
     }
-}
-
-/// The path setup writes: the binary, canonical.
-fn program() -> String {
-    fs::canonicalize(env!("CARGO_BIN_EXE_askdesk"))
-        .expect("the binary")
-        .to_str()
-        .expect("UTF-8")
-        .to_owned()
 }
 
 #[tokio::test]

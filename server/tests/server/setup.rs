@@ -49,7 +49,7 @@ fn ok(home: &Path, cwd: &Path, args: &[&str]) -> String {
 }
 
 /// The path the entries run: the binary, absolute and canonical.
-fn program() -> String {
+pub(crate) fn program() -> String {
     fs::canonicalize(env!("CARGO_BIN_EXE_askdesk"))
         .expect("the binary")
         .to_str()
