@@ -64,6 +64,9 @@ pub struct Shared {
     pub shared: Option<desk::PostgresStore>,
     /// Cancelled when the server stops; ends long-lived MCP streams.
     pub shutdown: CancellationToken,
+    /// Cancelled when the server is told to stop, before it stops (for
+    /// `--shutdown-grace`): `/readyz` answers 503 from then on.
+    pub draining: CancellationToken,
     /// Settings the pages need (frame ancestors, the embed origin, the
     /// stylesheet's name).
     pub page: app::PageConfig,

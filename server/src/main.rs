@@ -158,6 +158,8 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
     let mut task = started.task;
     tokio::select! {
         () = shutdown_signal() => {
+            started.draining.cancel();
+            drain(args.shutdown_grace).await;
             shutdown.cancel();
             task.await?;
         }
@@ -165,6 +167,23 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
         result = &mut task => result?,
     }
     Ok(())
+}
+
+/// The grace between the stop signal and the stop: `/readyz` says 503
+/// while the server still serves, so a load balancer moves traffic away
+/// first. A second signal ends it.
+async fn drain(grace: u64) {
+    if grace == 0 {
+        return;
+    }
+    tracing::info!(
+        seconds = grace,
+        "stopping: /readyz answers 503 until the server stops"
+    );
+    tokio::select! {
+        () = tokio::time::sleep(std::time::Duration::from_secs(grace)) => {}
+        () = shutdown_signal() => {}
+    }
 }
 
 async fn shutdown_signal() {

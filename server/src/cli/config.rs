@@ -264,6 +264,11 @@ pub struct ServeArgs {
     /// one client address may have open; more get 429. 0: no limit.
     #[arg(long, env = "ASKDESK_MAX_WAITS_PER_ADDRESS", default_value_t = 256)]
     pub max_waits_per_address: u32,
+    /// Seconds between SIGTERM (or Ctrl-C) and the server's stop, in which
+    /// `/readyz` answers 503 so that a load balancer takes this instance
+    /// out while it still serves; a second signal ends the wait.
+    #[arg(long, env = "ASKDESK_SHUTDOWN_GRACE", default_value_t = 0)]
+    pub shutdown_grace: u64,
 }
 
 /// A duration as people write it: `90s`, `30m`, `2h`, `1d`, or a number of
@@ -328,6 +333,7 @@ impl fmt::Debug for ServeArgs {
                 &self.max_connections_per_address,
             )
             .field("max_waits_per_address", &self.max_waits_per_address)
+            .field("shutdown_grace", &self.shutdown_grace)
             .field("web_push", &self.web_push)
             .field("remind_after", &self.remind_after)
             .field("remind_max", &self.remind_max)

@@ -36,6 +36,8 @@ pub struct Started {
     pub tls: Option<Arc<Certificates>>,
     /// What each client address holds of it now (connections, waits).
     pub limits: crate::http::crowding::Limits,
+    /// Cancel to say the server is about to stop (`/readyz` 503).
+    pub draining: CancellationToken,
 }
 
 impl Started {
@@ -132,6 +134,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         )),
         None => None,
     };
+    let draining = CancellationToken::new();
     let state = AppState::new(Shared {
         leptos_options: args.leptos_options(),
         assets: Arc::new(assets),
@@ -141,6 +144,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         mcp_elicit: args.elicit,
         shared: opened.shared,
         shutdown: shutdown.clone(),
+        draining: draining.clone(),
         page,
         slack_signing_secret: args
             .slack_signing_secret
@@ -185,6 +189,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         task,
         tls: certificates,
         limits,
+        draining,
     })
 }
 

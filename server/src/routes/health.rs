@@ -4,7 +4,8 @@
 //!
 //! `/healthz`: the process serves. `/readyz`: this instance should get
 //! traffic: its database answers (migrations ran before it began to
-//! serve) and it is not shutting down.
+//! serve) and it is not shutting down (from the stop signal on, through
+//! `--shutdown-grace`).
 
 use crate::AppState;
 use axum::{
@@ -33,7 +34,7 @@ async fn healthz() -> Response {
 }
 
 async fn readyz(State(state): State<AppState>) -> Response {
-    if state.shutdown.is_cancelled() {
+    if state.draining.is_cancelled() || state.shutdown.is_cancelled() {
         return reply(
             StatusCode::SERVICE_UNAVAILABLE,
             "draining",

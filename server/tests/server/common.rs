@@ -50,6 +50,7 @@ pub fn args(token: Option<&str>) -> ServeArgs {
         header_timeout: 20,
         max_connections_per_address: 512,
         max_waits_per_address: 256,
+        shutdown_grace: 0,
     }
 }
 
@@ -108,6 +109,7 @@ impl TestServer {
             mcp_elicit: false,
             shared: None,
             shutdown: shutdown.clone(),
+            draining: tokio_util::sync::CancellationToken::new(),
             page: args.page_config(&assets).expect("page config"),
             assets: Arc::new(assets),
             slack_signing_secret: None,

@@ -64,3 +64,70 @@ async fn readyz_says_draining_once_the_instance_is_stopping_and_healthz_still_se
         (StatusCode::OK, Some(json!({"status": "ok"})))
     );
 }
+
+/// The real binary: `--shutdown-grace 3`, then SIGTERM as an orchestrator
+/// sends it. `/readyz` says draining at once while the server still
+/// serves, and the process exits 0 once the grace is over.
+#[tokio::test]
+async fn after_sigterm_readyz_says_draining_through_the_grace_then_the_server_exits() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("bind")
+        .local_addr()
+        .expect("addr")
+        .port();
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_askdesk"))
+        .args([
+            "serve",
+            "--shutdown-grace",
+            "3",
+            "--database",
+            ":memory:",
+            "--addr",
+        ])
+        .arg(format!("127.0.0.1:{port}"))
+        .env_remove("ASKDESK_TOKEN")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("askdesk runs");
+    let base = format!("http://127.0.0.1:{port}");
+    let http = reqwest::Client::new();
+    let status = |path: &'static str| {
+        let request = http.get(format!("{base}{path}"));
+        async move { request.send().await.map(|r| r.status().as_u16()).ok() }
+    };
+    let mut ready = false;
+    for _ in 0..300 {
+        if status("/readyz").await == Some(200) {
+            ready = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(ready, "the server became ready");
+    let pid = child.id().expect("pid").to_string();
+    let sent = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .expect("kill");
+    assert!(sent.success());
+    let mut draining = false;
+    for _ in 0..100 {
+        if status("/readyz").await == Some(503) {
+            draining = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert!(draining, "/readyz says 503 after SIGTERM");
+    // Still serving meanwhile: the process, and the API.
+    assert_eq!(status("/healthz").await, Some(200));
+    assert_eq!(status("/api/v1/asks").await, Some(200));
+    let exited = tokio::time::timeout(std::time::Duration::from_secs(20), child.wait())
+        .await
+        .expect("the server stops after its grace")
+        .expect("wait");
+    assert!(exited.success(), "{exited}");
+    assert_eq!(status("/healthz").await, None, "nothing listens any more");
+}

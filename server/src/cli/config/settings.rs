@@ -126,6 +126,7 @@ impl ServeArgs {
                 self.max_connections_per_address
             ),
             format!("--max-waits-per-address={}", self.max_waits_per_address),
+            format!("--shutdown-grace={}", self.shutdown_grace),
         ];
         let optional = [
             ("--public-url", self.public_url.clone()),
@@ -321,6 +322,7 @@ mod tests {
             header_timeout: 12,
             max_connections_per_address: 40,
             max_waits_per_address: 0,
+            shutdown_grace: 7,
         };
         let (flags, env) = args.to_command();
         for flag in &flags {
