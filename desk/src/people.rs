@@ -62,7 +62,7 @@ impl Caller {
     /// token, nor a link.
     pub fn may_create(&self) -> Result<(), DeskError> {
         match self {
-            Self::Person(person) if person.role == Role::Person => Err(DeskError::Forbidden(
+            Self::Person(person) if !person.role.asks() => Err(DeskError::Forbidden(
                 "a person's token cannot create asks or use MCP; agents ask, with an agent's \
                  token"
                     .to_owned(),

@@ -94,6 +94,12 @@ impl Role {
     pub fn parse(text: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|role| role.as_str() == text)
     }
+
+    /// Whether its token may put questions (create asks, use MCP): an
+    /// agent's and an admin's; a person answers.
+    pub fn asks(self) -> bool {
+        self != Self::Person
+    }
 }
 
 impl fmt::Display for Role {

@@ -98,6 +98,16 @@ impl Backend {
         })
     }
 
+    /// The ask once it has ended, waiting as long as it takes.
+    pub async fn ended(&self, id: &str) -> Result<Ask, BackendError> {
+        loop {
+            let ask = self.wait(id, desk::MAX_WAIT).await?;
+            if ask.status.is_finished() {
+                return Ok(ask);
+            }
+        }
+    }
+
     /// Whether the client of `caller` may relay the answers its person
     /// gives inside its host: the desk's refusal if not. (A remote server
     /// knows the caller by the client's token.)

@@ -65,7 +65,8 @@ pub struct Shared {
     /// Cancelled when the server stops; ends long-lived MCP streams.
     pub shutdown: CancellationToken,
     /// Cancelled when the server is told to stop, before it stops (for
-    /// `--shutdown-grace`): `/readyz` answers 503 from then on.
+    /// `--shutdown-grace`), and with `shutdown`: `/readyz` answers 503
+    /// from then on.
     pub draining: CancellationToken,
     /// Settings the pages need (frame ancestors, the embed origin, the
     /// stylesheet's name).

@@ -95,10 +95,7 @@ pub(crate) fn found(
             .transpose()?
             .flatten();
         if let Some(ours) = ours {
-            let command = ours
-                .get("command")
-                .and_then(|p| p.value()?.as_string_lit()?.decoded_value().ok());
-            found.push(inspect::server(command));
+            found.push(inspect::server(command_of(&ours)));
         }
     }
     for hook in file.hooks {
@@ -247,6 +244,14 @@ pub(super) fn same(node: &CstNode, value: &CstInputValue) -> bool {
 fn object(node: CstNode, text: &str, key: &str) -> Result<CstObject, EditError> {
     node.as_object()
         .ok_or_else(|| shape(&node, text, key, "an object"))
+}
+
+/// The text of an entry's `command` (a server's program, a hook's
+/// command line), when it is text.
+pub(super) fn command_of(entry: &CstObject) -> Option<String> {
+    entry
+        .get("command")
+        .and_then(|p| p.value()?.as_string_lit()?.decoded_value().ok())
 }
 
 /// The object under `name` in `parent`, if there is one.

@@ -106,6 +106,18 @@ pub struct Options {
     pub ask_on_stop: bool,
 }
 
+impl Options {
+    /// The options a file's askdesk entries (`found`) were written with:
+    /// Claude Code's Stop hook is there only when the person asked for it.
+    pub fn of(found: &[crate::Found]) -> Options {
+        Options {
+            ask_on_stop: found
+                .iter()
+                .any(|f| f.entry == crate::Entry::Hook(CLAUDE_CODE_STOP)),
+        }
+    }
+}
+
 /// One hook: a command the product runs on an event, the askdesk binary
 /// with `args`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

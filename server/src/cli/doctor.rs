@@ -11,7 +11,7 @@ use crate::cli::{
     config::DeskArgs,
     setup::{this_program, Folders, SetupError},
 };
-use setup::{Entry, Found, Options, Product, Program, Scope, SettingsFile, Verb};
+use setup::{Found, Options, Product, Program, Scope, SettingsFile, Verb};
 use std::{
     fmt, fs, io,
     path::{Path, PathBuf},
@@ -83,14 +83,10 @@ pub async fn run(args: &DeskArgs) -> Result<ExitCode, SetupError> {
             set_up = true;
             let fix = setup_command(product, scope);
             for read in &files {
-                // What `askdesk setup` writes there, the Stop hook only
-                // where the person asked for it.
-                let ask_on_stop = read
-                    .found
-                    .iter()
-                    .any(|f| matches!(f.entry, Entry::Hook(hook) if hook.event == "Stop"));
+                // What `askdesk setup` writes there, with the options the
+                // person set it up with.
                 let wanted = product
-                    .files_with(scope, Options { ask_on_stop })
+                    .files_with(scope, Options::of(&read.found))
                     .swap_remove(read.index);
                 check_file(&mut report, read, &wanted, &program, &fix).await;
             }

@@ -225,7 +225,7 @@ async fn put_and_wait(
         .await
         .map_err(AsUsual::Refused)?;
     eprintln!("askdesk: answer at {}", created.url);
-    let ask = ended(&backend, &created.id).await?;
+    let ask = backend.ended(&created.id).await.map_err(AsUsual::Waiting)?;
     event.output(&ask)
 }
 
@@ -237,18 +237,5 @@ fn agent_name(agent: Agent, cwd: Option<&str>) -> String {
     match folder {
         Some(folder) => format!("{} · {folder}", agent.title()),
         None => agent.title().to_owned(),
-    }
-}
-
-/// The ask once it has ended, waiting as long as it takes.
-async fn ended(backend: &Backend, id: &str) -> Result<Ask, AsUsual> {
-    loop {
-        let ask = backend
-            .wait(id, desk::MAX_WAIT)
-            .await
-            .map_err(AsUsual::Waiting)?;
-        if ask.status.is_finished() {
-            return Ok(ask);
-        }
     }
 }

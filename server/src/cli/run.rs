@@ -134,7 +134,8 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         )),
         None => None,
     };
-    let draining = CancellationToken::new();
+    // Cancelled with `shutdown`, or before it by the stop signal.
+    let draining = shutdown.child_token();
     let state = AppState::new(Shared {
         leptos_options: args.leptos_options(),
         assets: Arc::new(assets),

@@ -123,15 +123,12 @@ impl Relay {
     /// Waits for the ask of prompt `request_id` to end; its verdict, if
     /// the person decided it before the session moved on.
     async fn decided(&self, backend: &Backend, request_id: &str, id: &str) -> Option<Verdict> {
-        let ask = loop {
-            match backend.wait(id, desk::MAX_WAIT).await {
-                Ok(ask) if ask.status.is_finished() => break ask,
-                Ok(_) => {}
-                Err(e) => {
-                    tracing::warn!(ask = %id, "waiting for a relayed prompt failed: {e}");
-                    self.lock().remove(request_id);
-                    return None;
-                }
+        let ask = match backend.ended(id).await {
+            Ok(ask) => ask,
+            Err(e) => {
+                tracing::warn!(ask = %id, "waiting for a relayed prompt failed: {e}");
+                self.lock().remove(request_id);
+                return None;
             }
         };
         // Withdrawn already when the session moved on.

@@ -34,7 +34,7 @@ async fn healthz() -> Response {
 }
 
 async fn readyz(State(state): State<AppState>) -> Response {
-    if state.draining.is_cancelled() || state.shutdown.is_cancelled() {
+    if state.draining.is_cancelled() {
         return reply(
             StatusCode::SERVICE_UNAVAILABLE,
             "draining",

@@ -109,7 +109,7 @@ impl TestServer {
             mcp_elicit: false,
             shared: None,
             shutdown: shutdown.clone(),
-            draining: tokio_util::sync::CancellationToken::new(),
+            draining: shutdown.child_token(),
             page: args.page_config(&assets).expect("page config"),
             assets: Arc::new(assets),
             slack_signing_secret: None,

@@ -1,7 +1,7 @@
 //! askdesk's hooks in a JSON settings file of Claude Code's shape:
 //! `hooks` → an event → matcher groups → the commands each runs.
 
-use super::{member_array, member_object, same};
+use super::{command_of, member_array, member_object, same};
 use crate::command::{hook_command, is_askdesk_hook};
 use crate::{Change, EditError, Hook, Program, Verb};
 use jsonc_parser::cst::{CstArray, CstContainerNode, CstInputValue, CstNode, CstObject};
@@ -124,15 +124,8 @@ pub(super) fn lines(
     };
     Ok(ours(&groups, hook, program)
         .into_iter()
-        .filter_map(|(_, command)| line(&command))
+        .filter_map(|(_, command)| command_of(&command))
         .collect())
-}
-
-/// A command's command line.
-fn line(command: &CstObject) -> Option<String> {
-    command
-        .get("command")
-        .and_then(|p| p.value()?.as_string_lit()?.decoded_value().ok())
 }
 
 /// askdesk's commands for `hook` among `groups`: each with the list it is
@@ -144,7 +137,7 @@ fn ours(groups: &CstArray, hook: &Hook, program: &Program) -> Vec<(CstArray, Cst
             continue;
         };
         for command in list.elements().iter().filter_map(CstNode::as_object) {
-            if line(&command).is_some_and(|line| is_askdesk_hook(&line, program, hook)) {
+            if command_of(&command).is_some_and(|line| is_askdesk_hook(&line, program, hook)) {
                 found.push((list.clone(), command));
             }
         }

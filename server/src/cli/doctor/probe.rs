@@ -3,7 +3,6 @@
 
 use super::Report;
 use crate::cli::{config::DeskArgs, detached::loopback_addr};
-use interaction::Role;
 use std::{path::PathBuf, process::Stdio, time::Duration};
 use tokio::{io::AsyncWriteExt, process::Command};
 
@@ -97,7 +96,7 @@ pub(super) async fn desk(report: &mut Report, args: &DeskArgs) {
         return;
     }
     match client.me().await {
-        Ok(me) if me.role == Role::Person => report.fail(
+        Ok(me) if !me.role.asks() => report.fail(
             format_args!(
                 "the desk at {url} takes the token, but it is {}'s, a person's, who may not put questions",
                 me.name.as_deref().unwrap_or("someone")
