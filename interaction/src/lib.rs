@@ -88,6 +88,8 @@ mod problem;
 mod projection;
 #[cfg(feature = "schema")]
 mod schema;
+#[cfg(feature = "schema")]
+pub use schema::AskPath;
 mod time;
 mod validate;
 

@@ -92,3 +92,31 @@ impl JsonSchema for Scalar {
         json_schema!({"type": ["number", "string"]})
     }
 }
+
+impl JsonSchema for crate::IdempotencyKey {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        "IdempotencyKey".into()
+    }
+
+    /// What [`crate::IdempotencyKey::parse`] takes.
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "type": "string",
+            "minLength": 1,
+            "maxLength": crate::MAX_IDEMPOTENCY_KEY_CHARS,
+            "pattern": "^[!-~]+$",
+        })
+    }
+}
+
+/// An ask's id where a path names it, as `/api/v1/asks/{id}` does.
+#[derive(Debug, serde::Deserialize, JsonSchema)]
+pub struct AskPath {
+    /// The ask's id.
+    #[schemars(pattern(ASK_ID))]
+    pub id: String,
+}

@@ -117,6 +117,12 @@ pub const SERVICE_WORKER_CSP: &str = "default-src 'none'; connect-src 'self'";
 /// sends it; the refusal if not. In order: the host it names, where it
 /// comes from, an address that got the token wrong too often, then who
 /// sends it.
+/// Whether a request of `method` may change something, and so must come
+/// from the desk's own origin when a browser sends it.
+pub fn changes_state(method: &Method) -> bool {
+    !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
+}
+
 async fn admit(gate: &Gate, request: &mut Request) -> Result<(), Response> {
     let security = &*gate.security;
     let addr = request
@@ -125,12 +131,8 @@ async fn admit(gate: &Gate, request: &mut Request) -> Result<(), Response> {
         .map(|ConnectInfo(addr)| addr.ip());
     request.extensions_mut().insert(ClientAddr(addr));
     let host = named_host(security, request).map_err(|(status, message)| error(status, message))?;
-    let safe = matches!(
-        *request.method(),
-        Method::GET | Method::HEAD | Method::OPTIONS
-    );
     // MCP over HTTP checks Origin on every request, as its specification asks.
-    if !safe || request.uri().path().starts_with("/mcp") {
+    if changes_state(request.method()) || request.uri().path().starts_with("/mcp") {
         if let Some(refusal) = cross_origin(security, request.headers(), &host) {
             return Err(error(
                 StatusCode::FORBIDDEN,

@@ -90,9 +90,23 @@ pub fn session_cookies(headers: &HeaderMap) -> impl Iterator<Item = &str> {
         .take(3)
 }
 
+/// The surface an API call says it comes from, as [`api_via`] reads it.
+pub struct ApiVia(pub Via);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for ApiVia {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Self, Self::Rejection> {
+        Ok(Self(api_via(&parts.headers)))
+    }
+}
+
 /// The surface an API request says it comes from (`X-Askdesk-Via`).
 /// Recorded only once the desk has found the caller may act so.
-pub fn api_via(headers: &HeaderMap) -> Via {
+fn api_via(headers: &HeaderMap) -> Via {
     match headers.get(VIA_HEADER).and_then(|v| v.to_str().ok()) {
         Some("tui") => Via::Tui,
         Some("mcp-client") => Via::McpClient,

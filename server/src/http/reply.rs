@@ -3,6 +3,7 @@
 //! the guard and the pages.
 
 use axum::{
+    body::Bytes,
     extract::{rejection::JsonRejection, FromRequest, Query, Request},
     http::{
         header::{LOCATION, RETRY_AFTER, WWW_AUTHENTICATE},
@@ -30,6 +31,9 @@ pub enum ApiError {
     NoRoute(String),
     /// The endpoint exists, but not for this method.
     WrongMethod(String),
+    /// The caller made too many asks this minute (`--create-limit`); it
+    /// may again after the wait.
+    Limited(std::time::Duration),
 }
 
 impl From<DeskError> for ApiError {
@@ -106,6 +110,7 @@ fn desk_error_body(error: DeskError) -> (StatusCode, ErrorBody) {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, body) = match self {
+            Self::Limited(wait) => return super::limit::too_many_asks(wait),
             Self::Desk(error) => desk_error_body(error),
             Self::Body(status, text) => (status, message(text)),
             Self::Query(text) => (StatusCode::BAD_REQUEST, message(text)),
@@ -167,6 +172,43 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
             Ok(axum::Json(value)) => Ok(Self(value)),
             Err(rejection) => Err(json_rejection(&rejection)),
         }
+    }
+}
+
+/// A JSON body that may be left out: no body, or only white space, is
+/// `T::default()`. It takes any content type, as a client that sends
+/// nothing sends none.
+pub struct OptionalJsonBody<T>(pub T);
+
+impl<T: DeserializeOwned + Default, S: Send + Sync> FromRequest<S> for OptionalJsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let body = Bytes::from_request(req, state).await.map_err(|rejection| {
+            match rejection.status() {
+                StatusCode::PAYLOAD_TOO_LARGE => ApiError::Body(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    format!("the body is larger than {MAX_BODY_BYTES} bytes (1 MiB)"),
+                ),
+                status => ApiError::Body(status, rejection.body_text()),
+            }
+        })?;
+        if body.iter().all(u8::is_ascii_whitespace) {
+            return Ok(Self(T::default()));
+        }
+        serde_json::from_slice(&body).map(Self).map_err(|e| {
+            let status = if e.is_data() {
+                StatusCode::UNPROCESSABLE_ENTITY
+            } else {
+                StatusCode::BAD_REQUEST
+            };
+            ApiError::Body(
+                status,
+                format!(
+                    "the body is not the JSON this call takes: {e}; send that, or no body at all"
+                ),
+            )
+        })
     }
 }
 

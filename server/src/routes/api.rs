@@ -2,115 +2,212 @@
 //! message a person can act on. The handlers only decode and encode; the
 //! [`Desk`] does the work, as it does for the answering page.
 
+use super::openapi::Document;
 use crate::{
     http::{
         guard::Recheck,
-        reply::{ApiError, JsonBody, QueryParams, MAX_BODY_BYTES},
+        identity::ApiVia,
+        reply::{ApiError, JsonBody, OptionalJsonBody, QueryParams, MAX_BODY_BYTES},
         waiting::{wait_or_stop, wait_seconds},
     },
     AppState,
 };
+use aide::{
+    axum::{
+        routing::{get_with, post_with},
+        ApiRouter,
+    },
+    transform::TransformOperation,
+};
 use axum::{
-    body::Bytes,
-    extract::{rejection::BytesRejection, Extension, Path, Request, State},
-    http::{header::LOCATION, HeaderMap, HeaderValue, StatusCode},
+    extract::{Extension, FromRequestParts, Path, Request, State},
+    http::{header::LOCATION, request::Parts, HeaderValue, StatusCode},
     response::{IntoResponse, Response},
-    routing::{get, post},
-    Router,
+    Json, Router,
 };
 use desk::{Actor, Caller, DeskError, Watch};
-use interaction::{Answers, Decline, IdempotencyKey, NewAsk, Via};
+use interaction::{Answers, Ask, AskCreated, AskPath, Decline, IdempotencyKey, Me, NewAsk, Via};
 use serde::Deserialize;
 
-/// The API's routes, under `/api/v1`.
+/// The API's routes, under `/api/v1`: those of the document, a JSON
+/// `405` for a method a path does not take, and a JSON `404` for any
+/// other path.
 pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route(
-            "/api/v1/asks",
-            post(create)
-                .get(super::listing::list)
-                .fallback(wrong_method),
-        )
-        .route(
-            "/api/v1/asks/{id}",
-            get(read).delete(cancel).fallback(wrong_method),
-        )
-        .route(
-            "/api/v1/asks/{id}/answers",
-            post(answer).fallback(wrong_method),
-        )
-        .route(
-            "/api/v1/asks/{id}/decline",
-            post(decline).fallback(wrong_method),
-        )
-        .route("/api/v1/actions/{id}", post(act).fallback(wrong_method))
-        .route("/api/v1/me", get(me).fallback(wrong_method))
-        .route(
-            "/api/v1/push/key",
-            get(super::push::key).fallback(wrong_method),
-        )
-        .route(
-            "/api/v1/push/subscriptions",
-            post(super::push::subscribe)
-                .delete(super::push::unsubscribe)
-                .fallback(wrong_method),
-        )
-        .route("/api/v1/openapi.json", get(openapi).fallback(wrong_method))
+    Router::from(described())
+        .method_not_allowed_fallback(wrong_method)
         .route("/api/{*rest}", axum::routing::any(unknown))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
+}
+
+/// The asks.
+const ASKS: &str = "asks";
+
+/// Every operation of the document: a path, a handler, and what the
+/// handler's types cannot say (its name, its tag, the desk's refusals).
+/// The words for a reader are in `server/openapi/operations.json`.
+pub(super) fn described() -> ApiRouter<AppState> {
+    ApiRouter::new()
+        .api_route(
+            "/api/v1/asks",
+            post_with(create, |op| op.id("createAsk").tag(ASKS))
+                .get_with(super::listing::list, |op| op.id("listAsks").tag(ASKS)),
+        )
+        .api_route(
+            "/api/v1/asks/{id}",
+            get_with(read, |op| op.id("getAsk").tag(ASKS))
+                .delete_with(cancel, |op| ends_an_ask(op.id("cancelAsk"))),
+        )
+        .api_route(
+            "/api/v1/asks/{id}/answers",
+            post_with(answer, |op| ends_an_ask(op.id("answerAsk"))),
+        )
+        .api_route(
+            "/api/v1/asks/{id}/decline",
+            post_with(decline, |op| ends_an_ask(op.id("declineAsk"))),
+        )
+        .api_route(
+            "/api/v1/actions/{id}",
+            post_with(act, |op| ends_an_ask(op.id("actOnAsk"))),
+        )
+        .api_route(
+            "/api/v1/events",
+            get_with(super::events::all, |op| op.id("streamEvents")),
+        )
+        .api_route("/api/v1/me", get_with(me, |op| op.id("me").tag(ASKS)))
+        .api_route(
+            "/api/v1/push/key",
+            get_with(super::push::key, |op| web_push(op.id("pushKey"))),
+        )
+        .api_route(
+            "/api/v1/push/subscriptions",
+            post_with(super::push::subscribe, |op| {
+                web_push(op.id("subscribePush"))
+            })
+            .delete_with(super::push::unsubscribe, |op| {
+                web_push(op.id("unsubscribePush"))
+            }),
+        )
+        .api_route(
+            "/api/v1/openapi.json",
+            get_with(openapi, |op| op.id("getOpenApi").tag("meta")),
+        )
+}
+
+/// An operation that ends a pending ask: one that ended already is
+/// refused (`409`, or `410` when it can no longer be answered).
+fn ends_an_ask(op: TransformOperation<'_>) -> TransformOperation<'_> {
+    op.tag(ASKS).with(|mut op| {
+        super::openapi::described::refuses(op.inner_mut(), 409, "Finished");
+        super::openapi::described::refuses(op.inner_mut(), 410, "Gone");
+        op
+    })
+}
+
+/// An operation of Web Push, which is `404` on a server without it.
+fn web_push(op: TransformOperation<'_>) -> TransformOperation<'_> {
+    op.tag("push").with(|mut op| {
+        super::openapi::described::refuses(op.inner_mut(), 404, "NotFound");
+        op
+    })
 }
 
 /// The header that makes `POST /api/v1/asks` idempotent.
 pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
 
+/// The `Idempotency-Key` a call sent, checked.
+pub(crate) struct Idempotency(Option<IdempotencyKey>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Idempotency {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        parts
+            .headers
+            .get(IDEMPOTENCY_KEY)
+            .map(|value| {
+                let text = value.to_str().unwrap_or("\u{fffd}");
+                IdempotencyKey::parse(text, "Idempotency-Key")
+                    .map_err(|p| ApiError::Desk(DeskError::Invalid(p)))
+            })
+            .transpose()
+            .map(Self)
+    }
+}
+
+/// A stored ask: `201` when it is new, `200` when an idempotency key made
+/// it before; both say where it is.
+pub(crate) struct Stored {
+    created: AskCreated,
+    new: bool,
+}
+
+impl IntoResponse for Stored {
+    fn into_response(self) -> Response {
+        let status = if self.new {
+            StatusCode::CREATED
+        } else {
+            StatusCode::OK
+        };
+        let location = HeaderValue::from_str(&format!("/api/v1/asks/{}", self.created.id));
+        let mut response = (status, Json(&self.created)).into_response();
+        if let Ok(location) = location {
+            response.headers_mut().insert(LOCATION, location);
+        }
+        response
+    }
+}
+
 async fn create(
     State(state): State<AppState>,
     Extension(caller): Extension<Caller>,
-    headers: HeaderMap,
+    Idempotency(key): Idempotency,
     JsonBody(new): JsonBody<NewAsk>,
-) -> Result<Response, ApiError> {
+) -> Result<Stored, ApiError> {
     caller.may_create()?;
     if let Some(limit) = &state.create_limit {
         if let Err(wait) = limit.take(&caller) {
-            return Ok(crate::http::limit::too_many_asks(wait));
+            return Err(ApiError::Limited(wait));
         }
     }
-    let key = headers
-        .get(IDEMPOTENCY_KEY)
-        .map(|value| {
-            let text = value.to_str().unwrap_or("\u{fffd}");
-            IdempotencyKey::parse(text, "Idempotency-Key")
-                .map_err(|p| ApiError::Desk(DeskError::Invalid(p)))
-        })
-        .transpose()?;
     // With a key, the same body again gets the ask made the first time
     // (200), never a second one.
-    let (created, status) = match key {
-        Some(key) => match state.desk.create_once(new, &key, "Idempotency-Key").await? {
-            (created, true) => (created, StatusCode::CREATED),
-            (created, false) => (created, StatusCode::OK),
-        },
-        None => (state.desk.create(new).await?, StatusCode::CREATED),
+    let (created, new) = match key {
+        Some(key) => state.desk.create_once(new, &key, "Idempotency-Key").await?,
+        None => (state.desk.create(new).await?, true),
     };
-    let mut response = (status, axum::Json(&created)).into_response();
-    if let Ok(location) = HeaderValue::from_str(&format!("/api/v1/asks/{}", created.id)) {
-        response.headers_mut().insert(LOCATION, location);
-    }
-    Ok(response)
+    Ok(Stored { created, new })
 }
 
-#[derive(Deserialize)]
-struct ReadQuery {
+/// A reply after a wait: what the call answers, or the refusal of the
+/// credentials that were taken back while it waited.
+pub(crate) enum Waited<T> {
+    Reply(T),
+    Refused(Response),
+}
+
+impl<T: IntoResponse> IntoResponse for Waited<T> {
+    fn into_response(self) -> Response {
+        match self {
+            Self::Reply(reply) => reply.into_response(),
+            Self::Refused(refused) => refused,
+        }
+    }
+}
+
+/// What `GET /api/v1/asks/{id}` reads of its query string.
+#[derive(Deserialize, schemars::JsonSchema)]
+pub(crate) struct ReadQuery {
+    #[schemars(with = "Option<u32>", extend("default" = 0))]
     wait: Option<String>,
 }
 
 async fn read(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(AskPath { id }): Path<AskPath>,
     QueryParams(query): QueryParams<ReadQuery>,
     Extension(caller): Extension<Caller>,
     Extension(recheck): Extension<Recheck>,
-) -> Result<Response, ApiError> {
+) -> Result<Waited<AskRead>, ApiError> {
     // A long-poll keeps only what it waits on while it waits: the reads
     // before and after are boxed, so their room is gone by then.
     let mut ended = None;
@@ -120,48 +217,55 @@ async fn read(
             Watch::Pending(end) => {
                 wait_or_stop(end.ended(), &state.shutdown).await;
                 if let Err(refused) = recheck.still(&caller).await {
-                    return Ok(refused);
+                    return Ok(Waited::Refused(refused));
                 }
             }
         }
     }
-    Box::pin(read_now(&state, &id, ended)).await
+    Box::pin(read_now(&state, &id, ended))
+        .await
+        .map(Waited::Reply)
 }
 
 /// The ask (`known` already, or read now) with its notifications.
 async fn read_now(
     state: &AppState,
     id: &str,
-    known: Option<Box<interaction::Ask>>,
-) -> Result<Response, ApiError> {
+    known: Option<Box<Ask>>,
+) -> Result<AskRead, ApiError> {
     let ask = match known {
         Some(ask) => *ask,
         None => state.desk.get(id).await?,
     };
     let deliveries = state.desk.deliveries(&ask.id).await?;
-    Ok(axum::Json(AskRead { ask, deliveries }).into_response())
+    Ok(AskRead { ask, deliveries })
 }
 
 /// An ask as `GET /api/v1/asks/{id}` returns it: with its notifications,
 /// when the server tells any channel.
 #[derive(serde::Serialize)]
-struct AskRead {
+pub(crate) struct AskRead {
     #[serde(flatten)]
-    ask: interaction::Ask,
+    ask: Ask,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     deliveries: Vec<interaction::Delivery>,
 }
 
+impl IntoResponse for AskRead {
+    fn into_response(self) -> Response {
+        Json(self).into_response()
+    }
+}
+
 async fn answer(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(AskPath { id }): Path<AskPath>,
     Extension(caller): Extension<Caller>,
-    headers: HeaderMap,
+    ApiVia(via): ApiVia,
     JsonBody(answers): JsonBody<Answers>,
-) -> Result<Response, ApiError> {
-    let by = Actor::new(caller, crate::http::identity::api_via(&headers));
-    let ask = state.desk.answer(&id, answers, &by).await?;
-    Ok(axum::Json(ask).into_response())
+) -> Result<Json<Ask>, ApiError> {
+    let by = Actor::new(caller, via);
+    Ok(Json(state.desk.answer(&id, answers, &by).await?))
 }
 
 /// What a notification's button sends: the option it stands for and its
@@ -179,68 +283,44 @@ pub(super) struct Action {
 /// option. The token is the capability (no session, no bearer token).
 async fn act(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(AskPath { id }): Path<AskPath>,
     JsonBody(action): JsonBody<Action>,
-) -> Result<Response, ApiError> {
+) -> Result<Json<Ask>, ApiError> {
     // ntfy's buttons and browsers' push notifications post here; Slack's
     // come through its own signed endpoint.
     let ask = state
         .desk
         .answer_by_action(&[Via::Ntfy, Via::Push], &id, &action.label, &action.token)
         .await?;
-    Ok(axum::Json(ask).into_response())
+    Ok(Json(ask))
 }
 
+/// The body is optional: no body declines without a reason.
 async fn decline(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(AskPath { id }): Path<AskPath>,
     Extension(caller): Extension<Caller>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Response, ApiError> {
-    let body = body.map_err(|rejection| match rejection.status() {
-        StatusCode::PAYLOAD_TOO_LARGE => ApiError::Body(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!("the body is larger than {MAX_BODY_BYTES} bytes (1 MiB)"),
-        ),
-        status => ApiError::Body(status, rejection.body_text()),
-    })?;
-    // The body is optional: no body declines without a reason.
-    let decline = if body.iter().all(u8::is_ascii_whitespace) {
-        Decline::default()
-    } else {
-        serde_json::from_slice(&body).map_err(|e| {
-            let status = if e.is_data() {
-                StatusCode::UNPROCESSABLE_ENTITY
-            } else {
-                StatusCode::BAD_REQUEST
-            };
-            ApiError::Body(
-                status,
-                format!(
-                    "the body is not the JSON this call takes: {e}; send {{\"reason\": \"…\"}} or nothing"
-                ),
-            )
-        })?
-    };
-    let by = Actor::new(caller, crate::http::identity::api_via(&headers));
-    let ask = state.desk.decline(&id, decline, &by).await?;
-    Ok(axum::Json(ask).into_response())
+    ApiVia(via): ApiVia,
+    OptionalJsonBody(decline): OptionalJsonBody<Decline>,
+) -> Result<Json<Ask>, ApiError> {
+    let by = Actor::new(caller, via);
+    Ok(Json(state.desk.decline(&id, decline, &by).await?))
 }
 
 async fn cancel(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    Path(AskPath { id }): Path<AskPath>,
     Extension(caller): Extension<Caller>,
-    headers: HeaderMap,
-) -> Result<Response, ApiError> {
+    ApiVia(via): ApiVia,
+) -> Result<Json<Ask>, ApiError> {
     // `askdesk mcp` cancels through the API for its agent.
-    let via = match crate::http::identity::api_via(&headers) {
+    let via = match via {
         Via::McpClient | Via::McpApp => Via::Mcp,
         via => via,
     };
-    let ask = state.desk.cancel(&id, &Actor::new(caller, via)).await?;
-    Ok(axum::Json(ask).into_response())
+    Ok(Json(
+        state.desk.cancel(&id, &Actor::new(caller, via)).await?,
+    ))
 }
 
 /// `GET /api/v1/me`: who the credentials name, and whether answers their
@@ -249,22 +329,18 @@ async fn cancel(
 async fn me(
     State(state): State<AppState>,
     Extension(caller): Extension<Caller>,
-) -> Result<Response, ApiError> {
+) -> Result<Json<Me>, ApiError> {
     // The guard lets no one through to the API without credentials.
     let me = state
         .desk
         .me(&caller)
         .await
         .ok_or_else(|| DeskError::Forbidden("this needs a token".to_owned()))?;
-    Ok(axum::Json(me).into_response())
+    Ok(Json(me))
 }
 
-async fn openapi() -> Response {
-    (
-        [(axum::http::header::CONTENT_TYPE, "application/json")],
-        super::openapi::document(),
-    )
-        .into_response()
+async fn openapi() -> Document {
+    Document
 }
 
 async fn unknown(request: Request) -> ApiError {

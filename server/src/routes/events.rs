@@ -17,7 +17,6 @@ use crate::{
 };
 use axum::{
     extract::{Path, State},
-    http::HeaderMap,
     response::{
         sse::{Event as SseEvent, KeepAlive, Sse},
         IntoResponse, Response,
@@ -32,16 +31,48 @@ use serde::Deserialize;
 use std::convert::Infallible;
 use tokio::sync::broadcast::error::RecvError;
 
-/// The event routes.
+/// The event stream of one ask; the API's (`GET /api/v1/events`, [`all`])
+/// is one of the API's routes.
 pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/events", get(all))
-        .route("/asks/{id}/events", get(one))
+    Router::new().route("/asks/{id}/events", get(one))
 }
 
-#[derive(Deserialize)]
-struct EventsQuery {
+/// What `GET /api/v1/events` reads of its query string.
+#[derive(Deserialize, schemars::JsonSchema)]
+pub(crate) struct EventsQuery {
     after: Option<u64>,
+}
+
+/// The `Last-Event-ID` a reconnecting client sends.
+pub(crate) struct LastEventId(Option<String>);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for LastEventId {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Self, Self::Rejection> {
+        let last = parts.headers.get("last-event-id");
+        // A value that is not text is no event id of ours: a reset.
+        Ok(Self(
+            last.map(|v| v.to_str().unwrap_or("\u{fffd}").to_owned()),
+        ))
+    }
+}
+
+/// A stream of Server-Sent Events, kept alive while idle.
+pub(crate) struct EventStream<S>(S);
+
+impl<S> IntoResponse for EventStream<S>
+where
+    S: Stream<Item = Result<SseEvent, Infallible>> + Send + 'static,
+{
+    fn into_response(self) -> Response {
+        Sse::new(self.0)
+            .keep_alive(KeepAlive::default())
+            .into_response()
+    }
 }
 
 /// Where a client picks up the stream.
@@ -54,13 +85,9 @@ enum Resume {
     Reset,
 }
 
-fn resume(headers: &HeaderMap, after: Option<u64>) -> Resume {
-    if let Some(last) = headers.get("last-event-id") {
-        return last
-            .to_str()
-            .ok()
-            .and_then(|seq| seq.trim().parse().ok())
-            .map_or(Resume::Reset, Resume::After);
+fn resume(last: Option<&str>, after: Option<u64>) -> Resume {
+    if let Some(last) = last {
+        return last.trim().parse().map_or(Resume::Reset, Resume::After);
     }
     after.map_or(Resume::Now, Resume::After)
 }
@@ -175,15 +202,13 @@ enum Item {
     Reset(u64),
 }
 
-async fn all(
+pub(super) async fn all(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    LastEventId(last): LastEventId,
     QueryParams(query): QueryParams<EventsQuery>,
-) -> Result<Response, ApiError> {
-    let resume = resume(&headers, query.after);
-    Ok(Sse::new(event_stream(&state, resume, |_| true).await?)
-        .keep_alive(KeepAlive::default())
-        .into_response())
+) -> Result<EventStream<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
+    let resume = resume(last.as_deref(), query.after);
+    Ok(EventStream(event_stream(&state, resume, |_| true).await?))
 }
 
 async fn one(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
@@ -194,8 +219,5 @@ async fn one(State(state): State<AppState>, Path(id): Path<String>) -> Result<Re
     let ask = state.desk.get(&id).await?;
     // The ask as it is now, then its changes.
     let now = ask_event(state.desk.version(), &AskSummary::from(&ask));
-    let stream = stream::iter([Ok(now)]).chain(changes);
-    Ok(Sse::new(stream)
-        .keep_alive(KeepAlive::default())
-        .into_response())
+    Ok(EventStream(stream::iter([Ok(now)]).chain(changes)).into_response())
 }

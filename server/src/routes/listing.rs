@@ -1,6 +1,7 @@
 //! `GET /api/v1/asks`: the list of asks, its filters and pages, the
 //! long-poll for a change, and the `format=jsonl` export.
 
+use super::api::Waited;
 use crate::{
     http::guard::Recheck,
     http::reply::{ApiError, QueryParams},
@@ -16,16 +17,53 @@ use desk::{Caller, Desk};
 use interaction::{AskList, AskStatus};
 use serde::Deserialize;
 
-#[derive(Deserialize)]
+/// What `GET /api/v1/asks` reads of its query string. Each value is read
+/// as text and checked here, so a wrong one is refused naming it; the
+/// document says what each takes.
+#[derive(Deserialize, schemars::JsonSchema)]
 pub(crate) struct ListQuery {
+    #[schemars(with = "Option<StatusFilter>")]
     status: Option<String>,
+    #[schemars(with = "Option<u64>")]
     after: Option<String>,
+    #[schemars(with = "Option<u32>")]
     wait: Option<String>,
     agent: Option<String>,
     q: Option<String>,
+    #[schemars(with = "Option<u32>", range(min = 1, max = PAGE_LIMIT), extend("default" = PAGE_LIMIT))]
     limit: Option<String>,
+    #[schemars(pattern(r"^-?[0-9]{1,18}\.-?[0-9]{1,18}$"))]
     cursor: Option<String>,
+    #[schemars(with = "Option<ListFormat>")]
     format: Option<String>,
+}
+
+/// The statuses `status=` takes: each of an ask's, or `all` (or nothing).
+struct StatusFilter;
+
+impl schemars::JsonSchema for StatusFilter {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "StatusFilter".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let mut names: Vec<&str> = AskStatus::ALL.map(AskStatus::as_str).to_vec();
+        names.extend(["all", ""]);
+        schemars::json_schema!({"type": "string", "enum": names, "default": "all"})
+    }
+}
+
+/// What `format=` takes: a page of JSON, or every match a line.
+#[derive(schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[schemars(inline, extend("default" = "json"))]
+enum ListFormat {
+    Json,
+    Jsonl,
 }
 
 pub use interaction::PAGE_LIMIT;
@@ -62,6 +100,17 @@ impl ListQuery {
         })
     }
 
+    fn format(&self) -> Result<ListFormat, ApiError> {
+        match self.format.as_deref() {
+            None | Some("json") => Ok(ListFormat::Json),
+            Some("jsonl") => Ok(ListFormat::Jsonl),
+            Some(other) => Err(ApiError::Query(format!(
+                "format={other:?} is not a format; use json (a page) or jsonl (every match, \
+                 one per line)"
+            ))),
+        }
+    }
+
     fn limit(&self) -> Result<u32, ApiError> {
         match self.limit.as_deref() {
             None => Ok(PAGE_LIMIT),
@@ -83,7 +132,7 @@ pub(crate) async fn list(
     QueryParams(query): QueryParams<ListQuery>,
     Extension(caller): Extension<Caller>,
     Extension(recheck): Extension<Recheck>,
-) -> Result<Response, ApiError> {
+) -> Result<Waited<Listing>, ApiError> {
     // Every parameter is checked, whichever format uses it.
     let filter = query.filter()?;
     let limit = query.limit()?;
@@ -96,15 +145,11 @@ pub(crate) async fn list(
         })
         .transpose()?;
     let wait = wait_seconds(query.wait.as_deref())?;
-    match query.format.as_deref() {
-        None | Some("json") => {}
-        Some("jsonl") => return Ok(export(state.desk.clone(), filter)),
-        Some(other) => {
-            return Err(ApiError::Query(format!(
-                "format={other:?} is not a format; use json (a page) or jsonl (every match, \
-                 one per line)"
-            )))
-        }
+    if let ListFormat::Jsonl = query.format()? {
+        return Ok(Waited::Reply(Listing::Export(export(
+            state.desk.clone(),
+            filter,
+        ))));
     }
     // The wait re-reads the version once it listens, so a change between
     // this read and then is not missed.
@@ -115,7 +160,7 @@ pub(crate) async fn list(
             };
             wait_or_stop(change, &state.shutdown).await;
             if let Err(refused) = recheck.still(&caller).await {
-                return Ok(refused);
+                return Ok(Waited::Refused(refused));
             }
         }
     }
@@ -123,12 +168,26 @@ pub(crate) async fn list(
     let version = state.desk.version();
     // Boxed: a waiting handler keeps only what it waits on.
     let page = Box::pin(state.desk.search(&filter, limit)).await?;
-    Ok(axum::Json(AskList {
+    Ok(Waited::Reply(Listing::Page(AskList {
         asks: page.asks,
         version,
         next: page.next.map(desk::Cursor::encode),
-    })
-    .into_response())
+    })))
+}
+
+/// What `GET /api/v1/asks` answers: a page, or the export's lines.
+pub(crate) enum Listing {
+    Page(AskList),
+    Export(Response),
+}
+
+impl IntoResponse for Listing {
+    fn into_response(self) -> Response {
+        match self {
+            Self::Page(page) => axum::Json(page).into_response(),
+            Self::Export(lines) => lines,
+        }
+    }
 }
 
 /// `format=jsonl`: every ask the filter lets through, newest first, one

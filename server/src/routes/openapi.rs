@@ -1,44 +1,80 @@
 //! The OpenAPI document of `/api/v1`, served at `/api/v1/openapi.json`.
-//! What each operation takes and answers, in words and examples, is
-//! written in `server/openapi/operations.json`; every schema it names is
-//! derived here from the type that travels (`schemars`, the derive the MCP
-//! tools' schemas come from), so a field, a limit or a pattern lives in
-//! one place: the type and its validator. The words for an API's reader
-//! (what a field means, which problem code a rule reports, examples) are
-//! laid over the derived schemas from `server/openapi/words.json`, and may
-//! only describe what the types have.
+//! It is derived: the operations from the API's routes and their
+//! handlers' types (`aide`, in [`described`]), the refusals every request
+//! may meet from the guard's own rules ([`operations`]), and every schema
+//! from the type that travels (`schemars`, the derive the MCP tools'
+//! schemas come from), so a field, a limit or a pattern lives in one
+//! place: the type and its validator. Only words are written by hand,
+//! and may only describe what the code has: the document's frame (its
+//! introduction, security schemes and shared replies) in
+//! `server/openapi/frame.json`, each operation's in
+//! `server/openapi/operations.json`, each schema's in
+//! `server/openapi/schemas.json`.
+
+pub mod described;
+mod operations;
 
 use interaction::{Answers, Ask, AskCreated, AskList, Decline, Delivery, ErrorBody, Me, NewAsk};
 use schemars::{generate::SchemaSettings, SchemaGenerator};
 use serde_json::{Map, Value};
 use std::sync::LazyLock;
 
-/// The operations, as written.
-const OPERATIONS: &str = include_str!("../../openapi/operations.json");
+/// The document's frame: everything but its paths and schemas.
+const FRAME: &str = include_str!("../../openapi/frame.json");
 
 /// The schemas' words: per schema, its `description` and `examples`, and
 /// a description per property.
-const WORDS: &str = include_str!("../../openapi/words.json");
+const WORDS: &str = include_str!("../../openapi/schemas.json");
 
 /// Where the document keeps its schemas.
 const SCHEMAS: &str = "/components/schemas";
 
 static DOCUMENT: LazyLock<String> = LazyLock::new(|| {
-    let mut document: Value =
-        serde_json::from_str(OPERATIONS).expect("openapi/operations.json is JSON");
-    let mut schemas = schemas();
-    if let Err(stray) = worded(&mut schemas) {
-        // The tests refuse such words; a build that has them serves the
-        // schemas as derived.
-        tracing::warn!("openapi/words.json: {stray}");
-    }
-    document["components"]["schemas"] = Value::Object(schemas);
+    let document = derived();
     serde_json::to_string_pretty(&document).expect("the document is JSON")
 });
 
 /// The whole document, as served.
 pub fn document() -> &'static str {
     &DOCUMENT
+}
+
+/// `GET /api/v1/openapi.json`'s reply: [`document`].
+pub struct Document;
+
+impl axum::response::IntoResponse for Document {
+    fn into_response(self) -> axum::response::Response {
+        (
+            [(axum::http::header::CONTENT_TYPE, "application/json")],
+            document(),
+        )
+            .into_response()
+    }
+}
+
+/// The document: the routes' operations with the guard's refusals, the
+/// schemas, and the words over both. Words that name something the code
+/// lacks are left out and logged; the tests refuse them.
+fn derived() -> Value {
+    let mut api = aide::openapi::OpenApi::default();
+    aide::generate::in_context(|context| {
+        context.schema = generator(SchemaSettings::draft2020_12().for_deserialize());
+    });
+    let _ = super::api::described().finish_api(&mut api);
+    let mut document: Value = serde_json::from_str(FRAME).expect("openapi/frame.json is JSON");
+    let mut paths = serde_json::to_value(api.paths.unwrap_or_default()).unwrap_or_default();
+    operations::guarded(&mut paths);
+    operations::without_nulls(&mut paths);
+    if let Err(stray) = operations::worded(&mut paths) {
+        tracing::warn!("openapi/operations.json: {stray}");
+    }
+    document["paths"] = paths;
+    let mut schemas = schemas();
+    if let Err(stray) = worded(&mut schemas) {
+        tracing::warn!("openapi/schemas.json: {stray}");
+    }
+    document["components"]["schemas"] = Value::Object(schemas);
+    document
 }
 
 fn generator(settings: SchemaSettings) -> SchemaGenerator {
@@ -78,7 +114,7 @@ fn schemas() -> Map<String, Value> {
 /// names a schema or property the types do not have.
 fn worded(schemas: &mut Map<String, Value>) -> Result<(), String> {
     let words: Map<String, Value> =
-        serde_json::from_str(WORDS).expect("openapi/words.json is JSON");
+        serde_json::from_str(WORDS).expect("openapi/schemas.json is JSON");
     for (name, words) in words {
         let schema = schemas
             .get_mut(&name)
@@ -109,6 +145,8 @@ fn for_replies(generator: &mut SchemaGenerator) {
     generator.subschema_for::<AskList>();
     generator.subschema_for::<ErrorBody>();
     generator.subschema_for::<Me>();
+    generator.subschema_for::<super::push::PublicKey>();
+    generator.subschema_for::<super::push::Endpoint>();
 }
 
 /// The requests' types.
@@ -118,7 +156,7 @@ fn for_requests(generator: &mut SchemaGenerator) {
     generator.subschema_for::<Decline>();
     generator.subschema_for::<super::api::Action>();
     generator.subschema_for::<super::push::Subscription>();
-    generator.subschema_for::<super::push::Unsubscribe>();
+    generator.subschema_for::<super::push::Endpoint>();
 }
 
 #[cfg(test)]
@@ -177,8 +215,9 @@ mod tests {
 
     #[test]
     fn the_push_bodies_keep_the_names_the_operations_use() {
-        use super::super::push::{Subscription, Unsubscribe};
+        use super::super::push::{Endpoint, PublicKey, Subscription};
         assert_eq!(Subscription::schema_name(), "PushSubscription");
-        assert_eq!(Unsubscribe::schema_name(), "PushEndpoint");
+        assert_eq!(Endpoint::schema_name(), "PushEndpoint");
+        assert_eq!(PublicKey::schema_name(), "PushKey");
     }
 }

@@ -2,24 +2,32 @@
 //! browser subscribing or unsubscribing (the pushes themselves are sent by
 //! [`crate::notify::webpush`]).
 
+use super::openapi::described::{Empty, Status};
 use crate::{
     http::reply::{ApiError, JsonBody},
     notify::webpush::{unb64, WebPush},
     AppState,
 };
-use axum::{
-    extract::State,
-    http::StatusCode,
-    response::{IntoResponse, Response},
-};
+use axum::{extract::State, http::StatusCode, Json};
 use desk::{DeskError, PushSubscription};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
+/// The server's VAPID public key.
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(rename = "PushKey")]
+#[serde(rename_all = "camelCase")]
+pub struct PublicKey {
+    /// The uncompressed P-256 public key, base64url without padding.
+    public_key: String,
+}
+
 /// `GET /api/v1/push/key`: the VAPID public key a browser subscribes with.
-pub async fn key(State(state): State<AppState>) -> Result<Response, ApiError> {
+pub async fn key(State(state): State<AppState>) -> Result<Json<PublicKey>, ApiError> {
     let push = enabled(&state)?;
-    Ok(axum::Json(serde_json::json!({"publicKey": push.public_key()})).into_response())
+    Ok(Json(PublicKey {
+        public_key: push.public_key().to_owned(),
+    }))
 }
 
 fn enabled(state: &AppState) -> Result<&Arc<WebPush>, ApiError> {
@@ -95,23 +103,21 @@ pub async fn subscribe(
     State(state): State<AppState>,
     axum::Extension(caller): axum::Extension<desk::Caller>,
     JsonBody(subscription): JsonBody<Subscription>,
-) -> Result<Response, ApiError> {
+) -> Result<Status<201, Endpoint>, ApiError> {
     enabled(&state)?;
     caller.may_use_desk()?;
     let subscription = valid(subscription)?;
     state.desk.subscribe_push(&subscription).await?;
-    Ok((
-        StatusCode::CREATED,
-        axum::Json(serde_json::json!({"endpoint": subscription.endpoint})),
-    )
-        .into_response())
+    Ok(Status(Endpoint {
+        endpoint: subscription.endpoint,
+    }))
 }
 
-/// The browser to forget, by its push endpoint.
-#[derive(Deserialize, schemars::JsonSchema)]
+/// A browser, by its push endpoint: the one to forget, or the one kept.
+#[derive(Serialize, Deserialize, schemars::JsonSchema)]
 #[schemars(rename = "PushEndpoint")]
 #[serde(deny_unknown_fields)]
-pub struct Unsubscribe {
+pub struct Endpoint {
     /// The push service's URL for this browser.
     endpoint: String,
 }
@@ -120,12 +126,12 @@ pub struct Unsubscribe {
 pub async fn unsubscribe(
     State(state): State<AppState>,
     axum::Extension(caller): axum::Extension<desk::Caller>,
-    JsonBody(unsubscribe): JsonBody<Unsubscribe>,
-) -> Result<Response, ApiError> {
+    JsonBody(unsubscribe): JsonBody<Endpoint>,
+) -> Result<Empty<204>, ApiError> {
     enabled(&state)?;
     caller.may_use_desk()?;
     if state.desk.unsubscribe_push(&unsubscribe.endpoint).await? {
-        Ok(StatusCode::NO_CONTENT.into_response())
+        Ok(Empty)
     } else {
         Err(ApiError::Desk(DeskError::NotFound))
     }

@@ -1,9 +1,8 @@
-//! The OpenAPI document's schemas are derived from the wire types
-//! (`server::routes::openapi`), its operations written by hand
-//! (`server/openapi/operations.json`); these tests hold every limit,
-//! pattern and code of both to the constants of `interaction` and `desk`,
-//! so neither the derive attributes nor the words can drift from the
-//! validator.
+//! The OpenAPI document is derived from the routes and the wire types
+//! (`server::routes::openapi`), its words written in `server/openapi/`;
+//! these tests hold every limit, pattern and code in it to the constants
+//! of `interaction` and `desk`, so neither the derive attributes nor the
+//! words can drift from the validator.
 
 use interaction::{
     AskStatus, ProblemCode, MAX_AGENT_CHARS, MAX_CUSTOM_CHARS, MAX_DESCRIPTION_CHARS,
