@@ -11,6 +11,7 @@ pub mod field;
 pub mod form;
 mod live;
 pub mod outcome;
+mod session;
 
 pub use live::{FormOrOutcome, LiveForm, Woken};
 
@@ -110,7 +111,13 @@ pub fn AskView(
         deliveries,
         posted,
         may_answer,
+        messages,
+        message_refused,
     } = data;
+    // Not inside another page: a dashboard embeds the form alone.
+    let session = (ask.session.is_some() && may_answer && !embed).then(|| {
+        view! { <session::ToSession id=ask.id.clone() messages refused=message_refused/> }
+    });
     // Whom an embedded page tells of the outcome: the configured origin only.
     let notify = if embed {
         use_context::<crate::PageConfig>().and_then(|c| c.embed_origin)
@@ -182,6 +189,7 @@ pub fn AskView(
             {context}
             {note}
             {body}
+            {session}
             <Deliveries deliveries/>
         </article>
     }

@@ -67,6 +67,14 @@ pub struct PageWords {
     pub asked_by: &'static str,
     /// Above what the agent was doing when it asked.
     pub agent_context: &'static str,
+    /// Above the box that writes into the agent's running session.
+    pub session_heading: &'static str,
+    /// What writing there does.
+    pub session_hint: &'static str,
+    /// The box's button.
+    pub session_send: &'static str,
+    /// "alice at 11:20" under a message sent.
+    pub session_sent: fn(Option<&str>, &str) -> String,
     pub asked_at: fn(&str) -> String,
     pub expires_at: fn(&str) -> String,
     /// "If nobody answers by …, the agent goes on with:"
@@ -245,6 +253,13 @@ pub static EN: PageWords = PageWords {
     notifications: "Notifications",
     asked_by: "Asked by ",
     agent_context: "What the agent was doing",
+    session_heading: "Write to the agent's session",
+    session_hint: "The agent reads this in its running session, answered or not: what to do next, a correction, a detail it missed.",
+    session_send: "Send to the agent",
+    session_sent: |from, at| match from {
+        Some(from) => format!("{from}, at {at}"),
+        None => format!("at {at}"),
+    },
     asked_at: |at| format!("at {at}"),
     expires_at: |at| format!("· expires at {at}"),
     defaults_by: |at| format!("If nobody answers by {at}, the agent goes on with these default answers:"),
@@ -349,6 +364,13 @@ pub static ZH: PageWords = PageWords {
     notifications: "通知",
     asked_by: "提问者：",
     agent_context: "智能体当时在做什么",
+    session_heading: "写给智能体的会话",
+    session_hint: "无论是否已回答，智能体都会在其运行中的会话里读到：下一步做什么、一处更正、它漏掉的细节。",
+    session_send: "发送给智能体",
+    session_sent: |from, at| match from {
+        Some(from) => format!("{from}，{at}"),
+        None => at.to_owned(),
+    },
     asked_at: |at| format!("时间：{at}"),
     expires_at: |at| format!("· {at} 过期"),
     defaults_by: |at| format!("如果到 {at} 仍无人回答，智能体将按以下默认回答继续："),

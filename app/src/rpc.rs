@@ -36,6 +36,11 @@ pub struct AskPageData {
     /// Whether this viewer may answer it (were it pending): not where the
     /// desk requires signing in and they have not, or it is for others.
     pub may_answer: bool,
+    /// What people wrote on it to the agent's session, when the agent
+    /// reads such messages (the ask has a `session`).
+    pub messages: Vec<interaction::SessionMessage>,
+    /// Why the message just written was refused, to show above its box.
+    pub message_refused: Option<String>,
 }
 
 /// What the front page shows.
@@ -85,11 +90,17 @@ pub async fn read_ask_page(
     let ask = desk.get(id).await?;
     let deliveries = desk.deliveries(&ask.id).await?;
     let may_answer = desk.may_answer(caller, &ask).await;
+    let messages = match ask.session {
+        Some(_) => desk.messages_on(&ask.id).await?,
+        None => Vec::new(),
+    };
     Ok(AskPageData {
         ask,
         deliveries,
         posted: None,
         may_answer,
+        messages,
+        message_refused: None,
     })
 }
 

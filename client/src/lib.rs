@@ -26,7 +26,10 @@ pub use events::{Event, EventStream};
 pub use list_query::ListQuery;
 pub use reqwest::StatusCode;
 
-use interaction::{Answers, Ask, AskCreated, AskList, Decline, ErrorBody, Me, NewAsk, Via};
+use interaction::{
+    Answers, Ask, AskCreated, AskList, Decline, ErrorBody, Me, NewAsk, NewMessage, SessionMessage,
+    SessionMessages, Via,
+};
 
 /// The header that names the surface a request comes from.
 pub const VIA_HEADER: &str = "x-askdesk-via";
@@ -171,6 +174,30 @@ impl Client {
     pub async fn decline(&self, id: &str, decline: &Decline) -> Result<Ask, Error> {
         let request = self.request(Method::POST, &ask_path(id, "/decline"));
         self.call(request.json(decline).timeout(CALL_TIMEOUT)).await
+    }
+
+    /// Writes into the session of the agent that made the ask:
+    /// `POST /api/v1/asks/{id}/messages`.
+    pub async fn message(&self, id: &str, message: &NewMessage) -> Result<SessionMessage, Error> {
+        let request = self.request(Method::POST, &ask_path(id, "/messages"));
+        self.call(request.json(message).timeout(CALL_TIMEOUT)).await
+    }
+
+    /// The messages to `session` after number `after`, waiting up to
+    /// `wait` for one: `GET /api/v1/sessions/{session}/messages`.
+    pub async fn messages(
+        &self,
+        session: &str,
+        after: u64,
+        wait: Duration,
+    ) -> Result<SessionMessages, Error> {
+        let path = format!(
+            "/api/v1/sessions/{}/messages?after={after}&wait={}",
+            encode(session),
+            wait.as_secs()
+        );
+        let request = self.request(Method::GET, &path);
+        self.call(request.timeout(wait + WAIT_MARGIN)).await
     }
 
     /// Withdraws the ask: `DELETE /api/v1/asks/{id}`. An ask that had

@@ -7,6 +7,7 @@ pub(crate) mod events;
 mod finishing;
 mod links;
 pub(crate) mod listing;
+mod messages;
 mod notifying;
 mod people;
 mod retention;
@@ -65,6 +66,8 @@ pub struct Desk {
     keep_finished: Option<std::time::Duration>,
     /// The last answer to "does the desk have people?".
     people_seen: Arc<people::PeopleSeen>,
+    /// Woken when a message to a session is written through this desk.
+    written: Arc<tokio::sync::Notify>,
 }
 
 impl fmt::Debug for Desk {
@@ -97,6 +100,7 @@ impl Desk {
             link_answers: LinkAnswers::default(),
             keep_finished: None,
             people_seen: Arc::default(),
+            written: Arc::default(),
         })
     }
 

@@ -20,6 +20,7 @@ mod action;
 mod desk;
 mod error;
 mod id;
+mod messages;
 mod outbox;
 mod people;
 mod record;
@@ -37,6 +38,7 @@ pub use desk::{
 };
 pub use error::{DeskError, StoreError};
 pub use id::AskId;
+pub use messages::Messages;
 pub use outbox::{
     Attempt, Claimed, DeliveryRow, Notice, Outbox, Owed, PushSubscription, Reminders,
 };

@@ -30,6 +30,8 @@ pub struct Record {
     /// What the agent goes on with if nobody answers before it expires,
     /// validated against `request`; only an ask with `expires_at` has them.
     pub defaults: Option<ValidAnswers>,
+    /// The agent's session that reads the person's messages, if it does.
+    pub session: Option<String>,
 }
 
 /// Who finished an ask and through which surface. Made by the server from
@@ -209,6 +211,7 @@ impl Record {
                 .and_then(|f| f.relayed_by.clone()),
             via: end.and_then(|e| e.finisher.as_ref()).map(|f| f.via),
             to: self.to.clone(),
+            session: self.session.clone(),
         }
     }
 }

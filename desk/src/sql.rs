@@ -3,6 +3,7 @@
 //! way, so they cannot drift apart.
 
 mod asks;
+mod messages;
 mod migrate;
 mod outbox;
 mod people;

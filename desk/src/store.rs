@@ -88,6 +88,7 @@ pub trait Store:
     + crate::sessions::Sessions
     + crate::outbox::Outbox
     + crate::retention::Retention
+    + crate::messages::Messages
     + Send
     + Sync
     + 'static

@@ -103,6 +103,13 @@ pub struct NewAsk {
     /// to the people asked while it waits; it needs `timeout_seconds`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default_answers: Option<Vec<AnswerItem>>,
+    /// The agent's running session, when it reads what the person writes
+    /// to it (`askdesk mcp` under Claude Code's channel sets it): the
+    /// ask's page and the desk then offer to write to it, and the session
+    /// reads the messages at `GET /api/v1/sessions/{session}/messages`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(pattern(crate::schema::QUESTION_ID)))]
+    pub session: Option<String>,
 }
 
 /// A [`NewAsk`] that passed validation: blank title and agent are dropped,
@@ -123,6 +130,8 @@ pub struct ValidNewAsk {
     /// The answers that apply if it expires unanswered, in canonical form;
     /// only an ask with a timeout has them.
     pub default_answers: Option<ValidAnswers>,
+    /// The agent's session that reads the person's messages, if it does.
+    pub session: Option<String>,
 }
 
 impl NewAsk {
@@ -169,6 +178,11 @@ impl NewAsk {
             }
         }
         problems.extend(crate::people::check_recipients(&self.to));
+        problems.extend(
+            self.session
+                .as_deref()
+                .and_then(crate::message::session_problem),
+        );
         let mut default_answers = None;
         if let Some(items) = self.default_answers {
             if self.timeout_seconds.is_none() {
@@ -197,6 +211,7 @@ impl NewAsk {
                 timeout_seconds: self.timeout_seconds,
                 to: self.to,
                 default_answers,
+                session: self.session,
             }),
             _ => Err(Problems(problems)),
         }
@@ -298,6 +313,11 @@ pub struct Ask {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "schema", schemars(with = "std::collections::BTreeSet<String>", length(max = crate::MAX_RECIPIENTS), inner(pattern(crate::schema::PERSON))))]
     pub to: Vec<String>,
+    /// The agent's session that reads the person's messages, if it does:
+    /// `POST /api/v1/asks/{id}/messages` writes to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(pattern(crate::schema::QUESTION_ID)))]
+    pub session: Option<String>,
 }
 
 /// One line of `GET /api/v1/asks`.

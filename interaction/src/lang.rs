@@ -198,6 +198,13 @@ impl ProblemCode {
             Self::UnknownRecipient => {
                 "这个桌面没有这个人；用 askdesk people list 查看名称。".to_owned()
             }
+            Self::InvalidSession => {
+                "会话须为 1 到 64 个字符：A-Z、a-z、0-9、_、-。".to_owned()
+            }
+            Self::EmptyMessage => "消息是空的；请写下要告诉智能体的话。".to_owned(),
+            Self::MessageTooLong => {
+                format!("消息太长；最多 {MAX_CUSTOM_CHARS} 个字符，请删减。")
+            }
             Self::ControlCharacter => {
                 "文字里有控制字符；除制表符和换行外都不能使用。".to_owned()
             }

@@ -141,6 +141,7 @@ impl LenientAsk {
             timeout_seconds: self.timeout_seconds,
             to: self.to,
             default_answers: self.default_answers,
+            session: None,
         }
     }
 

@@ -62,6 +62,9 @@
 //! | `idempotency_conflict` | `idempotencyKey`, `Idempotency-Key` | the key was used for an ask with other content |
 //! | `invalid_recipient` | `to[i]` | not a person's name (1–64 characters of `A-Za-z0-9._-`), named twice, or more than 20 names |
 //! | `unknown_recipient` | `to[i]` | no person of the desk has this name |
+//! | `invalid_session` | `session` | not 1–64 characters of `A-Za-z0-9_-` |
+//! | `empty_message` | `text` | a message to the agent's session that is blank |
+//! | `message_too_long` | `text` | a message over 10,000 characters |
 //! | `control_character` | any text: `questions[i].question`, `title`, `answers[i].custom`, `reason`, … | a C0 control character other than tab and newline |
 //!
 //! Lengths count Unicode scalar values; "blank" means empty after trimming
@@ -82,6 +85,7 @@ mod format;
 mod idempotency;
 mod lang;
 mod lenient;
+mod message;
 mod model;
 mod people;
 mod problem;
@@ -105,6 +109,7 @@ pub use format::{Format, Scalar};
 pub use idempotency::{IdempotencyKey, MAX_IDEMPOTENCY_KEY_CHARS};
 pub use lang::Lang;
 pub use lenient::{LenientAsk, LenientOption, LenientQuestion};
+pub use message::{is_session, NewMessage, SessionMessage, SessionMessages, MAX_MESSAGE_CHARS};
 pub use model::{AnswerItem, Answers, Question, QuestionOption, Request};
 pub use people::{
     check_recipients, is_person_name, person_name_problem, Me, Role, Via, MAX_PERSON_NAME_CHARS,

@@ -141,6 +141,13 @@ pub enum ProblemCode {
     InvalidRecipient,
     /// A name in an ask's `to` is no person of the desk.
     UnknownRecipient,
+    /// An ask's `session` is not 1 to 64 letters, digits, `-` or `_`.
+    InvalidSession,
+    // Messages.
+    /// A message to an agent's session is blank.
+    EmptyMessage,
+    /// A message to an agent's session is too long.
+    MessageTooLong,
     // Every text.
     /// A text has a C0 control character other than tab and newline.
     ControlCharacter,
@@ -148,7 +155,7 @@ pub enum ProblemCode {
 
 impl ProblemCode {
     /// Every code, in the order of the crate documentation's table.
-    pub const ALL: [Self; 41] = [
+    pub const ALL: [Self; 44] = [
         Self::NoQuestions,
         Self::TooManyQuestions,
         Self::InvalidId,
@@ -189,6 +196,9 @@ impl ProblemCode {
         Self::IdempotencyConflict,
         Self::InvalidRecipient,
         Self::UnknownRecipient,
+        Self::InvalidSession,
+        Self::EmptyMessage,
+        Self::MessageTooLong,
         Self::ControlCharacter,
     ];
 
@@ -235,6 +245,9 @@ impl ProblemCode {
             Self::IdempotencyConflict => "idempotency_conflict",
             Self::InvalidRecipient => "invalid_recipient",
             Self::UnknownRecipient => "unknown_recipient",
+            Self::InvalidSession => "invalid_session",
+            Self::EmptyMessage => "empty_message",
+            Self::MessageTooLong => "message_too_long",
             Self::ControlCharacter => "control_character",
         }
     }

@@ -90,6 +90,20 @@ impl Backend {
         })
     }
 
+    /// The messages to `session` after number `after`, waiting up to
+    /// `wait` for one.
+    pub async fn messages(
+        &self,
+        session: &str,
+        after: u64,
+        wait: Duration,
+    ) -> Result<interaction::SessionMessages, BackendError> {
+        Ok(match self {
+            Self::Local(desk) => desk.messages(session, after, Some(wait)).await?,
+            Self::Remote(client) => client.messages(session, after, wait).await?,
+        })
+    }
+
     /// The ask once it has ended, or after `wait` with it still pending.
     pub async fn wait(&self, id: &str, wait: Duration) -> Result<Ask, BackendError> {
         Ok(match self {

@@ -99,9 +99,9 @@ impl AskDesk {
 
     /// Declares Claude Code's channel and relays its permission prompts
     /// to the desk (`askdesk mcp`).
-    pub fn channeling(mut self) -> Self {
-        self.channel = Some(channel::Relay::default());
-        self
+    pub fn channeling(mut self) -> Result<Self, getrandom::Error> {
+        self.channel = Some(channel::Relay::new()?);
+        Ok(self)
     }
 
     /// Serves `view` as the form's document to hosts that show MCP Apps.

@@ -7,6 +7,7 @@ pub mod api;
 pub mod events;
 pub mod health;
 pub mod listing;
+pub mod messages;
 pub mod openapi;
 pub mod pages;
 pub mod phone;
@@ -57,6 +58,7 @@ pub fn app(state: AppState) -> Router {
         .merge(events::routes())
         .nest_service("/mcp", mcp::http_service(&state))
         .route(ASK_PAGE, get(pages::get_page).post(pages::post_form))
+        .route("/asks/{id}/messages", post(pages::post_message))
         .route("/signin", post(sign_in::sign_in))
         .route("/signout", post(sign_in::sign_out))
         .route(phone::PHONE_PAGE, get(phone::page))

@@ -24,6 +24,7 @@ fn ask(status: AskStatus) -> Ask {
         relayed_by: None,
         via: None,
         to: Vec::new(),
+        session: None,
     }
 }
 

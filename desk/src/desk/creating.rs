@@ -102,6 +102,7 @@ impl Desk {
             end: None,
             to: valid.to,
             defaults: valid.default_answers,
+            session: valid.session,
         })
     }
 

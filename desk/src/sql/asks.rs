@@ -73,8 +73,8 @@ macro_rules! sql_store {
                 let inserted = sqlx::query(
                     "INSERT INTO asks (id, status, title, agent, request, question_count, \
                      created_at, expires_at, idempotency_key, fingerprint, search, recipients, \
-                     default_answers) \
-                     VALUES ($1, 'pending', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+                     default_answers, session) \
+                     VALUES ($1, 'pending', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
                 )
                 .bind(record.id.as_str())
                 .bind(&record.title)
@@ -94,6 +94,7 @@ macro_rules! sql_store {
                         .map(|d| json(&record.id, &d.items()))
                         .transpose()?,
                 )
+                .bind(&record.session)
                 .execute(&mut *tx)
                 .await;
                 match inserted {

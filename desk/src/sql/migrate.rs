@@ -213,6 +213,11 @@ pub(crate) const SQLITE: Migrations = Migrations(&[
         "relays",
         include_str!("../../migrations/sqlite/0013_relays.sql"),
     ),
+    (
+        14,
+        "messages",
+        include_str!("../../migrations/sqlite/0014_messages.sql"),
+    ),
 ]);
 
 /// PostgreSQL's schema.
@@ -286,6 +291,11 @@ pub(crate) const POSTGRES: Migrations = Migrations(&[
         14,
         "relays",
         include_str!("../../migrations/postgres/0014_relays.sql"),
+    ),
+    (
+        15,
+        "messages",
+        include_str!("../../migrations/postgres/0015_messages.sql"),
     ),
 ]);
 

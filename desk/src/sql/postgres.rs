@@ -173,3 +173,4 @@ super::people::sql_people!(PostgresStore, sqlx::Postgres);
 super::sessions::sql_sessions!(PostgresStore, sqlx::Postgres);
 super::outbox::sql_outbox!(PostgresStore, sqlx::Postgres, "FOR UPDATE SKIP LOCKED");
 super::retention::sql_retention!(PostgresStore);
+super::messages::sql_messages!(PostgresStore);

@@ -41,6 +41,11 @@ macro_rules! sql_retention {
                         $crate::sql::retention::batch!(),
                         ")"
                     ),
+                    concat!(
+                        "DELETE FROM messages WHERE ask_id IN (",
+                        $crate::sql::retention::batch!(),
+                        ")"
+                    ),
                 ] {
                     sqlx::query(dependent)
                         .bind(before)

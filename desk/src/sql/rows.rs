@@ -15,7 +15,7 @@ use sqlx::{ColumnIndex, Decode, Row, Type};
 /// The columns `get` selects, in every store.
 pub(crate) const RECORD_COLUMNS: &str = "id, status, title, agent, request, created_at, \
     expires_at, finished_at, answers, decline_reason, projection, finished_by, finished_via, \
-    relayed_by, recipients, default_answers";
+    relayed_by, recipients, default_answers, session";
 
 /// The columns `list` selects, in every store.
 pub(crate) const ENTRY_COLUMNS: &str =
@@ -52,6 +52,7 @@ struct Columns {
     relayed_by: Option<String>,
     recipients: Option<String>,
     default_answers: Option<String>,
+    session: Option<String>,
 }
 
 /// The names an ask is for, from their stored JSON (`NULL`: anyone).
@@ -94,6 +95,7 @@ where
         relayed_by: row.try_get("relayed_by")?,
         recipients: row.try_get("recipients")?,
         default_answers: row.try_get("default_answers")?,
+        session: row.try_get("session")?,
     };
     columns.into_record()
 }
@@ -168,6 +170,7 @@ impl Columns {
             end,
             to: recipients(id, self.recipients.as_deref())?,
             defaults,
+            session: self.session,
         })
     }
 

@@ -135,3 +135,4 @@ super::people::sql_people!(SqliteStore, sqlx::Sqlite);
 super::sessions::sql_sessions!(SqliteStore, sqlx::Sqlite);
 super::outbox::sql_outbox!(SqliteStore, sqlx::Sqlite, "");
 super::retention::sql_retention!(SqliteStore);
+super::messages::sql_messages!(SqliteStore);

@@ -4,6 +4,7 @@
 mod common;
 mod conformance;
 mod defaults;
+mod messages;
 mod postgres;
 mod retention;
 mod sessions;

@@ -107,6 +107,9 @@ fn every_problem_code() -> Vec<ProblemCode> {
             | C::IdempotencyConflict
             | C::InvalidRecipient
             | C::UnknownRecipient
+            | C::InvalidSession
+            | C::EmptyMessage
+            | C::MessageTooLong
             | C::ControlCharacter => {}
         }
     }

@@ -30,7 +30,8 @@ pub async fn run(args: DeskArgs) -> Result<(), run::StartError> {
         .eliciting(args.serve.elicit)
         .showing(view)
         // Claude Code's channel: its permission prompts at the desk too.
-        .channeling();
+        .channeling()
+        .context("no randomness for the session's name")?;
     let service = handler
         .serve(rmcp::transport::stdio())
         .await

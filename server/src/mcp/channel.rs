@@ -13,6 +13,11 @@
 //! Claude Code does not say when the terminal answered first. A prompt's
 //! ask is withdrawn when the session shows it moved on: its next relayed
 //! prompt, or its next call of one of askdesk's tools.
+//!
+//! The first relayed prompt shows the channel is live (Claude Code relays
+//! only to a channel it loaded). From then on every ask of this session
+//! names it (`session`), so the ask's page lets the person write to it,
+//! and what they write comes into the session as a channel event.
 
 use crate::{backend::Backend, cli::hook::relayed};
 use relayed::{Relayed, Verdict};
@@ -24,7 +29,10 @@ use rmcp::{
 use serde_json::json;
 use std::{
     collections::HashMap,
-    sync::{Arc, Mutex},
+    sync::{
+        atomic::{AtomicBool, Ordering},
+        Arc, Mutex,
+    },
 };
 
 /// The capability that makes Claude Code listen for channel events.
@@ -39,7 +47,13 @@ pub const VERDICT: &str = "notifications/claude/channel/permission";
 pub const EVENT: &str = "notifications/claude/channel";
 
 /// What Claude Code's model is told about askdesk's channel events.
-pub const INSTRUCTIONS: &str = "Events from the askdesk channel (<channel source=\"askdesk\">) are what the person at the askdesk desk wrote when they denied a permission request relayed to them; take them as the person's instruction.";
+pub const INSTRUCTIONS: &str = "Events from the askdesk channel (<channel source=\"askdesk\">) are what the person at the askdesk desk wrote: when they denied a permission request relayed to them (with request_id), or a message about one of your asks (with ask_id); take them as the person's instruction.";
+
+/// How long one read of the session's messages waits at the desk.
+const READ_WAIT: std::time::Duration = std::time::Duration::from_secs(300);
+
+/// How long to wait before reading again after the desk failed.
+const AFTER_FAILURE: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The channel's capabilities, declared beside askdesk's others.
 pub fn declare(capabilities: &mut ServerCapabilities) {
@@ -50,14 +64,36 @@ pub fn declare(capabilities: &mut ServerCapabilities) {
     experimental.insert(PERMISSION.to_owned(), Default::default());
 }
 
-/// The prompts relayed and still waiting at the desk: by the prompt's id,
-/// the ask's.
-#[derive(Clone, Default)]
+/// The prompts relayed and still waiting at the desk (by the prompt's id,
+/// the ask's), and the session's name at the desk.
+#[derive(Clone)]
 pub struct Relay {
     waiting: Arc<Mutex<HashMap<String, String>>>,
+    /// A name no other session has: 128 random bits.
+    session: Arc<str>,
+    /// Whether Claude Code has relayed a prompt: the channel is live.
+    live: Arc<AtomicBool>,
 }
 
 impl Relay {
+    /// A relay for one session.
+    pub fn new() -> Result<Self, getrandom::Error> {
+        let mut bytes = [0u8; 16];
+        getrandom::fill(&mut bytes)?;
+        Ok(Self {
+            waiting: Arc::default(),
+            session: hex::encode(bytes).into(),
+            live: Arc::default(),
+        })
+    }
+
+    /// The session's name for its asks, once the channel is live.
+    pub fn session(&self) -> Option<String> {
+        self.live
+            .load(Ordering::Acquire)
+            .then(|| self.session.to_string())
+    }
+
     /// A notification from Claude Code: a relayed prompt is put to the
     /// desk and its verdict sent back when the person decides; others
     /// are not askdesk's.
@@ -81,8 +117,14 @@ impl Relay {
         };
         // A new prompt: the one before it was decided in the terminal.
         self.moved_on(backend).await;
+        if !self.live.swap(true, Ordering::AcqRel) {
+            tokio::spawn(self.clone().pass_messages(backend.clone(), peer.clone()));
+        }
         let new = match relayed.ask() {
-            Ok(new) => new,
+            Ok(mut new) => {
+                new.session = self.session();
+                new
+            }
             Err(why) => {
                 tracing::warn!("a relayed permission prompt could not be put as an ask: {why}");
                 return;
@@ -134,6 +176,41 @@ impl Relay {
         // Withdrawn already when the session moved on.
         self.lock().remove(request_id)?;
         relayed::verdict(&ask)
+    }
+
+    /// Passes what people write to this session at the desk into it, as
+    /// channel events, in order, until Claude Code leaves.
+    async fn pass_messages(self, backend: Backend, peer: Peer<RoleServer>) {
+        let mut last = 0;
+        loop {
+            let read = match backend.messages(&self.session, last, READ_WAIT).await {
+                Ok(read) => read,
+                Err(e) => {
+                    tracing::warn!("reading the session's messages failed: {e}");
+                    tokio::time::sleep(AFTER_FAILURE).await;
+                    continue;
+                }
+            };
+            for message in read.messages {
+                let mut meta = json!({"ask_id": message.ask});
+                if let Some(from) = &message.from {
+                    meta["from"] = json!(from);
+                }
+                let event = CustomNotification::new(
+                    EVENT,
+                    Some(json!({"content": message.text, "meta": meta})),
+                );
+                if peer
+                    .send_notification(ServerNotification::CustomNotification(event))
+                    .await
+                    .is_err()
+                {
+                    // Claude Code left.
+                    return;
+                }
+            }
+            last = read.last;
+        }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, String>> {

@@ -66,6 +66,18 @@ pub(super) fn described() -> ApiRouter<AppState> {
             post_with(decline, |op| ends_an_ask(op.id("declineAsk"))),
         )
         .api_route(
+            "/api/v1/asks/{id}/messages",
+            post_with(super::messages::write, |op| {
+                writes_to_a_session(op.id("messageSession"))
+            }),
+        )
+        .api_route(
+            "/api/v1/sessions/{session}/messages",
+            get_with(super::messages::read, |op| {
+                for_agents(op.id("readMessages").tag(ASKS))
+            }),
+        )
+        .api_route(
             "/api/v1/actions/{id}",
             post_with(act, |op| ends_an_ask(op.id("actOnAsk"))),
         )
@@ -99,6 +111,23 @@ fn ends_an_ask(op: TransformOperation<'_>) -> TransformOperation<'_> {
     op.tag(ASKS).with(|mut op| {
         super::openapi::described::refuses(op.inner_mut(), 409, "Finished");
         super::openapi::described::refuses(op.inner_mut(), 410, "Gone");
+        op
+    })
+}
+
+/// An operation that writes into the asking agent's session: refused
+/// (`409`) when that agent reads no messages.
+fn writes_to_a_session(op: TransformOperation<'_>) -> TransformOperation<'_> {
+    op.tag(ASKS).with(|mut op| {
+        super::openapi::described::refuses(op.inner_mut(), 409, "Finished");
+        op
+    })
+}
+
+/// An operation for the agents that ask: a person's token is refused.
+fn for_agents(op: TransformOperation<'_>) -> TransformOperation<'_> {
+    op.with(|mut op| {
+        super::openapi::described::refuses(op.inner_mut(), 403, "Forbidden");
         op
     })
 }

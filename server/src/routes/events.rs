@@ -40,6 +40,7 @@ pub fn routes() -> Router<AppState> {
 /// What `GET /api/v1/events` reads of its query string.
 #[derive(Deserialize, schemars::JsonSchema)]
 pub(crate) struct EventsQuery {
+    #[schemars(range(max = u64::MAX))]
     after: Option<u64>,
 }
 

@@ -24,7 +24,7 @@ use serde::Deserialize;
 pub(crate) struct ListQuery {
     #[schemars(with = "Option<StatusFilter>")]
     status: Option<String>,
-    #[schemars(with = "Option<u64>")]
+    #[schemars(with = "Option<u64>", range(max = u64::MAX))]
     after: Option<String>,
     #[schemars(with = "Option<u32>")]
     wait: Option<String>,

@@ -145,6 +145,8 @@ fn for_replies(generator: &mut SchemaGenerator) {
     generator.subschema_for::<AskList>();
     generator.subschema_for::<ErrorBody>();
     generator.subschema_for::<Me>();
+    generator.subschema_for::<interaction::SessionMessage>();
+    generator.subschema_for::<interaction::SessionMessages>();
     generator.subschema_for::<super::push::PublicKey>();
     generator.subschema_for::<super::push::Endpoint>();
 }
@@ -154,6 +156,7 @@ fn for_requests(generator: &mut SchemaGenerator) {
     generator.subschema_for::<NewAsk>();
     generator.subschema_for::<Answers>();
     generator.subschema_for::<Decline>();
+    generator.subschema_for::<interaction::NewMessage>();
     generator.subschema_for::<super::api::Action>();
     generator.subschema_for::<super::push::Subscription>();
     generator.subschema_for::<super::push::Endpoint>();

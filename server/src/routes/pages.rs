@@ -21,7 +21,7 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use desk::{Actor, Caller, DeskError};
-use interaction::{Decline, Via};
+use interaction::{Decline, NewMessage, Via};
 use leptos::prelude::provide_context;
 
 /// `GET /asks/{id}`.
@@ -124,6 +124,64 @@ pub async fn post_form(
             StatusCode::INTERNAL_SERVER_ERROR.into_response()
         }
     }
+}
+
+/// `POST /asks/{id}/messages`: the page's box that writes into the
+/// agent's session, as the browser posts it; then the page again, with
+/// the message among those sent (post/redirect/get), or with why not.
+pub async fn post_message(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Extension(caller): Extension<Caller>,
+    mut request_parts: axum::http::request::Parts,
+    RawForm(body): RawForm,
+) -> Response {
+    let text = serde_urlencoded::from_bytes::<Vec<(String, String)>>(&body)
+        .unwrap_or_default()
+        .into_iter()
+        .find(|(key, _)| key == "text")
+        .map(|(_, value)| app::form::posted_text(&value))
+        .unwrap_or_default();
+    let by = Actor::new(caller.clone(), Via::Form);
+    let refused = match state.desk.message(&id, NewMessage { text }, &by).await {
+        Ok(_) => return redirect(&format!("/asks/{id}")),
+        Err(DeskError::NotFound) => {
+            let load = AskPageLoad::new(Err(ServerError::NotFound));
+            return render(&state, request_parts, Some(load), StatusCode::NOT_FOUND).await;
+        }
+        Err(DeskError::Forbidden(_)) if caller == Caller::Link => {
+            return redirect(&format!("/signin?next=/asks/{id}"));
+        }
+        Err(e @ DeskError::Invalid(_)) => (StatusCode::UNPROCESSABLE_ENTITY, e),
+        Err(e @ DeskError::Forbidden(_)) => (StatusCode::FORBIDDEN, e),
+        Err(e @ DeskError::Conflict(_)) => (StatusCode::CONFLICT, e),
+        Err(e) => {
+            tracing::error!("{e}");
+            return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+        }
+    };
+    let (status, why) = refused;
+    let why = match why {
+        DeskError::Invalid(problems) => problems
+            .0
+            .iter()
+            .map(|p| p.message.clone())
+            .collect::<Vec<_>>()
+            .join("; "),
+        other => other.to_string(),
+    };
+    // The page is rendered at its own path.
+    if let Ok(uri) = format!("/asks/{id}").parse() {
+        request_parts.uri = uri;
+    }
+    let data = read_ask_page(&state.desk, &caller, &id)
+        .await
+        .map(|mut data| {
+            data.message_refused = Some(why);
+            data
+        });
+    let load = AskPageLoad::new(data.map_err(page_error));
+    render(&state, request_parts, Some(load), status).await
 }
 
 /// Every other path: a file of the site, or the page that says there is

@@ -240,3 +240,72 @@ async fn a_prompt_answered_in_the_terminal_is_withdrawn_when_the_session_moves_o
     assert_eq!(next["id"], 3, "no verdict for a withdrawn prompt: {next}");
     shutdown.cancel();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_the_person_writes_on_an_ask_comes_into_the_live_session() {
+    let (url, desk, shutdown) = server().await;
+    let (mut claude, _) = ClaudeCode::start(&url).await;
+    // Before the channel shows it is live, an ask names no session.
+    claude
+        .send(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                     "params": {"name": "ask_user", "arguments": {
+                         "questions": [{"question": "Which region?", "options": [
+                             {"label": "eu"}, {"label": "us"}]}],
+                         "timeoutSeconds": 1}}}))
+        .await;
+    let early = pending(&desk).await;
+    assert_eq!(desk.get(&early).await.expect("the ask").session, None);
+    claude.next(|m| m["id"] == 2).await;
+
+    claude.relay("abcde", r#"{"command":"ls"}"#).await;
+    let id = another(&desk, &early).await;
+    let session = desk
+        .get(&id)
+        .await
+        .expect("the prompt's ask")
+        .session
+        .expect("a live channel names its session");
+    let by = crate::common::by_api();
+    let message = |text: &str| interaction::NewMessage {
+        text: text.to_owned(),
+    };
+    desk.message(&id, message("Only list, never delete."), &by)
+        .await
+        .expect("written");
+    let event = claude.notification().await;
+    assert_eq!(
+        event,
+        json!({"jsonrpc": "2.0", "method": "notifications/claude/channel",
+               "params": {"content": "Only list, never delete.", "meta": {"ask_id": id}}})
+    );
+    // Answered or not, and in order.
+    desk.answer(
+        &id,
+        answers(json!([{"id": "permission", "selected": ["Allow once"]}])),
+        &by,
+    )
+    .await
+    .expect("answered");
+    assert_eq!(claude.notification().await["params"]["behavior"], "allow");
+    desk.message(&id, message("Then run the tests."), &by)
+        .await
+        .expect("written");
+    desk.message(&id, message("And stop."), &by)
+        .await
+        .expect("written");
+    for expected in ["Then run the tests.", "And stop."] {
+        let event = claude.notification().await;
+        assert_eq!(event["params"]["content"], expected);
+    }
+    // The session's later asks name it too.
+    claude
+        .send(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                     "params": {"name": "ask_user", "arguments": {
+                         "questions": [{"question": "Deploy now?", "options": [
+                             {"label": "yes"}, {"label": "no"}]}],
+                         "timeoutSeconds": 1}}}))
+        .await;
+    let later = another(&desk, &early).await;
+    assert_eq!(desk.get(&later).await.expect("ask").session, Some(session));
+    shutdown.cancel();
+}

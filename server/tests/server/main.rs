@@ -27,6 +27,7 @@ mod phone;
 mod retention;
 mod security;
 mod serving;
+mod session;
 mod setup;
 mod shell;
 mod stop;

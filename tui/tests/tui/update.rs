@@ -368,6 +368,7 @@ fn ask(id: &str, status: AskStatus) -> Ask {
         relayed_by: None,
         via: None,
         to: Vec::new(),
+        session: None,
     }
 }
 

@@ -72,6 +72,7 @@ impl HookEvent for Elicitation {
             timeout_seconds: None,
             to: Vec::new(),
             default_answers: None,
+            session: None,
         }))
     }
 

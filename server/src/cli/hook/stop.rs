@@ -58,6 +58,7 @@ impl HookEvent for Stop {
             timeout_seconds: Some(setup::STOP_SECONDS),
             to: Vec::new(),
             default_answers: None,
+            session: None,
         }))
     }
 

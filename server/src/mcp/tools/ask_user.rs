@@ -100,6 +100,11 @@ impl AskDesk {
             });
         }
         new.timeout_seconds = new.timeout_seconds.or(self.default_timeout);
+        // Under a live channel the person may write to this session.
+        new.session = self
+            .channel
+            .as_ref()
+            .and_then(crate::mcp::channel::Relay::session);
         // The questions again, for the client's own form when it shows one
         // and this agent's client may relay the person's answer from it.
         let capabilities = context.client_capabilities();

@@ -39,7 +39,7 @@ fn each_operation(
 /// passes first: a wrong `Host` (`421`); without credentials, unless the
 /// path is public (`401`), and too many wrong ones (`429`); a browser's
 /// request of another origin that would change something (`403`); an id
-/// that names no ask (`404`); and, but for the operations about the API
+/// that names nothing (`404`); and, but for the operations about the API
 /// itself, the server's or its database's failure (`500`, `503`).
 pub(super) fn guarded(paths: &mut Value) {
     for (path, method, operation) in each_operation(paths) {
@@ -71,7 +71,7 @@ pub(super) fn guarded(paths: &mut Value) {
         if changes {
             refuses("403", "CrossOrigin");
         }
-        if path.contains("{id}") {
+        if path.contains('{') {
             refuses("404", "NotFound");
         }
         if !about_the_api {
