@@ -21,6 +21,7 @@ mod desk;
 mod error;
 mod id;
 mod messages;
+pub mod metered;
 mod outbox;
 mod people;
 mod record;
@@ -50,4 +51,4 @@ pub use sessions::{
     LINK_MS, SESSION_MS,
 };
 pub use sql::{Change, Changes, Contents, PoolSettings, PostgresStore, SqliteStore};
-pub use store::{Cursor, EventBounds, Keyed, ListFilter, Store};
+pub use store::{Counts, Cursor, EventBounds, Keyed, ListFilter, Store};

@@ -77,6 +77,15 @@ impl EventBounds {
     }
 }
 
+/// What [`Store::counts`] counts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Asks pending.
+    pub pending: u64,
+    /// Notifications neither delivered nor given up.
+    pub backlog: u64,
+}
+
 /// Where asks live. Every method is one atomic step; [`Store::finish`] is
 /// the only way out of `pending`, and it succeeds at most once per ask.
 ///
@@ -139,4 +148,8 @@ pub trait Store:
 
     /// Forgets all but the newest `keep` events.
     async fn prune_events(&self, keep: u64) -> Result<(), StoreError>;
+
+    /// How many asks are pending, and how many notifications are neither
+    /// delivered nor given up (the outbox's backlog).
+    async fn counts(&self) -> Result<Counts, StoreError>;
 }

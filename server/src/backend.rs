@@ -107,7 +107,12 @@ impl Backend {
     /// The ask once it has ended, or after `wait` with it still pending.
     pub async fn wait(&self, id: &str, wait: Duration) -> Result<Ask, BackendError> {
         Ok(match self {
-            Self::Local(desk) => desk.wait(id, wait).await?,
+            Self::Local(desk) => {
+                let started = desk.now_ms();
+                let ask = desk.wait(id, wait).await?;
+                crate::metrics::woke(ask.finished_at, started, desk.now_ms());
+                ask
+            }
             Self::Remote(client) => client.wait(id, wait).await?,
         })
     }

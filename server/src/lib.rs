@@ -14,6 +14,7 @@ pub mod cli;
 pub mod http;
 mod mac;
 pub mod mcp;
+pub mod metrics;
 pub mod notify;
 pub mod routes;
 

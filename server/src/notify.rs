@@ -139,6 +139,12 @@ async fn deliver(desk: &Desk, channels: &Channels, http: &reqwest::Client, claim
             }
         }
     };
+    let outcome = match &record {
+        Attempt::Delivered => "delivered",
+        Attempt::Retry { .. } => "retry",
+        Attempt::GaveUp { .. } => "gave_up",
+    };
+    crate::metrics::attempted(&claimed.channel, outcome);
     if let Err(e) = desk.record_attempt(&claimed.id, &record).await {
         // The lease runs out and the delivery is tried again: at least once.
         tracing::warn!(delivery = %claimed.id, "recording a delivery failed: {e}");

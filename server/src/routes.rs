@@ -72,6 +72,7 @@ pub fn app(state: AppState) -> Router {
         )
         .route("/integrations/slack/actions", post(slack::actions))
         .route("/lang/{code}", get(pages::switch_language))
+        .route("/metrics", get(crate::metrics::scrape))
         .leptos_routes_with_context(&state, routes, context, {
             let options = state.leptos_options.clone();
             move || app::shell(options.clone())

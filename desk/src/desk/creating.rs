@@ -109,6 +109,7 @@ impl Desk {
     /// Tells the log and the listeners of a new ask just stored.
     async fn announce(&self, record: &Record) {
         tracing::info!(id = %record.id, url = %self.url(&record.id), "new ask");
+        crate::metered::created();
         self.catch_up().await;
     }
 

@@ -28,6 +28,11 @@ impl Desk {
             return Ok(Err(record.id));
         }
         tracing::info!(id = %record.id, status = end.outcome().status().as_str(), "ask finished");
+        crate::metered::ended(
+            end.outcome().status(),
+            end.finisher().map(|f| f.via),
+            at.saturating_sub(record.created_at),
+        );
         record.end = Some(end);
         self.catch_up().await;
         Ok(Ok(record))

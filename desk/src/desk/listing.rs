@@ -47,4 +47,10 @@ impl Desk {
             next,
         })
     }
+
+    /// How many asks are pending and notifications owed, as the store
+    /// counts them now: every instance's.
+    pub async fn counts(&self) -> Result<crate::store::Counts, crate::error::DeskError> {
+        Ok(self.store.counts().await?)
+    }
 }

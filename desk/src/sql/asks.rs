@@ -308,6 +308,20 @@ macro_rules! sql_store {
                 tx.commit().await?;
                 Ok(())
             }
+
+            async fn counts(&self) -> Result<$crate::store::Counts, $crate::error::StoreError> {
+                let (pending, backlog): (i64, i64) = sqlx::query_as(
+                    "SELECT (SELECT COUNT(*) FROM asks WHERE status = 'pending'), \
+                     (SELECT COUNT(*) FROM deliveries \
+                      WHERE delivered_at IS NULL AND failed_at IS NULL)",
+                )
+                .fetch_one(&self.pool)
+                .await?;
+                Ok($crate::store::Counts {
+                    pending: u64::try_from(pending).unwrap_or_default(),
+                    backlog: u64::try_from(backlog).unwrap_or_default(),
+                })
+            }
         }
     };
 }

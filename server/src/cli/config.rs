@@ -269,6 +269,11 @@ pub struct ServeArgs {
     /// out while it still serves; a second signal ends the wait.
     #[arg(long, env = "ASKDESK_SHUTDOWN_GRACE", default_value_t = 0)]
     pub shutdown_grace: u64,
+    /// Also serve `/metrics` on this address of its own, without a token,
+    /// for a Prometheus that has none (e.g. 127.0.0.1:9464). Without it,
+    /// `/metrics` is on the main address for the admin token.
+    #[arg(long, env = "ASKDESK_METRICS_ADDR", value_name = "ADDR")]
+    pub metrics_addr: Option<SocketAddr>,
 }
 
 /// A duration as people write it: `90s`, `30m`, `2h`, `1d`, or a number of
@@ -334,6 +339,7 @@ impl fmt::Debug for ServeArgs {
             )
             .field("max_waits_per_address", &self.max_waits_per_address)
             .field("shutdown_grace", &self.shutdown_grace)
+            .field("metrics_addr", &self.metrics_addr)
             .field("web_push", &self.web_push)
             .field("remind_after", &self.remind_after)
             .field("remind_max", &self.remind_max)

@@ -171,6 +171,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         changes,
         &shutdown,
     );
+    serve_metrics(args, &desk, &shutdown).await?;
     raise_open_files();
     let acceptor = tls.as_ref().map(Tls::acceptor);
     let certificates = tls.as_ref().map(Tls::certificates);
@@ -192,6 +193,23 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         limits,
         draining,
     })
+}
+
+/// `/metrics` on `--metrics-addr` too, without a token, and the metrics'
+/// upkeep.
+async fn serve_metrics(
+    args: &ServeArgs,
+    desk: &Desk,
+    shutdown: &CancellationToken,
+) -> Result<(), StartError> {
+    tokio::spawn(crate::metrics::upkeep(shutdown.clone()));
+    if let Some(addr) = args.metrics_addr {
+        let bound = crate::metrics::serve_open(addr, desk.clone(), shutdown.clone())
+            .await
+            .with_context(|| format!("--metrics-addr: cannot listen on {addr}"))?;
+        tracing::info!(addr = %bound, "/metrics is served here without a token");
+    }
+    Ok(())
 }
 
 /// The site's files, with a warning when this build has none.

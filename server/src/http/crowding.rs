@@ -176,24 +176,24 @@ impl Drop for Permit {
 }
 
 pin_project_lite::pin_project! {
-    /// A response body that holds a [`Permit`] until it has been sent (or
-    /// the connection dropped it): a waiting request counts for as long as
-    /// its reply streams, not only while its handler runs.
-    pub struct Holding {
+    /// A response body that holds something (a [`Permit`]) until it has
+    /// been sent (or the connection dropped it): a waiting request counts
+    /// for as long as its reply streams, not only while its handler runs.
+    pub struct Holding<T> {
         #[pin]
         body: Body,
-        permit: Permit,
+        held: T,
     }
 }
 
-impl Holding {
-    /// `body`, holding `permit` while it lives.
-    pub fn body(body: Body, permit: Permit) -> Body {
-        Body::new(Self { body, permit })
+impl<T: Send + 'static> Holding<T> {
+    /// `body`, holding `held` while it lives.
+    pub fn body(body: Body, held: T) -> Body {
+        Body::new(Self { body, held })
     }
 }
 
-impl HttpBody for Holding {
+impl<T> HttpBody for Holding<T> {
     type Data = <Body as HttpBody>::Data;
     type Error = <Body as HttpBody>::Error;
 

@@ -209,9 +209,11 @@ async fn caller(
     path: String,
 ) -> Result<Caller, Response> {
     let security = &*gate.security;
+    // Programs' paths get 401, people's pages the sign-in page.
     let api = ["/api/", "/rpc/", "/mcp"]
         .iter()
-        .any(|prefix| path.starts_with(prefix));
+        .any(|prefix| path.starts_with(prefix))
+        || path == "/metrics";
     let caller = match identify(security, &gate.desk, headers).await {
         Ok(Identified::Caller(caller)) => caller,
         Ok(Identified::WrongToken) => {

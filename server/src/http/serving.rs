@@ -187,18 +187,19 @@ where
     }
 }
 
-/// A waiting request's place among its address's waits, held by its reply
-/// (`None` for a request that does not wait), or the `429` that refuses it.
+/// A waiting request's place among its address's waits, and its count
+/// among the instance's waiting requests, held by its reply (`None` for a
+/// request that does not wait), or the `429` that refuses it.
 fn waiting_place(
     request: &Request<Body>,
     remote: &SocketAddr,
     limits: &Limits,
-) -> Result<Option<Permit>, Box<Response>> {
+) -> Result<Option<(Permit, crate::metrics::Waiting)>, Box<Response>> {
     if !waits(request) {
         return Ok(None);
     }
     match limits.waits.enter(remote.ip()) {
-        Some(place) => Ok(Some(place)),
+        Some(place) => Ok(Some((place, crate::metrics::Waiting::new(request)))),
         None => {
             limits.waits.refused(remote.ip());
             let most = limits.waits.limit().unwrap_or_default();

@@ -239,6 +239,7 @@ async fn read(
 ) -> Result<Waited<AskRead>, ApiError> {
     // A long-poll keeps only what it waits on while it waits: the reads
     // before and after are boxed, so their room is gone by then.
+    let started = state.desk.now_ms();
     let mut ended = None;
     if let Some(wait) = wait_seconds(query.wait.as_deref())? {
         match Box::pin(state.desk.watch(&id, wait)).await? {
@@ -251,9 +252,11 @@ async fn read(
             }
         }
     }
-    Box::pin(read_now(&state, &id, ended))
-        .await
-        .map(Waited::Reply)
+    let read = Box::pin(read_now(&state, &id, ended)).await?;
+    if query.wait.is_some() {
+        crate::metrics::woke(read.ask.finished_at, started, state.desk.now_ms());
+    }
+    Ok(Waited::Reply(read))
 }
 
 /// The ask (`known` already, or read now) with its notifications.

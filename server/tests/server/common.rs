@@ -51,6 +51,7 @@ pub fn args(token: Option<&str>) -> ServeArgs {
         max_connections_per_address: 512,
         max_waits_per_address: 256,
         shutdown_grace: 0,
+        metrics_addr: None,
     }
 }
 

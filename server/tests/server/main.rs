@@ -19,6 +19,7 @@ mod health;
 mod hook;
 mod logs;
 mod messages;
+mod metrics;
 mod notify;
 mod pages;
 mod people;

@@ -149,6 +149,7 @@ impl ServeArgs {
             ),
             ("--web-push", self.web_push.clone()),
             ("--create-limit", self.create_limit.map(|n| n.to_string())),
+            ("--metrics-addr", self.metrics_addr.map(|a| a.to_string())),
             (
                 "--remind-after",
                 self.remind_after.map(|d| format!("{}s", d.as_secs())),
@@ -323,6 +324,7 @@ mod tests {
             max_connections_per_address: 40,
             max_waits_per_address: 0,
             shutdown_grace: 7,
+            metrics_addr: Some("127.0.0.1:9464".parse().expect("addr")),
         };
         let (flags, env) = args.to_command();
         for flag in &flags {

@@ -1,0 +1,219 @@
+//! What an operator's Prometheus reads at `/metrics`, in its text format
+//! (`metrics` with `metrics-exporter-prometheus`): asks created and ended
+//! (by status and surface) and how long people took to answer (counted
+//! by the desk, `desk::metered`); pending asks and the outbox's backlog
+//! (counted in the database when scraped, so every instance says the
+//! same); requests waiting here by kind; notification attempts by channel
+//! and outcome; and how long an answer took to reach the agent waiting
+//! for it. `/metrics` is for the admin token (or an open desk), or open on
+//! an address of its own (`--metrics-addr`).
+
+use axum::{
+    extract::{Extension, State},
+    http::{header::CONTENT_TYPE, StatusCode},
+    response::{IntoResponse, Response},
+    routing::get,
+    Router,
+};
+use desk::{
+    metered::{ASKS_CREATED, ASKS_ENDED, TIME_TO_ANSWER},
+    Caller, Desk,
+};
+use interaction::{Role, Timestamp};
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+use std::{net::SocketAddr, sync::OnceLock, time::Duration};
+use tokio_util::sync::CancellationToken;
+
+/// Asks pending, in the database.
+pub const PENDING: &str = "askdesk_asks_pending";
+/// Notifications neither delivered nor given up, in the database.
+pub const BACKLOG: &str = "askdesk_notifications_backlog";
+/// Requests waiting on this instance, by `kind`: `long_poll`,
+/// `event_stream` or `mcp`.
+pub const WAITING: &str = "askdesk_waiting_requests";
+/// Notification attempts, by `channel` and `outcome`: `delivered`,
+/// `retry` or `gave_up`.
+pub const ATTEMPTS: &str = "askdesk_notification_attempts_total";
+/// Seconds from an ask's end to the reply of an agent's wait on it.
+pub const ANSWER_TO_WAITER: &str = "askdesk_answer_to_waiter_seconds";
+
+/// The Prometheus recorder of this process, installed on first use;
+/// `None` when another recorder was installed first.
+fn handle() -> Option<&'static PrometheusHandle> {
+    static HANDLE: OnceLock<Option<PrometheusHandle>> = OnceLock::new();
+    HANDLE
+        .get_or_init(|| match install() {
+            Ok(handle) => {
+                describe();
+                Some(handle)
+            }
+            Err(e) => {
+                tracing::warn!("no metrics: {e}");
+                None
+            }
+        })
+        .as_ref()
+}
+
+fn install() -> Result<PrometheusHandle, metrics_exporter_prometheus::BuildError> {
+    // People answer in seconds to hours; an answer reaches its agent in
+    // milliseconds.
+    let answer = [
+        1.0, 5.0, 15.0, 30.0, 60.0, 120.0, 300.0, 900.0, 1800.0, 3600.0, 14400.0, 86400.0,
+    ];
+    let waiter = [
+        0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+    ];
+    PrometheusBuilder::new()
+        .set_buckets_for_metric(Matcher::Full(TIME_TO_ANSWER.to_owned()), &answer)?
+        .set_buckets_for_metric(Matcher::Full(ANSWER_TO_WAITER.to_owned()), &waiter)?
+        .install_recorder()
+}
+
+fn describe() {
+    use metrics::Unit;
+    metrics::describe_counter!(ASKS_CREATED, "Asks created through this instance.");
+    metrics::describe_counter!(
+        ASKS_ENDED,
+        "Asks ended through this instance, by status and by the surface (via) that ended them."
+    );
+    metrics::describe_histogram!(
+        TIME_TO_ANSWER,
+        Unit::Seconds,
+        "Time from an ask's creation to its answer."
+    );
+    metrics::describe_gauge!(PENDING, "Asks pending, on every instance.");
+    metrics::describe_gauge!(
+        BACKLOG,
+        "Notifications neither delivered nor given up, on every instance."
+    );
+    metrics::describe_gauge!(WAITING, "Requests waiting on this instance, by kind.");
+    metrics::describe_counter!(
+        ATTEMPTS,
+        "Notification attempts by this instance, by channel and outcome."
+    );
+    metrics::describe_histogram!(
+        ANSWER_TO_WAITER,
+        Unit::Seconds,
+        "Time from an ask's end to the reply of an agent's wait on it."
+    );
+}
+
+/// Keeps the recorder's histograms from growing, every few seconds, until
+/// `stop`.
+pub async fn upkeep(stop: CancellationToken) {
+    let Some(handle) = handle() else { return };
+    let mut tick = tokio::time::interval(Duration::from_secs(5));
+    loop {
+        tokio::select! {
+            () = stop.cancelled() => return,
+            _ = tick.tick() => handle.run_upkeep(),
+        }
+    }
+}
+
+/// The metrics as Prometheus reads them, with the database's counts now.
+async fn render(desk: &Desk) -> Response {
+    let Some(handle) = handle() else {
+        return (StatusCode::SERVICE_UNAVAILABLE, "no metrics recorder").into_response();
+    };
+    match desk.counts().await {
+        Ok(counts) => {
+            metrics::gauge!(PENDING).set(counts.pending as f64);
+            metrics::gauge!(BACKLOG).set(counts.backlog as f64);
+        }
+        Err(e) => tracing::warn!("counting asks for /metrics failed: {e}"),
+    }
+    (
+        [(CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
+        handle.render(),
+    )
+        .into_response()
+}
+
+/// `GET /metrics` behind the guard: for the admin token, an admin, or an
+/// open desk.
+pub async fn scrape(
+    State(state): State<crate::AppState>,
+    Extension(caller): Extension<Caller>,
+) -> Response {
+    let admin = match &caller {
+        Caller::Unnamed => true,
+        Caller::Person(person) => person.role == Role::Admin,
+        Caller::Link | Caller::Action => false,
+    };
+    if !admin {
+        return crate::http::reply::error(
+            StatusCode::FORBIDDEN,
+            "/metrics is for the admin token or an admin's; or serve it on --metrics-addr"
+                .to_owned(),
+        );
+    }
+    render(&state.desk).await
+}
+
+/// Serves `/metrics` without a token on `addr` (`--metrics-addr`) until
+/// `stop`.
+pub async fn serve_open(
+    addr: SocketAddr,
+    desk: Desk,
+    stop: CancellationToken,
+) -> std::io::Result<SocketAddr> {
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let bound = listener.local_addr()?;
+    let router = Router::new().route(
+        "/metrics",
+        get(move || {
+            let desk = desk.clone();
+            async move { render(&desk).await }
+        }),
+    );
+    tokio::spawn(async move {
+        let served = axum::serve(listener, router)
+            .with_graceful_shutdown(stop.cancelled_owned())
+            .await;
+        if let Err(e) = served {
+            tracing::warn!("serving /metrics stopped: {e}");
+        }
+    });
+    Ok(bound)
+}
+
+/// A request counted among those waiting here while it lives.
+pub struct Waiting(&'static str);
+
+impl Waiting {
+    /// Counts `request` as waiting, by its kind.
+    pub fn new<B>(request: &axum::http::Request<B>) -> Self {
+        let kind = if request.uri().path().starts_with("/mcp") {
+            "mcp"
+        } else if crate::http::waiting::is_long_poll(request) {
+            "long_poll"
+        } else {
+            "event_stream"
+        };
+        metrics::gauge!(WAITING, "kind" => kind).increment(1.0);
+        Self(kind)
+    }
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        metrics::gauge!(WAITING, "kind" => self.0).decrement(1.0);
+    }
+}
+
+/// A wait that began at `started` (ms) replies now (`now`, ms) with an
+/// ask that ended at `finished`: counted when the ask ended while it
+/// waited.
+pub fn woke(finished: Option<Timestamp>, started: i64, now: i64) {
+    if let Some(finished) = finished.filter(|at| at.ms() >= started) {
+        let late = Duration::from_millis(u64::try_from(now - finished.ms()).unwrap_or_default());
+        metrics::histogram!(ANSWER_TO_WAITER).record(late.as_secs_f64());
+    }
+}
+
+/// A notification attempt's outcome on `channel`.
+pub fn attempted(channel: &str, outcome: &'static str) {
+    metrics::counter!(ATTEMPTS, "channel" => channel.to_owned(), "outcome" => outcome).increment(1);
+}
