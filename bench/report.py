@@ -195,6 +195,19 @@ if spread:
 else:
     missing("long-polls over 3 instances", "multi.log")
 
+restart = read("restart.json")
+if restart:
+    r = json.loads(restart)
+    row(f"rolling restart behind HAProxy: {num(r['agents'])} agents waiting, {r['instances']} instances "
+        f"restarted in turn (--shutdown-grace {r['shutdown_grace_s']}): each restart; calls retried; "
+        "answer → agent p50 / p99 / max; lost / heard twice",
+        " + ".join(f"{s:.1f} s" for s in r["restart_s"]) + f"; {num(r['retried_calls'])} retried; "
+        f"{r['answer_to_agent_p50_s'] * 1000:.0f} / {r['answer_to_agent_p99_s'] * 1000:.0f} / "
+        f"{r['answer_to_agent_max_s'] * 1000:.0f} ms; {r['lost']} / {r['heard_twice']}",
+        "none lost, none twice", r["lost"] == 0 and r["heard_twice"] == 0)
+else:
+    missing("rolling restart behind HAProxy", "restart.log")
+
 notify = read("notify.json")
 records = [json.loads(line) for line in (notify or "").splitlines() if line.strip()]
 hook = next((rec for rec in records if rec["kind"] == "webhook"), None)

@@ -6,7 +6,8 @@
 # waiting in MCP ask_user (mcp_waiters.sh); answer
 # validation (criterion); the terminal UI's first frame (tui.sh); creates
 # and answers per second on SQLite and PostgreSQL, and three instances on
-# one PostgreSQL (multi.sh); webhook notifications (notify.sh); another
+# one PostgreSQL (multi.sh); a rolling restart of three behind HAProxy
+# (restart.sh); webhook notifications (notify.sh); another
 # client's requests beside 1,000 half-open sockets (crowding.sh).
 # The release server and site are built once and copied aside, so builds
 # running meanwhile change nothing here; ASKDESK_BENCH_BIN (and
@@ -54,6 +55,7 @@ measure mcp_waiters env COUNTS=1000 BUDGET=30 JSON_OUT="$out/mcp_waiters.json" b
 measure validate cargo bench -p interaction --bench validate -- --warm-up-time 1 --measurement-time 5
 measure tui bench/tui.sh
 measure multi env JSON_OUT="$out/multi.json" bench/multi.sh
+measure restart env JSON_OUT="$out/restart.json" bench/restart.sh
 measure notify env JSON_OUT="$out/notify.json" bench/notify.sh
 measure crowding env JSON_OUT="$out/crowding.json" bench/crowding.sh
 

@@ -517,10 +517,12 @@ suite_mcp() {
 }
 
 # Three real askdesk processes on one PostgreSQL (the test makes its own
-# schema) acting as one desk while they are SIGKILLed.
+# schema) acting as one desk while they are SIGKILLed, and restarted one
+# after another behind HAProxy.
 suite_multi() {
   install_mcp_client # the tools virtualenv: pytest and httpx2
   command -v psql >/dev/null || apt_install postgresql-client
+  apt_install haproxy
   build_server dev
   ASKDESK_BIN=$ROOT/target/debug/askdesk \
     "$PYTHON" -m pytest end2end/multi -q -p no:cacheprovider --durations=0
