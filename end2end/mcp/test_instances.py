@@ -2,12 +2,15 @@
 for MCP over HTTP: one client session whose requests alternate between two
 instances, as a balancer without stickiness would send them."""
 
+import contextlib
 import itertools
 import os
+import signal
 import subprocess
 import tempfile
 import uuid
 
+import anyio
 import httpx2
 import pytest
 from mcp import ClientSession
@@ -38,8 +41,9 @@ class Alternating(httpx2.AsyncBaseTransport):
         await self.inner.aclose()
 
 
-@pytest.fixture
-def two_instances():
+@contextlib.contextmanager
+def instances_on_one_database(count: int):
+    """`count` askdesk processes on a schema of their own: (url, process) each."""
     base = os.environ.get("ASKDESK_TEST_POSTGRES")
     assert base, "ASKDESK_TEST_POSTGRES must name a PostgreSQL to test on (scripts/dev.sh sets it)"
     schema = f"mcp_{uuid.uuid4().hex[:12]}"
@@ -48,21 +52,35 @@ def two_instances():
     processes = []
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            urls = []
-            for name in ("a", "b"):
+            started = []
+            for name in "abcdefgh"[:count]:
                 process = subprocess.Popen(
                     [str(BINARY), "--addr", "127.0.0.1:0", "--site-root", SITE],
-                    env={**os.environ, "ASKDESK_DATABASE": url},
+                    # A drain in which a stopping instance's replies go out.
+                    env={**os.environ, "ASKDESK_DATABASE": url, "ASKDESK_SHUTDOWN_GRACE": "2"},
                     stdout=subprocess.PIPE, stderr=open(f"{tmp}/{name}.log", "w"), text=True,
                 )
                 processes.append(process)
-                urls.append(wait_for_url(process))
-            yield urls
+                started.append((wait_for_url(process), process))
+            yield started
         finally:
             for process in processes:
-                process.terminate()
+                if process.poll() is None:
+                    process.terminate()
                 process.wait(timeout=10)
             subprocess.run(["psql", base, "-qc", f"DROP SCHEMA {schema} CASCADE"], check=False)
+
+
+@pytest.fixture
+def two_instances():
+    with instances_on_one_database(2) as started:
+        yield [url for url, _ in started]
+
+
+@pytest.fixture
+def two_processes():
+    with instances_on_one_database(2) as started:
+        yield started
 
 
 async def test_one_mcp_session_across_two_instances(two_instances):
@@ -170,3 +188,44 @@ async def test_a_draft_kept_on_one_instance_is_read_on_the_other(two_instances):
     assert gone["structuredContent"]["fields"] == []
     assert (await result(a, "tools/call", {"name": "keep_draft", "arguments": {
         "askId": ask_id}}, apps))["structuredContent"]["fields"] == []
+
+
+async def test_a_call_waiting_on_a_stopping_instance_is_told_to_come_back_and_its_ask_stays(two_processes):
+    """A restart of the instance an agent waits on is not the agent's
+    cancel: the call is told to come back to its ask (await_answer), the
+    ask stays pending, and the answer reaches the agent on the other one."""
+    (a, process), (b, _) = two_processes
+    title = f"stopping instance {uuid.uuid4()}"
+    async with httpx2.AsyncClient(timeout=httpx2.Timeout(30, read=120)) as http:
+        async with streamable_http_client(f"{a}/mcp", http_client=http) as streams:
+            async with ClientSession(streams[0], streams[1]) as session:
+                await session.initialize()
+
+                async def stop_a():
+                    # Once the ask is at the desk, the instance stops.
+                    with anyio.fail_after(30):
+                        while not (await http.get(f"{b}/api/v1/asks", params={"q": title})).json()["asks"]:
+                            await anyio.sleep(0.05)
+                    process.send_signal(signal.SIGTERM)
+
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(stop_a)
+                    with anyio.fail_after(60):
+                        result = await session.call_tool("ask_user", claude_code_input(title))
+    assert not result.is_error, result
+    assert result.structured_content["status"] == "pending", result.structured_content
+    ask_id = result.structured_content["askId"]
+    assert "await_answer" in result.content[0].text
+    assert process.wait(timeout=20) == 0
+    still = httpx2.get(f"{b}/api/v1/asks/{ask_id}", timeout=10).json()
+    assert still["status"] == "pending", "a stopping instance cancels no ask"
+    answered = httpx2.post(f"{b}/api/v1/asks/{ask_id}/answers", json={"answers": [
+        {"id": "q1", "selected": ["Auth"]}, {"id": "q2", "selected": ["SQLite"]},
+    ]}, timeout=10)
+    assert answered.status_code == 200, answered.text
+    async with httpx2.AsyncClient(timeout=httpx2.Timeout(30, read=120)) as http:
+        async with streamable_http_client(f"{b}/mcp", http_client=http) as streams:
+            async with ClientSession(streams[0], streams[1]) as session:
+                await session.initialize()
+                again = await session.call_tool("await_answer", {"askId": ask_id})
+    assert again.structured_content["answers"][0] == {"id": "q1", "selected": ["Auth"]}

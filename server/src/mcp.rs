@@ -77,6 +77,9 @@ pub struct AskDesk {
     app_tools: ToolRouter<Self>,
     /// Claude Code's channel, on stdio ([`channel`]).
     channel: Option<channel::Relay>,
+    /// The server's stop: a call cancelled by it was not cancelled by
+    /// its client ([`AskDesk::stopping_with`]).
+    stopping: Option<tokio_util::sync::CancellationToken>,
 }
 
 impl AskDesk {
@@ -94,6 +97,7 @@ impl AskDesk {
             tools: Self::tool_router(),
             app_tools: Self::app_tools(),
             channel: None,
+            stopping: None,
         }
     }
 
@@ -102,6 +106,14 @@ impl AskDesk {
     pub fn channeling(mut self) -> Result<Self, getrandom::Error> {
         self.channel = Some(channel::Relay::new()?);
         Ok(self)
+    }
+
+    /// Knows the server stops when `stop` is cancelled: a call waiting
+    /// then is told to come back to its ask (`await_answer`, on another
+    /// instance), and the ask stays, as a long-poll's does.
+    pub fn stopping_with(mut self, stop: tokio_util::sync::CancellationToken) -> Self {
+        self.stopping = Some(stop);
+        self
     }
 
     /// Serves `view` as the form's document to hosts that show MCP Apps.

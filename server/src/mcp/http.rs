@@ -19,7 +19,10 @@ pub fn http_service(state: &AppState) -> StreamableHttpService<AskDesk, LocalSes
     .eliciting(state.mcp_elicit)
     .limiting(state.create_limit.clone())
     .sharing(state.shared.clone())
-    .showing(hosted::View::of(state.assets.clone()));
+    .showing(hosted::View::of(state.assets.clone()))
+    // Waiting calls are told to come back when the drain begins, while
+    // their replies can still be sent (`--shutdown-grace`).
+    .stopping_with(state.draining.clone());
     let mut config = StreamableHttpServerConfig::default()
         .disable_allowed_hosts()
         .with_cancellation_token(state.shutdown.child_token());

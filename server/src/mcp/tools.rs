@@ -19,6 +19,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use std::time::Duration;
 use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
 
 mod ask_user;
 
@@ -198,7 +199,13 @@ impl AskDesk {
             let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
             let slice = left.map_or(PROGRESS_EVERY, |left| left.min(PROGRESS_EVERY));
             tokio::select! {
+                biased;
+                () = self.stopped() => return self.come_back(id).await,
                 () = context.ct.cancelled() => {
+                    // Cancelled by the server's stop, not by the client.
+                    if self.stopping.as_ref().is_some_and(CancellationToken::is_cancelled) {
+                        return self.come_back(id).await;
+                    }
                     if on_abort == OnAbort::Keep {
                         return tool_error("The call was cancelled; the ask keeps waiting.".to_owned());
                     }
@@ -218,6 +225,28 @@ impl AskDesk {
                     Err(e) => return tool_error(format!("Waiting for the answer failed: {e}")),
                 },
             }
+        }
+    }
+}
+
+impl AskDesk {
+    /// Once the server begins to stop (its drain); never without one.
+    async fn stopped(&self) {
+        match &self.stopping {
+            Some(stop) => stop.cancelled().await,
+            None => std::future::pending().await,
+        }
+    }
+
+    /// A waiting call's reply when the server stops: the ask stays, and
+    /// the agent is told to come back to it (`await_answer`), which
+    /// another instance answers.
+    async fn come_back(&self, id: &str) -> CallToolResult {
+        tracing::info!(id = %id, "the server stops; the waiting call is told to come back");
+        match self.backend.wait(id, Duration::ZERO).await {
+            Ok(ask) if ask.status.is_finished() => finished(ask),
+            Ok(ask) => pending(&ask),
+            Err(e) => tool_error(format!("The server is stopping: {e}")),
         }
     }
 }
