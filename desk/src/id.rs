@@ -32,3 +32,16 @@ impl fmt::Display for AskId {
         f.write_str(&self.0)
     }
 }
+
+/// An ask's id as the log writes it: its first eight characters, enough
+/// to follow one ask through the log and too few to open it. The whole id
+/// is the ask link's capability, and logs are read by more people than
+/// may answer.
+pub struct Logged<'a>(pub &'a str);
+
+impl std::fmt::Display for Logged<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let start: String = self.0.chars().take(8).collect();
+        write!(f, "{start}…")
+    }
+}

@@ -38,7 +38,7 @@ pub use desk::{
     Clock, Desk,
 };
 pub use error::{DeskError, StoreError};
-pub use id::AskId;
+pub use id::{AskId, Logged};
 pub use messages::Messages;
 pub use outbox::{
     Attempt, Claimed, DeliveryRow, Notice, Outbox, Owed, PushSubscription, Reminders,

@@ -346,7 +346,7 @@ impl ServerHandler for AskDesk {
         let (id, _) = self.task_ask(&request.task_id).await?;
         // An ask that ended first keeps its end; tasks/get reports it.
         if let Err(e) = self.backend.cancel(&id.ask, &tools::caller(&context)).await {
-            tracing::info!(id = %id.ask, "the task's ask was not cancelled: {e}");
+            tracing::info!(id = %desk::Logged(&id.ask), "the task's ask was not cancelled: {e}");
         }
         Ok(())
     }

@@ -108,7 +108,7 @@ impl Desk {
 
     /// Tells the log and the listeners of a new ask just stored.
     async fn announce(&self, record: &Record) {
-        tracing::info!(id = %record.id, url = %self.url(&record.id), "new ask");
+        tracing::info!(id = %crate::Logged(record.id.as_str()), "new ask");
         crate::metered::created();
         self.catch_up().await;
     }

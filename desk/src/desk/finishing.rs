@@ -27,7 +27,7 @@ impl Desk {
         if !self.store.finish(&record.id, &end, &owed).await? {
             return Ok(Err(record.id));
         }
-        tracing::info!(id = %record.id, status = end.outcome().status().as_str(), "ask finished");
+        tracing::info!(id = %crate::Logged(record.id.as_str()), status = end.outcome().status().as_str(), "ask finished");
         crate::metered::ended(
             end.outcome().status(),
             end.finisher().map(|f| f.via),

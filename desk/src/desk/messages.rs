@@ -51,7 +51,7 @@ impl Desk {
             .store
             .add_message(session, &record.id, &text, from.as_deref(), at)
             .await?;
-        tracing::info!(id = %record.id, "a message to the agent's session");
+        tracing::info!(id = %crate::Logged(record.id.as_str()), "a message to the agent's session");
         self.written.notify_waiters();
         Ok(SessionMessage {
             seq,

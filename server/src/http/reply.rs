@@ -86,7 +86,7 @@ fn desk_error_body(error: DeskError) -> (StatusCode, ErrorBody) {
         },
         DeskError::Forbidden(text) | DeskError::Conflict(text) => message(text),
         DeskError::Store(StoreError::Corrupt { id, detail }) => {
-            tracing::error!(id = %id, "stored ask is unreadable: {detail}");
+            tracing::error!(id = %desk::Logged(&id), "stored ask is unreadable: {detail}");
             message(format!(
                 "the stored ask {id} is unreadable (changed by hand or by another askdesk \
                  version); the server's log says why, and nothing was changed"

@@ -157,7 +157,7 @@ impl Relay {
         let withdrawn: Vec<String> = self.lock().drain().map(|(_, ask)| ask).collect();
         for id in withdrawn {
             if let Err(e) = backend.cancel(&id, &desk::Caller::Unnamed).await {
-                tracing::warn!(ask = %id, "a relayed prompt's ask could not be withdrawn: {e}");
+                tracing::warn!(ask = %desk::Logged(&id), "a relayed prompt's ask could not be withdrawn: {e}");
             }
         }
     }
@@ -168,7 +168,7 @@ impl Relay {
         let ask = match backend.ended(id).await {
             Ok(ask) => ask,
             Err(e) => {
-                tracing::warn!(ask = %id, "waiting for a relayed prompt failed: {e}");
+                tracing::warn!(ask = %desk::Logged(id), "waiting for a relayed prompt failed: {e}");
                 self.lock().remove(request_id);
                 return None;
             }

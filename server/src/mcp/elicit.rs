@@ -279,7 +279,7 @@ impl Elicitation {
     /// request is cancelled).
     pub async fn run(self, ended: CancellationToken) {
         let Some(form) = Form::new(&self.request) else {
-            tracing::info!(id = %self.id, "no form in the client: two of its fields would share a name");
+            tracing::info!(id = %desk::Logged(&self.id), "no form in the client: two of its fields would share a name");
             return;
         };
         let mut message = self.message.clone();
@@ -292,7 +292,7 @@ impl Elicitation {
             {
                 Ok(handle) => handle,
                 Err(e) => {
-                    tracing::info!(id = %self.id, "the client could not be asked: {e}");
+                    tracing::info!(id = %desk::Logged(&self.id), "the client could not be asked: {e}");
                     return;
                 }
             };
@@ -303,7 +303,7 @@ impl Elicitation {
                     // the client takes its form down.
                     let reason = "the ask has ended elsewhere".to_owned();
                     if let Err(e) = handle.cancel(Some(reason)).await {
-                        tracing::debug!(id = %self.id, "the form was not withdrawn: {e}");
+                        tracing::debug!(id = %desk::Logged(&self.id), "the form was not withdrawn: {e}");
                     }
                     return;
                 }
@@ -311,11 +311,11 @@ impl Elicitation {
             let result = match reply {
                 Ok(ClientResult::ElicitResult(result)) => result,
                 Ok(_) => {
-                    tracing::info!(id = %self.id, "the client answered the form with something else");
+                    tracing::info!(id = %desk::Logged(&self.id), "the client answered the form with something else");
                     return;
                 }
                 Err(e) => {
-                    tracing::info!(id = %self.id, "the client's form failed: {e}");
+                    tracing::info!(id = %desk::Logged(&self.id), "the client's form failed: {e}");
                     return;
                 }
             };
@@ -367,7 +367,7 @@ pub async fn settle(
             }
             // Answered elsewhere first, or the desk failed: the tool call
             // reports how the ask ended.
-            tracing::info!(id = %id, "the client's answer was not taken: {refused}");
+            tracing::info!(id = %desk::Logged(id), "the client's answer was not taken: {refused}");
             None
         }
         ElicitationAction::Decline => {
@@ -375,7 +375,7 @@ pub async fn settle(
                 .decline(id, &Decline::default(), caller, Via::McpClient)
                 .await
             {
-                tracing::info!(id = %id, "the client's decline was not taken: {e}");
+                tracing::info!(id = %desk::Logged(id), "the client's decline was not taken: {e}");
             }
             None
         }

@@ -134,7 +134,7 @@ impl AskDesk {
             Err(refusal) => return refusal,
         };
         tracing::info!(
-            id = %input.ask_id,
+            id = %desk::Logged(&input.ask_id),
             reason = input.reason.as_deref().unwrap_or(""),
             "the agent withdraws its ask"
         );
@@ -209,9 +209,9 @@ impl AskDesk {
                     if on_abort == OnAbort::Keep {
                         return tool_error("The call was cancelled; the ask keeps waiting.".to_owned());
                     }
-                    tracing::info!(id = %id, "the client cancelled; cancelling the ask");
+                    tracing::info!(id = %desk::Logged(id), "the client cancelled; cancelling the ask");
                     if let Err(e) = self.backend.cancel(id, &caller(&context)).await {
-                        tracing::warn!(id = %id, "could not cancel the ask: {e}");
+                        tracing::warn!(id = %desk::Logged(id), "could not cancel the ask: {e}");
                     }
                     return tool_error("The call was cancelled, and so was the ask.".to_owned());
                 }
@@ -242,7 +242,7 @@ impl AskDesk {
     /// the agent is told to come back to it (`await_answer`), which
     /// another instance answers.
     async fn come_back(&self, id: &str) -> CallToolResult {
-        tracing::info!(id = %id, "the server stops; the waiting call is told to come back");
+        tracing::info!(id = %desk::Logged(id), "the server stops; the waiting call is told to come back");
         match self.backend.wait(id, Duration::ZERO).await {
             Ok(ask) if ask.status.is_finished() => finished(ask),
             Ok(ask) => pending(&ask),

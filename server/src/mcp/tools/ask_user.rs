@@ -122,7 +122,7 @@ impl AskDesk {
             Ok(created) => created,
             Err(refusal) => return Ok(refusal.into()),
         };
-        tracing::info!(id = %created.id, "waiting for the human to answer at {}", created.url);
+        tracing::info!(id = %desk::Logged(&created.id), "waiting for the human to answer");
         // A host that shows MCP Apps shows the form now: the call returns
         // the ask's id for it, and the model waits with await_answer.
         if relays && shows_apps {
