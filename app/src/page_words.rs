@@ -5,6 +5,9 @@
 
 use interaction::{AskStatus, Notice, Via};
 
+use finished::{finished_by_en, finished_by_zh};
+#[cfg(test)]
+use finished::{via_en, via_zh};
 pub use interaction::Lang;
 
 /// A language's server-only words.
@@ -120,80 +123,6 @@ fn plural(n: u64, unit: &str) -> String {
         format!("1 {unit}")
     } else {
         format!("{n} {unit}s")
-    }
-}
-
-fn via_en(via: Via) -> &'static str {
-    match via {
-        Via::Web => "on its page",
-        Via::Form => "on its page (without JavaScript)",
-        Via::Tui => "in the terminal",
-        Via::Api => "through the API",
-        Via::Mcp => "by the agent's MCP tool",
-        Via::McpClient => "in the agent's own client",
-        Via::McpApp => "in askdesk's form inside the agent's app",
-        Via::Slack => "with a Slack button",
-        Via::Ntfy => "with an ntfy notification's button",
-        Via::Push => "with a browser notification's button",
-    }
-}
-
-fn via_zh(via: Via) -> &'static str {
-    match via {
-        Via::Web => "在提问页面上",
-        Via::Form => "在提问页面上（无 JavaScript）",
-        Via::Tui => "在终端里",
-        Via::Api => "通过 API",
-        Via::Mcp => "由智能体的 MCP 工具",
-        Via::McpClient => "在智能体自己的客户端里",
-        Via::McpApp => "在智能体应用内的 askdesk 表单里",
-        Via::Slack => "用 Slack 按钮",
-        Via::Ntfy => "用 ntfy 通知的按钮",
-        Via::Push => "用浏览器通知的按钮",
-    }
-}
-
-fn finished_by_en(
-    status: AskStatus,
-    by: Option<&str>,
-    relayed_by: Option<&str>,
-    via: Via,
-) -> String {
-    let done = match status {
-        AskStatus::Answered => "Answered",
-        AskStatus::Declined => "Declined",
-        AskStatus::Cancelled => "Withdrawn",
-        AskStatus::Expired | AskStatus::Pending => "Changed",
-    };
-    match (by, relayed_by) {
-        (Some(name), _) => format!("{done} by {name} {}.", via_en(via)),
-        (None, Some(agent)) => format!(
-            "{done} {}, relayed by the agent {agent}: no person of this desk is named.",
-            via_en(via)
-        ),
-        (None, None) => format!("{done} {}.", via_en(via)),
-    }
-}
-
-fn finished_by_zh(
-    status: AskStatus,
-    by: Option<&str>,
-    relayed_by: Option<&str>,
-    via: Via,
-) -> String {
-    let done = match status {
-        AskStatus::Answered => "回答",
-        AskStatus::Declined => "拒绝",
-        AskStatus::Cancelled => "撤回",
-        AskStatus::Expired | AskStatus::Pending => "处理",
-    };
-    match (by, relayed_by) {
-        (Some(name), _) => format!("由 {name} {}{done}。", via_zh(via)),
-        (None, Some(agent)) => format!(
-            "{}{done}，由智能体 {agent} 转交：未记名本服务台的任何人。",
-            via_zh(via)
-        ),
-        (None, None) => format!("{}{done}。", via_zh(via)),
     }
 }
 
@@ -413,5 +342,6 @@ pub static ZH: PageWords = PageWords {
     sign_in_with_token: "改用令牌登录",
 };
 
+mod finished;
 #[cfg(test)]
 mod tests;

@@ -2,7 +2,7 @@
 //! shared by the server that writes them and the pages and clients that
 //! read them.
 
-use crate::ask::AskSummary;
+use crate::listing::AskSummary;
 use serde::{Deserialize, Serialize};
 
 /// The SSE event name of an [`AskEvent`].

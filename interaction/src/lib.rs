@@ -85,6 +85,7 @@ mod format;
 mod idempotency;
 mod lang;
 mod lenient;
+mod listing;
 mod message;
 mod model;
 mod people;
@@ -98,8 +99,8 @@ mod time;
 mod validate;
 
 pub use ask::{
-    Ask, AskCreated, AskList, AskStatus, AskSummary, ErrorBody, NewAsk, ValidNewAsk,
-    MAX_AGENT_CHARS, MAX_TIMEOUT_SECONDS, MAX_TITLE_CHARS, PAGE_LIMIT,
+    Ask, AskCreated, AskStatus, ErrorBody, NewAsk, ValidNewAsk, MAX_AGENT_CHARS,
+    MAX_TIMEOUT_SECONDS, MAX_TITLE_CHARS,
 };
 pub use decline::{Decline, Declined, ValidDecline};
 pub use delivery::{Delivery, DeliveryState, Notice};
@@ -109,6 +110,7 @@ pub use format::{Format, Scalar};
 pub use idempotency::{IdempotencyKey, MAX_IDEMPOTENCY_KEY_CHARS};
 pub use lang::Lang;
 pub use lenient::{LenientAsk, LenientOption, LenientQuestion};
+pub use listing::{AskList, AskSummary, PAGE_LIMIT};
 pub use message::{is_session, NewMessage, SessionMessage, SessionMessages, MAX_MESSAGE_CHARS};
 pub use model::{AnswerItem, Answers, Question, QuestionOption, Request};
 pub use people::{

@@ -1,6 +1,9 @@
 //! Where each product keeps its settings, and what askdesk puts there: a
 //! table of data, so that a new hook or a new file is a new row.
 
+mod files;
+use files::{hooks_file, server_file};
+
 /// An agent product askdesk can set itself up in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Product {
@@ -296,100 +299,71 @@ impl Product {
         } else {
             CLAUDE_CODE_HOOKS
         };
-        let file = |root, path, format, server, hooks, note| SettingsFile {
-            root,
-            path,
-            format,
-            server,
-            hooks,
-            note,
-        };
         match (self, scope) {
             // User-scoped servers are the top-level `mcpServers` of
             // ~/.claude.json (per-project ones sit under `projects`);
             // hooks live in the settings files. `$CLAUDE_CONFIG_DIR` moves
             // both into its folder.
             (Product::ClaudeCode, Scope::User) => vec![
-                file(
+                server_file(
                     Root::ClaudeGlobal,
                     ".claude.json",
                     Format::Json,
-                    Some(CLAUDE_CODE_SERVER),
-                    &[],
+                    CLAUDE_CODE_SERVER,
                     Some(RESTART),
                 ),
-                file(
-                    Root::ClaudeConfig,
-                    "settings.json",
-                    Format::Json,
-                    None,
-                    claude_code_hooks,
-                    None,
-                ),
+                hooks_file(Root::ClaudeConfig, "settings.json", claude_code_hooks, None),
             ],
             (Product::ClaudeCode, Scope::Project) => vec![
-                file(
+                server_file(
                     Root::Project,
                     ".mcp.json",
                     Format::Json,
-                    Some(CLAUDE_CODE_SERVER),
-                    &[],
+                    CLAUDE_CODE_SERVER,
                     Some("Claude Code asks once before it starts a project's MCP servers"),
                 ),
-                file(
+                hooks_file(
                     Root::Project,
                     ".claude/settings.json",
-                    Format::Json,
-                    None,
                     claude_code_hooks,
                     None,
                 ),
             ],
             (Product::Codex, Scope::User) => vec![
-                file(
+                server_file(
                     Root::CodexHome,
                     "config.toml",
                     Format::Toml,
-                    Some(CODEX_SERVER),
-                    &[],
+                    CODEX_SERVER,
                     Some(RESTART),
                 ),
-                file(
+                hooks_file(
                     Root::CodexHome,
                     "hooks.json",
-                    Format::Json,
-                    None,
                     CODEX_HOOKS,
                     Some(CODEX_HOOKS_NOTE),
                 ),
             ],
-            (Product::Codex, Scope::Project) => vec![
-                file(
+            (Product::Codex, Scope::Project) => {
+                vec![
+                server_file(
                     Root::Project,
                     ".codex/config.toml",
                     Format::Toml,
-                    Some(CODEX_SERVER),
-                    &[],
+                    CODEX_SERVER,
                     Some("Codex reads a project's .codex/ files only once the project is trusted"),
                 ),
-                file(
-                    Root::Project,
-                    ".codex/hooks.json",
-                    Format::Json,
-                    None,
-                    CODEX_HOOKS,
-                    Some(CODEX_HOOKS_NOTE),
-                ),
-            ],
-            (Product::Cursor, scope) => vec![file(
+                hooks_file(Root::Project, ".codex/hooks.json", CODEX_HOOKS, Some(CODEX_HOOKS_NOTE)),
+            ]
+            }
+            (Product::Cursor, scope) => vec![server_file(
                 match scope {
                     Scope::User => Root::Home,
                     Scope::Project => Root::Project,
                 },
                 ".cursor/mcp.json",
                 Format::Jsonc,
-                Some(CURSOR_SERVER),
-                &[],
+                CURSOR_SERVER,
                 Some(RESTART),
             )],
         }
