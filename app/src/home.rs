@@ -198,6 +198,11 @@ pub(crate) fn AskItem(
         let at = expires.filter(|_| pending)?;
         Some((t.expires_in)(&(t.span)(at - now.get())))
     };
+    // The ask's page has the box that writes into the agent's session.
+    let to_session = ask.listens.then(|| {
+        let href = format!("/asks/{}#to-session-heading", ask.id);
+        view! { " · " <a class="to-session" href=href>{t.write_to_agent}</a> }
+    });
     let status = (!pending).then(|| {
         view! { <span class=format!("status {}", ask.status.as_str())>{t.status(ask.status)}</span> " · " }
     });
@@ -210,6 +215,7 @@ pub(crate) fn AskItem(
                 <bdi class="agent">{agent}</bdi> " · " {count} {t.asked}
                 <time datetime=ask.created_at.to_string() title=ask.created_at.short()>{age}</time>
                 {countdown}
+                {to_session}
             </p>
         </li>
     }

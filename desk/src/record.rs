@@ -177,6 +177,7 @@ impl Record {
             expires_at: self.expires_at,
             question_count: self.request.questions().len(),
             to: self.to.clone(),
+            listens: self.session.is_some(),
         }
         .summary(url)
     }
@@ -235,6 +236,8 @@ pub struct Entry {
     pub question_count: usize,
     /// The people it is for (empty: anyone).
     pub to: Vec<String>,
+    /// Whether its agent reads messages to its session.
+    pub listens: bool,
 }
 
 impl Entry {
@@ -250,6 +253,7 @@ impl Entry {
             expires_at: self.expires_at.map(Timestamp::from_ms),
             question_count: self.question_count,
             to: self.to,
+            listens: self.listens,
         }
     }
 }

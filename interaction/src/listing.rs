@@ -32,6 +32,10 @@ pub struct AskSummary {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "schema", schemars(with = "std::collections::BTreeSet<String>", length(max = crate::MAX_RECIPIENTS), inner(pattern(crate::schema::PERSON))))]
     pub to: Vec<String>,
+    /// Whether the agent that asked reads what people write to its
+    /// session (the ask has a `session`): the desk offers to write to it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub listens: bool,
 }
 
 impl From<&Ask> for AskSummary {
@@ -46,6 +50,7 @@ impl From<&Ask> for AskSummary {
             expires_at: ask.expires_at,
             question_count: ask.request.questions().len(),
             to: ask.to.clone(),
+            listens: ask.session.is_some(),
         }
     }
 }

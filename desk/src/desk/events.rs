@@ -285,6 +285,7 @@ mod tests {
             expires_at: None,
             question_count: 1,
             to: Vec::new(),
+            listens: false,
         }
     }
 

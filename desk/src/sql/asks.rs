@@ -259,7 +259,7 @@ macro_rules! sql_store {
                 use sqlx::Row;
                 let rows = sqlx::query(
                     "SELECT e.seq, a.id, e.status, a.title, a.agent, a.created_at, \
-                     a.expires_at, a.question_count, a.recipients \
+                     a.expires_at, a.question_count, a.recipients, a.session \
                      FROM events e JOIN asks a ON a.id = e.ask_id \
                      WHERE e.seq > $1 ORDER BY e.seq LIMIT $2",
                 )

@@ -19,7 +19,7 @@ pub(crate) const RECORD_COLUMNS: &str = "id, status, title, agent, request, crea
 
 /// The columns `list` selects, in every store.
 pub(crate) const ENTRY_COLUMNS: &str =
-    "id, status, title, agent, created_at, expires_at, question_count, recipients";
+    "id, status, title, agent, created_at, expires_at, question_count, recipients, session";
 
 /// `value` as the JSON text a store keeps.
 pub(crate) fn json<T: serde::Serialize>(id: &AskId, value: &T) -> Result<String, StoreError> {
@@ -121,6 +121,7 @@ where
             &id,
             row.try_get::<Option<String>, _>("recipients")?.as_deref(),
         )?,
+        listens: row.try_get::<Option<String>, _>("session")?.is_some(),
         id: parse_id(&id)?,
     })
 }

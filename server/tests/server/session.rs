@@ -223,6 +223,18 @@ async fn the_page_offers_the_box_only_for_a_session_and_its_plain_form_writes_to
         "no box for an agent that reads none"
     );
 
+    // The desk links each ask whose agent listens to that box.
+    let desk = Request::get("/")
+        .header(header::HOST, HOST)
+        .body(Body::empty())
+        .expect("request");
+    let html = body_text(server.send(with_cookie(desk, &cookie)).await).await;
+    assert!(
+        html.contains(&format!("/asks/{id}#to-session-heading")),
+        "{html}"
+    );
+    assert!(!html.contains(&format!("/asks/{silent}#to-session-heading")));
+
     let response = server
         .send(with_cookie(
             message_form(&id, "Ship it on Friday."),

@@ -383,6 +383,7 @@ fn summary(id: &str) -> AskSummary {
         expires_at: None,
         question_count: 3,
         to: Vec::new(),
+        listens: false,
     }
 }
 
