@@ -5,6 +5,7 @@ another; acknowledged answers are never lost; streams resume on any
 instance, after restarts, with exactly the events missed."""
 
 import concurrent.futures
+import contextlib
 import json
 import os
 import queue
@@ -61,14 +62,23 @@ class Instance:
             self.process.wait(timeout=10)
 
 
-@pytest.fixture
-def desk():
+@contextlib.contextmanager
+def schema_of_its_own(prefix: str):
+    """The test PostgreSQL's URL with a new schema as its search path,
+    dropped afterwards."""
     base = os.environ.get("ASKDESK_TEST_POSTGRES")
     assert base, "ASKDESK_TEST_POSTGRES must name a PostgreSQL to test on (scripts/dev.sh sets it)"
-    schema = f"multi_{uuid.uuid4().hex[:12]}"
+    schema = f"{prefix}_{uuid.uuid4().hex[:12]}"
     subprocess.run(["psql", base, "-qc", f"CREATE SCHEMA {schema}"], check=True)
-    url = f"{base}{'&' if '?' in base else '?'}options=-c%20search_path%3D{schema}"
-    with tempfile.TemporaryDirectory() as logs:
+    try:
+        yield f"{base}{'&' if '?' in base else '?'}options=-c%20search_path%3D{schema}"
+    finally:
+        subprocess.run(["psql", base, "-qc", f"DROP SCHEMA {schema} CASCADE"], check=False)
+
+
+@pytest.fixture
+def desk():
+    with schema_of_its_own("multi") as url, tempfile.TemporaryDirectory() as logs:
         instances = [Instance(name, url, logs) for name in ("one", "two", "three")]
         try:
             for instance in instances:
@@ -77,7 +87,6 @@ def desk():
         finally:
             for instance in instances:
                 instance.stop()
-            subprocess.run(["psql", base, "-qc", f"DROP SCHEMA {schema} CASCADE"], check=False)
 
 
 def new_ask(title: str) -> dict:

@@ -15,12 +15,11 @@ import signal
 import subprocess
 import tempfile
 import time
-import uuid
 
 import httpx2
 import pytest
 
-from test_multi import Instance, free_port
+from test_multi import Instance, free_port, schema_of_its_own
 
 AGENTS = int(os.environ.get("ASKDESK_RESTART_AGENTS", "1000"))
 GRACE = 2
@@ -80,12 +79,7 @@ class Graceful(Instance):
 def balanced():
     haproxy = shutil.which("haproxy") or "/usr/sbin/haproxy"
     assert os.path.exists(haproxy), "haproxy is not installed (scripts/dev.sh installs it)"
-    base = os.environ.get("ASKDESK_TEST_POSTGRES")
-    assert base, "ASKDESK_TEST_POSTGRES must name a PostgreSQL to test on (scripts/dev.sh sets it)"
-    schema = f"restart_{uuid.uuid4().hex[:12]}"
-    subprocess.run(["psql", base, "-qc", f"CREATE SCHEMA {schema}"], check=True)
-    url = f"{base}{'&' if '?' in base else '?'}options=-c%20search_path%3D{schema}"
-    with tempfile.TemporaryDirectory() as logs:
+    with schema_of_its_own("restart") as url, tempfile.TemporaryDirectory() as logs:
         instances = [Graceful(name, url, logs) for name in ("one", "two", "three")]
         balancer = None
         try:
@@ -122,7 +116,6 @@ def balanced():
                 balancer.wait(timeout=10)
             for instance in instances:
                 instance.stop()
-            subprocess.run(["psql", base, "-qc", f"DROP SCHEMA {schema} CASCADE"], check=False)
 
 
 def ask(i: int) -> dict:

@@ -227,3 +227,12 @@ pub fn combined_answers() -> Value {
 pub fn by_api() -> desk::Actor {
     desk::Actor::new(desk::Caller::Unnamed, interaction::Via::Api)
 }
+
+/// A loopback port nothing listens on right now.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("bind")
+        .local_addr()
+        .expect("addr")
+        .port()
+}

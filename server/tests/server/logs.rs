@@ -2,6 +2,7 @@
 //! binary's stderr, one JSON object a line, each request's id kept or made
 //! and sent back, and nothing secret in any line.
 
+use crate::common::free_port;
 use serde_json::{json, Value};
 use std::{
     process::{Command, Stdio},
@@ -10,14 +11,6 @@ use std::{
 
 const TOKEN: &str = "a-shared-token-nobody-may-log";
 const ANSWER: &str = "an answer only the agent may read";
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .expect("bind")
-        .local_addr()
-        .expect("addr")
-        .port()
-}
 
 #[tokio::test]
 async fn json_lines_carry_each_requests_id_and_nothing_secret() {

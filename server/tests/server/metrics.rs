@@ -3,18 +3,11 @@
 //! created and ended, the time to answer and to the waiting agent, what
 //! waits, the pending asks and the outbox, and no secret in any line.
 
+use crate::common::free_port;
 use serde_json::{json, Value};
 use std::{process::Stdio, time::Duration};
 
 const TOKEN: &str = "the-admins-token";
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .expect("bind")
-        .local_addr()
-        .expect("addr")
-        .port()
-}
 
 /// The value of the sample `series` (its name and labels, as written).
 fn sample(text: &str, series: &str) -> Option<f64> {

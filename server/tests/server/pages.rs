@@ -11,8 +11,13 @@ use serde_json::json;
 /// A plain form post of the answering page, as a browser without
 /// JavaScript sends it.
 pub(crate) fn form_post(id: &str, fields: &[(&str, &str)]) -> Request<Body> {
+    form_to(&format!("/asks/{id}"), fields)
+}
+
+/// A browser's form post of `fields` to `path`, from the desk's own page.
+pub(crate) fn form_to(path: &str, fields: &[(&str, &str)]) -> Request<Body> {
     let body = serde_urlencoded::to_string(fields).expect("form");
-    Request::post(format!("/asks/{id}"))
+    Request::post(path)
         .header(header::HOST, HOST)
         .header(header::ORIGIN, "http://127.0.0.1:3000")
         .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")

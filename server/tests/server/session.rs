@@ -17,13 +17,7 @@ fn in_session(session: &str) -> Value {
 }
 
 fn message_form(id: &str, text: &str) -> Request<Body> {
-    let body = serde_urlencoded::to_string([("text", text)]).expect("form");
-    Request::post(format!("/asks/{id}/messages"))
-        .header(header::HOST, HOST)
-        .header(header::ORIGIN, "http://127.0.0.1:3000")
-        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
-        .body(Body::from(body))
-        .expect("request")
+    crate::pages::form_to(&format!("/asks/{id}/messages"), &[("text", text)])
 }
 
 #[tokio::test]
