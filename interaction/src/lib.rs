@@ -94,7 +94,7 @@ mod projection;
 #[cfg(feature = "schema")]
 mod schema;
 #[cfg(feature = "schema")]
-pub use schema::AskPath;
+pub use schema::{AskPath, SessionPath};
 mod time;
 mod validate;
 

@@ -15,10 +15,7 @@ pub const MAX_MESSAGE_CHARS: usize = MAX_CUSTOM_CHARS;
 /// Whether `session` is a session's name, as `session` takes it: 1 to 64
 /// letters, digits, `-` or `_`.
 pub fn is_session(session: &str) -> bool {
-    (1..=64).contains(&session.len())
-        && session
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    crate::validate::is_valid_id(session)
 }
 
 /// The problem of a `session` that is not a session's name.

@@ -113,6 +113,16 @@ impl JsonSchema for crate::IdempotencyKey {
     }
 }
 
+/// A session's name where a path names it, as
+/// `/api/v1/sessions/{session}/messages` does: what an ask's `session`
+/// takes ([`crate::is_session`]).
+#[derive(Debug, serde::Deserialize, JsonSchema)]
+pub struct SessionPath {
+    /// The session's name.
+    #[schemars(pattern(QUESTION_ID))]
+    pub session: String,
+}
+
 /// An ask's id where a path names it, as `/api/v1/asks/{id}` does.
 #[derive(Debug, serde::Deserialize, JsonSchema)]
 pub struct AskPath {

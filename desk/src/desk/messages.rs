@@ -62,10 +62,14 @@ impl Desk {
         })
     }
 
-    /// The messages written on ask `id`, oldest first.
+    /// The messages written on ask `id`, oldest first: none for an id
+    /// that is no ask's. For a page that has read the ask already, so it
+    /// is not read again.
     pub async fn messages_on(&self, id: &str) -> Result<Vec<SessionMessage>, DeskError> {
-        let record = self.read(id).await?;
-        Ok(self.store.messages_on(&record.id, READ_LIMIT).await?)
+        match crate::id::AskId::parse(id) {
+            Some(id) => Ok(self.store.messages_on(&id, READ_LIMIT).await?),
+            None => Ok(Vec::new()),
+        }
     }
 
     /// The messages to `session` after number `after`, oldest first; with

@@ -281,7 +281,9 @@ fn typed_rules(q: &Question, push: &mut impl FnMut(&str, Code, String)) {
     }
 }
 
-fn is_valid_id(id: &str) -> bool {
+/// Whether `id` is written as a question's id is: 1 to 64 letters,
+/// digits, `-` or `_` (a session's name is written so too).
+pub(crate) fn is_valid_id(id: &str) -> bool {
     (1..=MAX_ID_CHARS).contains(&id.len())
         && id
             .bytes()

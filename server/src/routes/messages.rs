@@ -18,7 +18,7 @@ use axum::{
     Json,
 };
 use desk::{Actor, Caller};
-use interaction::{AskPath, NewMessage, SessionMessage, SessionMessages};
+use interaction::{AskPath, NewMessage, SessionMessage, SessionMessages, SessionPath};
 use serde::Deserialize;
 
 /// `POST /api/v1/asks/{id}/messages`: written as the caller may answer.
@@ -31,13 +31,6 @@ pub(super) async fn write(
 ) -> Result<Status<201, SessionMessage>, ApiError> {
     let by = Actor::new(caller, via);
     Ok(Status(state.desk.message(&id, message, &by).await?))
-}
-
-/// A session's name where a path names it.
-#[derive(Deserialize, schemars::JsonSchema)]
-pub(crate) struct SessionPath {
-    #[schemars(pattern(r"^[A-Za-z0-9_-]{1,64}$"))]
-    session: String,
 }
 
 /// What `GET /api/v1/sessions/{session}/messages` reads of its query.
