@@ -69,6 +69,10 @@ pub fn declare(capabilities: &mut ServerCapabilities) {
 #[derive(Clone)]
 pub struct Relay {
     waiting: Arc<Mutex<HashMap<String, String>>>,
+    /// Held while a prompt is put to the desk, so that what comes after it
+    /// (the next prompt, a tool call) finds its ask to withdraw even when
+    /// it arrives before the desk has answered the create.
+    turn: Arc<tokio::sync::Mutex<()>>,
     /// A name no other session has: 128 random bits.
     session: Arc<str>,
     /// Whether Claude Code has relayed a prompt: the channel is live.
@@ -82,6 +86,7 @@ impl Relay {
         getrandom::fill(&mut bytes)?;
         Ok(Self {
             waiting: Arc::default(),
+            turn: Arc::default(),
             session: hex::encode(bytes).into(),
             live: Arc::default(),
         })
@@ -115,8 +120,9 @@ impl Relay {
                 return;
             }
         };
+        let turn = self.turn.lock().await;
         // A new prompt: the one before it was decided in the terminal.
-        self.moved_on(backend).await;
+        self.withdraw(backend).await;
         if !self.live.swap(true, Ordering::AcqRel) {
             tokio::spawn(self.clone().pass_messages(backend.clone(), peer.clone()));
         }
@@ -139,6 +145,7 @@ impl Relay {
         };
         self.lock()
             .insert(relayed.request_id.clone(), created.id.clone());
+        drop(turn);
         let relay = self.clone();
         let backend = backend.clone();
         tokio::spawn(async move {
@@ -154,6 +161,12 @@ impl Relay {
     /// The session moved on: every prompt still waiting was decided in
     /// the terminal, so its ask is withdrawn.
     pub async fn moved_on(&self, backend: &Backend) {
+        let _turn = self.turn.lock().await;
+        self.withdraw(backend).await;
+    }
+
+    /// Withdraws every prompt still waiting; the caller holds the turn.
+    async fn withdraw(&self, backend: &Backend) {
         let withdrawn: Vec<String> = self.lock().drain().map(|(_, ask)| ask).collect();
         for id in withdrawn {
             if let Err(e) = backend.cancel(&id, &desk::Caller::Unnamed).await {
