@@ -210,6 +210,9 @@ pub struct PageConfig {
     pub bundles: [String; Bundle::ALL.len()],
     /// How the pages load their islands' code.
     pub loader: Loader,
+    /// The name of the identity provider people may sign in with
+    /// (`--oidc-issuer`): the sign-in page offers it.
+    pub sign_in_with: Option<String>,
     /// The port of a watch's live-reload WebSocket, while one serves the
     /// pages (`LEPTOS_WATCH`, as `scripts/dev.sh watch` and cargo-leptos
     /// set it): Leptos' `<AutoReload>` connects to it.
@@ -232,6 +235,7 @@ impl Default for PageConfig {
             web_push: false,
             bundles: Bundle::ALL.map(|bundle| format!("/pkg/{}.js", bundle.name())),
             loader: Loader::Bundles,
+            sign_in_with: None,
             live_reload: None,
         }
     }

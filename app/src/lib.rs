@@ -55,6 +55,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/asks/:id") view=ask::AskPage ssr=SsrMode::Async/>
                     <Route path=path!("/history") view=history::HistoryPage ssr=SsrMode::Async/>
                     <Route path=path!("/signin") view=signin::SignInPage/>
+                    <Route path=path!("/signin/done") view=signin::DonePage/>
                     <Route path=path!("/phone") view=phone::PhonePage/>
                     <Route path=path!("/signin/link/:code") view=phone::LinkPage/>
                 </Routes>

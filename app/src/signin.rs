@@ -1,10 +1,27 @@
 //! `/signin`: when the server has a token, the desk's pages ask for it once
-//! and remember the browser with an HttpOnly cookie.
+//! and remember the browser with an HttpOnly cookie. With an identity
+//! provider (`--oidc-issuer`) the page offers it too, and `/signin/done`
+//! carries a browser it sent back on to where it was going.
 
 use crate::page_words::SpeakPage;
 use leptos::prelude::*;
-use leptos_meta::Title;
+use leptos_meta::{Meta, Title};
 use leptos_router::hooks::use_query_map;
+
+/// Where the identity provider's sign-in starts (the server's handler).
+pub const OIDC_START_PATH: &str = "/signin/oidc";
+/// Where a browser goes once the provider's sign-in opened its session.
+pub const DONE_PATH: &str = "/signin/done";
+
+/// Where to go after signing in: a path of this server, or the desk.
+pub fn local_path(next: Option<&str>) -> &str {
+    match next {
+        Some(path) if path.starts_with('/') && !path.starts_with("//") && !path.contains('\\') => {
+            path
+        }
+        _ => "/",
+    }
+}
 
 /// The sign-in page. The form posts to the server, which checks the token,
 /// sets the cookie and sends the browser on.
@@ -17,6 +34,9 @@ pub fn SignInPage() -> impl IntoView {
             None => None,
             Some("agent") => Some(words.agent_token),
             Some("unavailable") => Some(words.unavailable),
+            Some("stranger") => Some(words.stranger),
+            Some("unverified") => Some(words.not_verified),
+            Some("provider") => Some(words.provider_failed),
             Some(_) => Some(words.wrong_token),
         })
     };
@@ -25,16 +45,63 @@ pub fn SignInPage() -> impl IntoView {
     let next = query
         .with_untracked(|q| q.get("next"))
         .filter(|n| n.starts_with('/'));
+    let provider = use_context::<crate::PageConfig>()
+        .and_then(|config| config.sign_in_with)
+        .map(|name| {
+            let mut href = OIDC_START_PATH.to_owned();
+            if let Some(next) = &next {
+                href.push_str("?next=");
+                href.push_str(&crate::encode_path(next));
+            }
+            view! {
+                <p><a class="button primary" href=href>{(words.sign_in_with)(&name)}</a></p>
+                <p>{words.or_with_token}</p>
+            }
+        });
     view! {
         <Title text="askdesk: sign in"/>
         <h1>{words.sign_in_title}</h1>
         <p>{words.sign_in_text}</p>
         {move || failed().map(|why| view! { <p class="refused" role="alert">{why}</p> })}
+        {provider}
         <form class="signin" method="post" action="/signin">
             {next.map(|next| view! { <input type="hidden" name="next" value=next/> })}
             <label for="token">{words.token}</label>
             <input id="token" name="token" type="password" autocomplete="current-password" required=true/>
             <button type="submit" class="primary">{words.sign_in}</button>
         </form>
+    }
+}
+
+/// `/signin/done`: the browser the identity provider sent back is signed
+/// in; this page, of this site, sends it on. The session cookie is
+/// `SameSite=Strict`, which a browser withholds for the rest of a
+/// navigation another site started; the navigation this page starts is
+/// this site's own, so the next page sees the session.
+#[component]
+pub fn DonePage() -> impl IntoView {
+    let query = use_query_map();
+    let words = crate::i18n::use_lang().page();
+    let next = query.with_untracked(|q| local_path(q.get("next").as_deref()).to_owned());
+    view! {
+        <Title text=format!("askdesk: {}", words.signed_in)/>
+        <Meta http_equiv="refresh" content=format!("0;url={next}")/>
+        <h1>{words.signed_in}</h1>
+        <p><a href=next>{words.continue_on}</a></p>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::local_path;
+
+    #[test]
+    fn signing_in_goes_on_only_to_a_path_of_this_server() {
+        assert_eq!(local_path(Some("/asks/abc")), "/asks/abc");
+        assert_eq!(local_path(Some("/history?q=x")), "/history?q=x");
+        for away in ["//evil.example", "https://evil.example", "/\\evil", "asks"] {
+            assert_eq!(local_path(Some(away)), "/", "{away}");
+        }
+        assert_eq!(local_path(None), "/");
     }
 }

@@ -43,7 +43,7 @@ pub use messages::Messages;
 pub use outbox::{
     Attempt, Claimed, DeliveryRow, Notice, Outbox, Owed, PushSubscription, Reminders,
 };
-pub use people::{digest, Actor, Caller, LinkAnswers, People, Person, TOKEN_PREFIX};
+pub use people::{digest, Actor, Caller, Joining, LinkAnswers, People, Person, TOKEN_PREFIX};
 pub use record::{End, Entry, Finisher, Record};
 pub use retention::{Removed, Retention};
 pub use sessions::{

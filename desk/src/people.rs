@@ -28,6 +28,20 @@ pub struct Person {
     /// gives inside the agent's host (its own form, askdesk's form as an
     /// MCP App): `askdesk people add NAME --role agent --relays-answers`.
     pub relays_answers: bool,
+    /// Their email address, lower case, when they sign in with the
+    /// company's identity provider: `--email` of `askdesk people add`.
+    pub email: Option<String>,
+}
+
+/// What a person is added with besides their name and role.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Joining {
+    /// Whether, being an agent, its client relays answers (see
+    /// [`Person::relays_answers`]).
+    pub relays_answers: bool,
+    /// Their email address as given; kept as
+    /// [`interaction::person_email`] writes it.
+    pub email: Option<String>,
 }
 
 /// Who is acting, as the server established it from the request's
@@ -277,4 +291,12 @@ pub trait People: Send + Sync {
 
     /// Sets whether the person `name` relays answers; whether there was one.
     async fn set_relays_answers(&self, name: &str, relays: bool) -> Result<bool, StoreError>;
+
+    /// The person whose email address (lower case) is `email`.
+    async fn person_by_email(&self, email: &str) -> Result<Option<Person>, StoreError>;
+
+    /// Sets or clears the email address of the person `name`: `Some(true)`
+    /// when set, `Some(false)` when another person has it (nothing
+    /// changes), `None` when nobody is named so.
+    async fn set_email(&self, name: &str, email: Option<&str>) -> Result<Option<bool>, StoreError>;
 }

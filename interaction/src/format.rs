@@ -347,7 +347,7 @@ fn date_time(text: &str) -> Option<PrimitiveDateTime> {
     local.checked_sub(Duration::minutes(offset))
 }
 
-fn is_email(text: &str) -> bool {
+pub(crate) fn is_email(text: &str) -> bool {
     let Some((local, host)) = text.split_once('@') else {
         return false;
     };

@@ -114,8 +114,8 @@ pub use listing::{AskList, AskSummary, PAGE_LIMIT};
 pub use message::{is_session, NewMessage, SessionMessage, SessionMessages, MAX_MESSAGE_CHARS};
 pub use model::{AnswerItem, Answers, Question, QuestionOption, Request};
 pub use people::{
-    check_recipients, is_person_name, person_name_problem, Me, Role, Via, MAX_PERSON_NAME_CHARS,
-    MAX_RECIPIENTS,
+    check_recipients, is_person_name, person_email, person_name_problem, Me, Role, Via,
+    MAX_EMAIL_CHARS, MAX_PERSON_NAME_CHARS, MAX_RECIPIENTS,
 };
 pub use problem::{Problem, ProblemCode, Problems};
 pub use projection::{claude_code_answer, json_quote, project, Outcome, Structured, ToolOutput};

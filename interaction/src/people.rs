@@ -36,6 +36,27 @@ pub fn person_name_problem(name: &str, path: &str) -> Option<Problem> {
     })
 }
 
+/// The longest email address a person may have, in characters.
+pub const MAX_EMAIL_CHARS: usize = 254;
+
+/// A person's email address as the desk keeps it (trimmed, lower case, so
+/// that an identity provider's spelling matches), or the problem with
+/// `email`, reported at `path`, when it is not one.
+pub fn person_email(email: &str, path: &str) -> Result<String, Problem> {
+    let email = email.trim().to_lowercase();
+    if email.chars().count() <= MAX_EMAIL_CHARS && crate::format::is_email(&email) {
+        return Ok(email);
+    }
+    Err(Problem::new(
+        path,
+        ProblemCode::InvalidFormat,
+        format!(
+            "{} is not an email address: local@host.domain, at most {MAX_EMAIL_CHARS} characters",
+            quoted(&email)
+        ),
+    ))
+}
+
 /// Checks an ask's `to`: people's names, each once, at most
 /// [`MAX_RECIPIENTS`]. Every problem is reported at `to[i]`.
 pub fn check_recipients(to: &[String]) -> Vec<Problem> {
@@ -248,6 +269,32 @@ mod tests {
         let many: Vec<String> = (0..=MAX_RECIPIENTS).map(|i| format!("p{i}")).collect();
         assert_eq!(check_recipients(&many).len(), 1);
         assert!(check_recipients(&many[..MAX_RECIPIENTS]).is_empty());
+    }
+
+    #[test]
+    fn an_email_is_kept_trimmed_in_lower_case_and_a_non_address_is_refused_at_its_path() {
+        assert_eq!(
+            person_email(" Alice@Example.COM ", "email").as_deref(),
+            Ok("alice@example.com")
+        );
+        let long = format!("{}@example.com", "a".repeat(MAX_EMAIL_CHARS));
+        for bad in [
+            "",
+            "alice",
+            "alice@",
+            "@example.com",
+            "a@b",
+            "a b@c.d",
+            &long,
+        ] {
+            let problem = person_email(bad, "email").expect_err(bad);
+            assert_eq!(problem.path, "email");
+            assert_eq!(problem.code, ProblemCode::InvalidFormat);
+            assert!(
+                problem.message.contains("not an email address"),
+                "{problem:?}"
+            );
+        }
     }
 
     #[test]

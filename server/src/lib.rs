@@ -16,6 +16,7 @@ mod mac;
 pub mod mcp;
 pub mod metrics;
 pub mod notify;
+pub mod oidc;
 pub mod routes;
 
 pub use routes::app;
@@ -81,6 +82,8 @@ pub struct Shared {
     pub push: Option<Arc<notify::webpush::WebPush>>,
     /// How many asks each agent may create a minute, with `--create-limit`.
     pub create_limit: Option<Arc<http::limit::CreateLimit>>,
+    /// The identity provider people sign in with, with `--oidc-issuer`.
+    pub oidc: Option<Arc<oidc::Oidc>>,
 }
 
 impl FromRef<AppState> for LeptosOptions {

@@ -8,6 +8,7 @@ pub mod events;
 pub mod health;
 pub mod listing;
 pub mod messages;
+pub mod oidc;
 pub mod openapi;
 pub mod pages;
 pub mod phone;
@@ -61,6 +62,8 @@ pub fn app(state: AppState) -> Router {
         .route("/asks/{id}/messages", post(pages::post_message))
         .route("/signin", post(sign_in::sign_in))
         .route("/signout", post(sign_in::sign_out))
+        .route(app::signin::OIDC_START_PATH, get(oidc::start))
+        .route(crate::oidc::CALLBACK_PATH, get(oidc::callback))
         .route(phone::PHONE_PAGE, get(phone::page))
         .route(
             app::phone::SIGN_OUT_DEVICE_PATH,

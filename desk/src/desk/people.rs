@@ -5,10 +5,14 @@
 use super::Desk;
 use crate::{
     error::DeskError,
-    people::{digest, Actor, AnswerRules, Caller, Finishing, LinkAnswers, Person, TOKEN_PREFIX},
+    people::{
+        digest, Actor, AnswerRules, Caller, Finishing, Joining, LinkAnswers, Person, TOKEN_PREFIX,
+    },
     sessions::{Grant, Holder, Opened, SessionId, SessionInfo, SESSION_MS},
 };
-use interaction::{person_name_problem, Me, Problem, ProblemCode, Problems, Role, Via};
+use interaction::{
+    person_email, person_name_problem, Me, Problem, ProblemCode, Problems, Role, Via,
+};
 use std::{
     sync::{Mutex, PoisonError},
     time::{Duration, Instant},
@@ -43,6 +47,13 @@ pub(super) fn random_hex(bytes: usize) -> Result<String, DeskError> {
     Ok(hex::encode(buf))
 }
 
+/// The refusal of an email address `holder` has already.
+fn email_taken(email: &str, holder: &str) -> DeskError {
+    DeskError::Conflict(format!(
+        "{email} is the email address of {holder} already; each person signs in with their own"
+    ))
+}
+
 /// The refusal of relaying for someone of `role`: only an agent's client
 /// carries answers from the agent's host.
 fn relaying_refusal(role: Role, relays_answers: bool) -> Result<(), DeskError> {
@@ -60,28 +71,34 @@ impl Desk {
     /// only as its digest: `askd_` and 160 random bits in hex. A taken
     /// name is [`DeskError::Conflict`].
     pub async fn add_person(&self, name: &str, role: Role) -> Result<(Person, String), DeskError> {
-        self.add_person_with(name, role, false).await
+        self.add_person_with(name, role, Joining::default()).await
     }
 
-    /// Like [`Desk::add_person`], for an agent that relays the answers
-    /// people give inside its host when `relays_answers`; only an agent
-    /// may be one.
+    /// Like [`Desk::add_person`], with what `joining` says: an agent that
+    /// relays the answers people give inside its host (only an agent may
+    /// be one), an email address no other person has.
     pub async fn add_person_with(
         &self,
         name: &str,
         role: Role,
-        relays_answers: bool,
+        joining: Joining,
     ) -> Result<(Person, String), DeskError> {
         if let Some(problem) = person_name_problem(name, "name") {
             return Err(DeskError::Invalid(Problems(vec![problem])));
         }
-        relaying_refusal(role, relays_answers)?;
+        relaying_refusal(role, joining.relays_answers)?;
+        let email = match joining.email.as_deref().map(|e| person_email(e, "email")) {
+            Some(Ok(email)) => Some(self.unclaimed_email(email).await?),
+            Some(Err(problem)) => return Err(DeskError::Invalid(Problems(vec![problem]))),
+            None => None,
+        };
         let token = format!("{TOKEN_PREFIX}{}", random_hex(20)?);
         let person = Person {
             name: name.to_owned(),
             role,
             created_at: interaction::Timestamp::from_ms(self.now_ms()),
-            relays_answers,
+            relays_answers: joining.relays_answers,
+            email,
         };
         let added = self.store.add_person(&person, &digest(&token)).await?;
         self.people_seen.set(None);
@@ -119,6 +136,56 @@ impl Desk {
             relays_answers,
             ..person
         }))
+    }
+
+    /// `email`, unless another person has it ([`DeskError::Conflict`]).
+    async fn unclaimed_email(&self, email: String) -> Result<String, DeskError> {
+        match self.store.person_by_email(&email).await? {
+            Some(holder) => Err(email_taken(&email, &holder.name)),
+            None => Ok(email),
+        }
+    }
+
+    /// Sets the email address of the person `name` (`None` clears it): the
+    /// person as they are now; `None` when nobody has that name. An
+    /// address another person has is [`DeskError::Conflict`].
+    pub async fn set_email(
+        &self,
+        name: &str,
+        email: Option<&str>,
+    ) -> Result<Option<Person>, DeskError> {
+        let email = match email.map(|e| person_email(e, "email")) {
+            Some(Ok(email)) => Some(email),
+            Some(Err(problem)) => return Err(DeskError::Invalid(Problems(vec![problem]))),
+            None => None,
+        };
+        if let Some(email) = &email {
+            if let Some(holder) = self.store.person_by_email(email).await? {
+                if holder.name != name {
+                    return Err(email_taken(email, &holder.name));
+                }
+            }
+        }
+        match self.store.set_email(name, email.as_deref()).await? {
+            None => return Ok(None),
+            Some(false) => {
+                return Err(email_taken(
+                    email.as_deref().unwrap_or_default(),
+                    "another person",
+                ))
+            }
+            Some(true) => {}
+        }
+        Ok(self.people().await?.into_iter().find(|p| p.name == name))
+    }
+
+    /// The person whose email address is `email` (any case), as an identity
+    /// provider verified it.
+    pub async fn person_by_email(&self, email: &str) -> Result<Option<Person>, DeskError> {
+        Ok(self
+            .store
+            .person_by_email(&email.trim().to_lowercase())
+            .await?)
     }
 
     /// Everyone, by name.

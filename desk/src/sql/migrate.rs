@@ -218,6 +218,11 @@ pub(crate) const SQLITE: Migrations = Migrations(&[
         "messages",
         include_str!("../../migrations/sqlite/0014_messages.sql"),
     ),
+    (
+        15,
+        "email",
+        include_str!("../../migrations/sqlite/0015_email.sql"),
+    ),
 ]);
 
 /// PostgreSQL's schema.
@@ -296,6 +301,11 @@ pub(crate) const POSTGRES: Migrations = Migrations(&[
         15,
         "messages",
         include_str!("../../migrations/postgres/0015_messages.sql"),
+    ),
+    (
+        16,
+        "email",
+        include_str!("../../migrations/postgres/0016_email.sql"),
     ),
 ]);
 

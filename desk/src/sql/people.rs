@@ -22,14 +22,15 @@ macro_rules! sql_people {
                 token_digest: &str,
             ) -> Result<bool, $crate::error::StoreError> {
                 let added = sqlx::query(
-                    "INSERT INTO people (name, role, token_digest, created_at, relays_answers) \
-                     VALUES ($1, $2, $3, $4, $5)",
+                    "INSERT INTO people (name, role, token_digest, created_at, relays_answers, \
+                     email) VALUES ($1, $2, $3, $4, $5, $6)",
                 )
                 .bind(&person.name)
                 .bind(person.role.as_str())
                 .bind(token_digest)
                 .bind(person.created_at.ms())
                 .bind(person.relays_answers)
+                .bind(&person.email)
                 .execute(&self.pool)
                 .await;
                 match added {
@@ -43,7 +44,8 @@ macro_rules! sql_people {
                 &self,
             ) -> Result<Vec<$crate::people::Person>, $crate::error::StoreError> {
                 let rows = sqlx::query(
-                    "SELECT name, role, created_at, relays_answers FROM people ORDER BY name",
+                    "SELECT name, role, created_at, relays_answers, email FROM people \
+                     ORDER BY name",
                 )
                 .fetch_all(&self.pool)
                 .await?;
@@ -73,7 +75,7 @@ macro_rules! sql_people {
                 token_digest: &str,
             ) -> Result<Option<$crate::people::Person>, $crate::error::StoreError> {
                 let row = sqlx::query(
-                    "SELECT name, role, created_at, relays_answers FROM people \
+                    "SELECT name, role, created_at, relays_answers, email FROM people \
                      WHERE token_digest = $1",
                 )
                 .bind(token_digest)
@@ -94,14 +96,45 @@ macro_rules! sql_people {
                     .await?;
                 Ok(set.rows_affected() == 1)
             }
+
+            async fn person_by_email(
+                &self,
+                email: &str,
+            ) -> Result<Option<$crate::people::Person>, $crate::error::StoreError> {
+                let row = sqlx::query(
+                    "SELECT name, role, created_at, relays_answers, email FROM people \
+                     WHERE email = $1",
+                )
+                .bind(email)
+                .fetch_optional(&self.pool)
+                .await?;
+                row.as_ref().map($crate::sql::people::person_of).transpose()
+            }
+
+            async fn set_email(
+                &self,
+                name: &str,
+                email: Option<&str>,
+            ) -> Result<Option<bool>, $crate::error::StoreError> {
+                let set = sqlx::query("UPDATE people SET email = $1 WHERE name = $2")
+                    .bind(email)
+                    .bind(name)
+                    .execute(&self.pool)
+                    .await;
+                match set {
+                    Ok(set) => Ok((set.rows_affected() == 1).then_some(true)),
+                    Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(Some(false)),
+                    Err(e) => Err(e.into()),
+                }
+            }
         }
     };
 }
 
 pub(crate) use sql_people;
 
-/// A person from a row with `name`, `role`, `created_at` and
-/// `relays_answers`.
+/// A person from a row with `name`, `role`, `created_at`,
+/// `relays_answers` and `email`.
 pub(crate) fn person_of<'r, R>(row: &'r R) -> Result<Person, StoreError>
 where
     R: sqlx::Row,
@@ -109,6 +142,7 @@ where
     String: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
     i64: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
     bool: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
+    Option<String>: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
 {
     let name: String = row.try_get("name")?;
     let role: String = row.try_get("role")?;
@@ -117,6 +151,7 @@ where
             .ok_or_else(|| corrupt(&format!("person {name}"), format!("unknown role {role:?}")))?,
         created_at: interaction::Timestamp::from_ms(row.try_get("created_at")?),
         relays_answers: row.try_get("relays_answers")?,
+        email: row.try_get("email")?,
         name,
     })
 }

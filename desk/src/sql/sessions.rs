@@ -61,7 +61,8 @@ macro_rules! sql_sessions {
             ) -> Result<Option<$crate::sessions::Grant>, $crate::error::StoreError> {
                 use sqlx::Row;
                 let row = sqlx::query(
-                    "SELECT p.name, p.role, p.created_at, p.relays_answers, s.person, s.admin_tag \
+                    "SELECT p.name, p.role, p.created_at, p.relays_answers, p.email, s.person, \
+                     s.admin_tag \
                      FROM sessions s LEFT JOIN people p ON p.name = s.person \
                      WHERE s.digest = $1 AND s.expires_at > $2",
                 )
@@ -216,7 +217,7 @@ macro_rules! sql_sessions {
                 let grant = match (person, tag) {
                     (Some(name), _) => {
                         let row = sqlx::query(
-                            "SELECT name, role, created_at, relays_answers FROM people \
+                            "SELECT name, role, created_at, relays_answers, email FROM people \
                              WHERE name = $1",
                         )
                         .bind(&name)

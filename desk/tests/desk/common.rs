@@ -122,6 +122,7 @@ pub fn as_person(name: &str, role: interaction::Role, via: interaction::Via) -> 
             role,
             created_at: interaction::Timestamp::from_ms(0),
             relays_answers: false,
+            email: None,
         }),
         via,
     )

@@ -224,7 +224,7 @@ pub async fn a_link_answers_until_the_desk_has_people_and_relayed_answers_name_t
     always.answer(&id, combined(), &link).await.expect("always");
 
     let (bot, _) = desk
-        .add_person_with("bot", Role::Agent, true)
+        .add_person_with("bot", Role::Agent, relaying())
         .await
         .expect("a relaying agent");
     assert!(bot.relays_answers);
@@ -239,7 +239,8 @@ pub async fn a_link_answers_until_the_desk_has_people_and_relayed_answers_name_t
 
     // Only an agent relays; relaying is taken away again at once.
     assert!(matches!(
-        desk.add_person_with("carol", Role::Person, true).await,
+        desk.add_person_with("carol", Role::Person, relaying())
+            .await,
         Err(DeskError::Conflict(_))
     ));
     let edited = desk.set_relays_answers("bot", false).await.expect("edited");
@@ -703,6 +704,14 @@ pub async fn concurrent_submissions_yield_exactly_one_success(kind: Kind) {
         }
     }
     assert_eq!(successes, 1);
+}
+
+/// What an agent whose client relays answers joins with.
+fn relaying() -> desk::Joining {
+    desk::Joining {
+        relays_answers: true,
+        ..desk::Joining::default()
+    }
 }
 
 fn key(text: &str) -> IdempotencyKey {

@@ -18,6 +18,7 @@ crate::conformance::suite!(
     racing_uses_of_one_link_sign_in_exactly_one_device,
     removing_a_person_ends_their_links_with_their_sessions,
     sessions_are_listed_newest_first_with_how_they_were_opened_and_ended_by_id,
+    a_person_is_found_by_their_email_in_any_case_and_each_address_is_one_persons,
 );
 
 /// Two instances of one desk on a fresh store of this kind, both reading
@@ -307,4 +308,86 @@ pub async fn sessions_are_listed_newest_first_with_how_they_were_opened_and_ende
     // Expired sessions are not listed.
     now.fetch_add(SESSION_MS, Ordering::SeqCst);
     assert!(twin.sessions(None).await.expect("sessions").is_empty());
+}
+
+pub async fn a_person_is_found_by_their_email_in_any_case_and_each_address_is_one_persons(
+    kind: Kind,
+) {
+    use desk::{DeskError, Joining};
+    let (desk, twin, _now, _db) = two_instances(kind).await;
+    let with = |email: &str| Joining {
+        email: Some(email.to_owned()),
+        ..Joining::default()
+    };
+    let (alice, _) = desk
+        .add_person_with("alice", Role::Person, with(" Alice@Example.com"))
+        .await
+        .expect("added");
+    assert_eq!(alice.email.as_deref(), Some("alice@example.com"));
+    let found = twin
+        .person_by_email("ALICE@example.COM")
+        .await
+        .expect("read");
+    assert_eq!(found, Some(alice.clone()), "every instance, any case");
+    // Sessions and the people list carry it too.
+    let cookie = desk
+        .open_session(&Grant::Person(alice.clone()))
+        .await
+        .expect("opened");
+    assert_eq!(
+        twin.session(&cookie).await.expect("read"),
+        Some(Grant::Person(alice))
+    );
+
+    // An address is one person's: at adding and at editing alike, and
+    // nothing changes.
+    let taken = desk
+        .add_person_with("bob", Role::Person, with("alice@example.com"))
+        .await;
+    assert!(
+        matches!(taken, Err(DeskError::Conflict(ref why)) if why.contains("alice")),
+        "{taken:?}"
+    );
+    assert_eq!(
+        desk.people().await.expect("people").len(),
+        1,
+        "bob was not added"
+    );
+    person(&desk, "bob").await;
+    let taken = desk.set_email("bob", Some("alice@example.com")).await;
+    assert!(matches!(taken, Err(DeskError::Conflict(_))), "{taken:?}");
+    let refused = desk.set_email("bob", Some("not an address")).await;
+    assert!(matches!(refused, Err(DeskError::Invalid(_))), "{refused:?}");
+    assert_eq!(
+        desk.person_by_email("not an address").await.expect("read"),
+        None
+    );
+
+    // Set, moved and cleared; nobody by the name is no one.
+    let bob = desk
+        .set_email("bob", Some("bob@example.com"))
+        .await
+        .expect("set");
+    assert_eq!(
+        bob.and_then(|b| b.email).as_deref(),
+        Some("bob@example.com")
+    );
+    desk.set_email("alice", None).await.expect("cleared");
+    assert_eq!(
+        desk.person_by_email("alice@example.com")
+            .await
+            .expect("read"),
+        None
+    );
+    let bob = desk
+        .set_email("bob", Some("alice@example.com"))
+        .await
+        .expect("moved");
+    assert_eq!(bob.map(|b| b.name).as_deref(), Some("bob"));
+    assert_eq!(
+        desk.set_email("carol", Some("c@example.com"))
+            .await
+            .expect("edit"),
+        None
+    );
 }

@@ -3,10 +3,12 @@
 
 mod commands;
 mod database;
+mod oidc;
 mod settings;
 
 pub use commands::{DatabaseArgs, DeskArgs, Hook, PeopleCommand, SetupArgs, StopArgs};
 pub use database::{data_folder, database_at, Database};
+pub use oidc::OidcArgs;
 
 use clap::{Args, Parser, Subcommand};
 use std::{fmt, net::SocketAddr, path::PathBuf};
@@ -274,6 +276,9 @@ pub struct ServeArgs {
     /// `/metrics` is on the main address for the admin token.
     #[arg(long, env = "ASKDESK_METRICS_ADDR", value_name = "ADDR")]
     pub metrics_addr: Option<SocketAddr>,
+    /// Sign-in with the company's identity provider.
+    #[command(flatten)]
+    pub oidc: OidcArgs,
 }
 
 /// A duration as people write it: `90s`, `30m`, `2h`, `1d`, or a number of
@@ -340,6 +345,7 @@ impl fmt::Debug for ServeArgs {
             .field("max_waits_per_address", &self.max_waits_per_address)
             .field("shutdown_grace", &self.shutdown_grace)
             .field("metrics_addr", &self.metrics_addr)
+            .field("oidc", &self.oidc)
             .field("web_push", &self.web_push)
             .field("remind_after", &self.remind_after)
             .field("remind_max", &self.remind_max)

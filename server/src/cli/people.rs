@@ -19,14 +19,31 @@ pub async fn run(command: PeopleCommand, outer: Option<String>) -> Result<ExitCo
             name,
             role,
             relays_answers,
+            email,
             database,
-        } => add(&open(database, outer).await?, &name, role, relays_answers).await?,
+        } => {
+            let joining = desk::Joining {
+                relays_answers,
+                email,
+            };
+            add(&open(database, outer).await?, &name, role, joining).await?;
+        }
         PeopleCommand::Edit {
             name,
             relays_answers,
-            no_relays_answers: _,
+            no_relays_answers,
+            email,
+            no_email,
             database,
-        } => edit(&open(database, outer).await?, &name, relays_answers).await?,
+        } => {
+            let desk = open(database, outer).await?;
+            if relays_answers || no_relays_answers {
+                edit(&desk, &name, relays_answers).await?;
+            }
+            if email.is_some() || no_email {
+                edit_email(&desk, &name, email.as_deref()).await?;
+            }
+        }
         PeopleCommand::List { json, database } => list(&open(database, outer).await?, json).await?,
         PeopleCommand::Remove { name, database } => {
             remove(&open(database, outer).await?, &name).await?;
@@ -47,21 +64,23 @@ async fn add(
     desk: &Desk,
     name: &str,
     role: interaction::Role,
-    relays_answers: bool,
+    joining: desk::Joining,
 ) -> Result<(), StartError> {
     let (person, token) = desk
-        .add_person_with(name, role, relays_answers)
+        .add_person_with(name, role, joining)
         .await
         .map_err(refusal)?;
+    let mut what = person.role.to_string();
+    if person.relays_answers {
+        what.push_str(", relays answers");
+    }
+    if let Some(email) = &person.email {
+        what.push_str(", signs in as ");
+        what.push_str(email);
+    }
     eprintln!(
-        "added {} ({}{}); their token follows, shown this once only:",
-        person.name,
-        person.role,
-        if person.relays_answers {
-            ", relays answers"
-        } else {
-            ""
-        }
+        "added {} ({what}); their token follows, shown this once only:",
+        person.name
     );
     println!("{token}");
     Ok(())
@@ -91,6 +110,21 @@ async fn edit(desk: &Desk, name: &str, relays_answers: bool) -> Result<(), Start
     Ok(())
 }
 
+/// `askdesk people edit --email` or `--no-email`.
+async fn edit_email(desk: &Desk, name: &str, email: Option<&str>) -> Result<(), StartError> {
+    let Some(person) = desk.set_email(name, email).await.map_err(refusal)? else {
+        return Err(nobody(name));
+    };
+    match &person.email {
+        Some(email) => println!(
+            "{} now signs in with the identity provider as {email}",
+            person.name
+        ),
+        None => println!("{} now signs in with their token only", person.name),
+    }
+    Ok(())
+}
+
 /// `askdesk people list`: a table, or JSON lines.
 async fn list(desk: &Desk, json: bool) -> Result<(), StartError> {
     let people = desk.people().await?;
@@ -101,21 +135,25 @@ async fn list(desk: &Desk, json: bool) -> Result<(), StartError> {
                 "name": person.name,
                 "role": person.role,
                 "relaysAnswers": person.relays_answers,
+                "email": person.email,
                 "createdAt": added,
             });
             println!("{line}");
         } else {
-            println!(
-                "{:<24} {:<7} added {}{}",
+            let mut line = format!(
+                "{:<24} {:<7} added {}",
                 person.name,
                 person.role.as_str(),
-                added.short(),
-                if person.relays_answers {
-                    "  relays answers"
-                } else {
-                    ""
-                }
+                added.short()
             );
+            if person.relays_answers {
+                line.push_str("  relays answers");
+            }
+            if let Some(email) = &person.email {
+                line.push_str("  ");
+                line.push_str(email);
+            }
+            println!("{line}");
         }
     }
     if people.is_empty() && !json {

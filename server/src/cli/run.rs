@@ -108,7 +108,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
     let settings = Settings::check(args)?;
     let tls = settings.tls.clone().map(Tls::open).transpose()?;
     let assets = site(args)?;
-    let page = args.page_config(&assets)?;
+    let mut page = args.page_config(&assets)?;
     // One server per SQLite file (`claim`).
     let mut claim = match &settings.database {
         Database::File(path) => Some(claim(path)?),
@@ -134,6 +134,8 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         )),
         None => None,
     };
+    let oidc = crate::oidc::Oidc::open(&args.oidc, security.public_url(), &desk).await?;
+    page.sign_in_with = oidc.as_ref().map(|oidc| oidc.name().to_owned());
     // Cancelled with `shutdown`, or before it by the stop signal.
     let draining = shutdown.child_token();
     let state = AppState::new(Shared {
@@ -156,6 +158,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         create_limit: args
             .create_limit
             .map(|n| Arc::new(crate::http::limit::CreateLimit::new(n))),
+        oidc: oidc.map(Arc::new),
     });
     if state.security.public_url() != settings.own_url(addr) {
         tracing::info!(

@@ -78,16 +78,20 @@ pub async fn identify(
 
 /// The values of the session cookies a request carries.
 pub fn session_cookies(headers: &HeaderMap) -> impl Iterator<Item = &str> {
+    // One look in the database each, so not many.
+    cookies_named(headers, SESSION_COOKIE).take(3)
+}
+
+/// The values of the cookies called `name` a request carries.
+pub fn cookies_named<'a>(headers: &'a HeaderMap, name: &'a str) -> impl Iterator<Item = &'a str> {
     headers
         .get_all(COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .filter(|(name, _)| *name == SESSION_COOKIE)
+        .filter(move |(found, _)| *found == name)
         .map(|(_, value)| value)
-        // One look in the database each, so not many.
-        .take(3)
 }
 
 /// The surface an API call says it comes from, as [`api_via`] reads it.

@@ -26,6 +26,10 @@ pub const PUBLIC: &[Public] = &[
     Public::Exact("/sw.js"),
     Public::Exact("/push.js"),
     Public::Exact("/signin"),
+    // Signing in with the identity provider, and on from it.
+    Public::Exact(app::signin::OIDC_START_PATH),
+    Public::Exact(crate::oidc::CALLBACK_PATH),
+    Public::Exact(app::signin::DONE_PATH),
     // A one-time sign-in link: its secret is the capability, once.
     Public::Under("/signin/link/"),
     Public::Under("/lang/"),

@@ -261,7 +261,7 @@ pub async fn switch_language(
     Path(code): Path<String>,
     axum::extract::Query(query): axum::extract::Query<LangQuery>,
 ) -> Response {
-    let back = super::sign_in::local_path(query.back.as_deref());
+    let back = app::signin::local_path(query.back.as_deref());
     let mut response = redirect(back);
     if let Some(lang) = app::i18n::Lang::parse(&code) {
         let cookie = format!(

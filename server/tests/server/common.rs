@@ -52,6 +52,7 @@ pub fn args(token: Option<&str>) -> ServeArgs {
         max_waits_per_address: 256,
         shutdown_grace: 0,
         metrics_addr: None,
+        oidc: Default::default(),
     }
 }
 
@@ -125,6 +126,7 @@ impl TestServer {
             create_limit: args
                 .create_limit
                 .map(|n| Arc::new(server::http::limit::CreateLimit::new(n))),
+            oidc: None,
         }));
         Self {
             router,

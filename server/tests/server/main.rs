@@ -21,6 +21,7 @@ mod logs;
 mod messages;
 mod metrics;
 mod notify;
+mod oidc;
 mod pages;
 mod people;
 mod permission;

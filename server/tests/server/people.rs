@@ -41,7 +41,14 @@ impl Team {
         let bob = add("bob", Role::Person).await;
         let relay = server
             .desk
-            .add_person_with("relay", Role::Agent, true)
+            .add_person_with(
+                "relay",
+                Role::Agent,
+                desk::Joining {
+                    relays_answers: true,
+                    ..Default::default()
+                },
+            )
             .await
             .expect("added")
             .1;
@@ -971,6 +978,34 @@ async fn people_commands_beside_a_server(database: String) {
         (&line["name"], &line["role"]),
         (&json!("ci-bot"), &json!("agent"))
     );
+
+    // A person signs in with the identity provider by their email: one
+    // person's each, changed and cleared beside the running server.
+    let (ok, _, said) = people(&["add", "alice", "--email", "Alice@Example.com"]);
+    assert!(
+        ok && said.contains("signs in as alice@example.com"),
+        "{said}"
+    );
+    let (ok, _, said) = people(&["add", "mallory", "--email", "alice@example.com"]);
+    assert!(
+        !ok && said.contains("alice@example.com is the email address of alice"),
+        "{said}"
+    );
+    let (ok, _, said) = people(&["add", "bob", "--email", "bob"]);
+    assert!(!ok && said.contains("not an email address"), "{said}");
+    let (ok, listed, _) = people(&["list", "--json"]);
+    assert!(
+        ok && listed.contains(r#""email":"alice@example.com""#),
+        "{listed}"
+    );
+    let (ok, said, _) = people(&["edit", "alice", "--email", "a.smith@example.com"]);
+    assert!(ok && said.contains("as a.smith@example.com"), "{said}");
+    let (ok, said, _) = people(&["edit", "alice", "--no-email"]);
+    assert!(ok && said.contains("token only"), "{said}");
+    let (ok, _, said) = people(&["edit", "alice"]);
+    assert!(!ok && said.contains("--email"), "{said}");
+    let (ok, listed, _) = people(&["list"]);
+    assert!(ok && !listed.contains("example.com"), "{listed}");
 
     let (ok, said, _) = people(&["remove", "ci-bot"]);
     assert!(ok, "{said}");

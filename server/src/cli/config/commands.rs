@@ -32,26 +32,38 @@ pub enum PeopleCommand {
         /// named. Without it, people answer this agent's asks at the desk.
         #[arg(long)]
         relays_answers: bool,
+        /// Their email address: the identity provider's verified email
+        /// that signs them in (--oidc-issuer); one person each.
+        #[arg(long, value_name = "ADDRESS")]
+        email: Option<String>,
         #[command(flatten)]
         database: DatabaseArgs,
     },
     /// Change what someone may do: whether an agent relays answers given
-    /// inside its host. Takes effect at their next request, on every
-    /// instance.
+    /// inside its host, and the email address a person signs in with.
+    /// Takes effect at their next request, on every instance.
+    #[command(group(
+        clap::ArgGroup::new("change")
+            .required(true)
+            .multiple(true)
+            .args(["relays_answers", "no_relays_answers", "email", "no_email"])
+    ))]
     Edit {
         /// Their name.
         name: String,
         /// Let this agent's client relay answers given inside its host.
-        #[arg(
-            long,
-            conflicts_with = "no_relays_answers",
-            required_unless_present = "no_relays_answers"
-        )]
+        #[arg(long, conflicts_with = "no_relays_answers")]
         relays_answers: bool,
         /// Stop this agent's client relaying answers: people answer its
         /// asks at the desk.
         #[arg(long)]
         no_relays_answers: bool,
+        /// Sign them in by this verified email address from now on.
+        #[arg(long, value_name = "ADDRESS", conflicts_with = "no_email")]
+        email: Option<String>,
+        /// Sign them in by their token only.
+        #[arg(long)]
+        no_email: bool,
         #[command(flatten)]
         database: DatabaseArgs,
     },

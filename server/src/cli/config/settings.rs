@@ -200,6 +200,7 @@ impl ServeArgs {
         if let Some(escalate) = &self.escalate {
             env.push(("ASKDESK_ESCALATE", escalate.clone()));
         }
+        self.oidc.to_command(&mut flags, &mut env);
         (flags, env)
     }
 
@@ -325,6 +326,12 @@ mod tests {
             max_waits_per_address: 0,
             shutdown_grace: 7,
             metrics_addr: Some("127.0.0.1:9464".parse().expect("addr")),
+            oidc: crate::cli::config::OidcArgs {
+                oidc_issuer: Some("https://id.example".to_owned()),
+                oidc_client_id: Some("askdesk".to_owned()),
+                oidc_client_secret: Some("0idc-s3cret".to_owned()),
+                oidc_client_secret_file: None,
+            },
         };
         let (flags, env) = args.to_command();
         for flag in &flags {
@@ -349,6 +356,7 @@ mod tests {
                 "ASKDESK_NOTIFY_SECRET" => parsed.notify_secret = Some(value),
                 "ASKDESK_SLACK_SIGNING_SECRET" => parsed.slack_signing_secret = Some(value),
                 "ASKDESK_ESCALATE" => parsed.escalate = Some(value),
+                "ASKDESK_OIDC_CLIENT_SECRET" => parsed.oidc.oidc_client_secret = Some(value),
                 other => panic!("unexpected variable {other}"),
             }
         }

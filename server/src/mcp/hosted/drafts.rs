@@ -115,6 +115,7 @@ mod tests {
                 role: interaction::Role::Agent,
                 created_at: interaction::Timestamp::from_ms(0),
                 relays_answers: true,
+                email: None,
             })
         };
         let ask = "0123456789abcdef0123456789abcdef";
