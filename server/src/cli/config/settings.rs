@@ -345,9 +345,16 @@ mod tests {
                 "{flag}"
             );
         }
-        let mut parsed = Serve::try_parse_from(std::iter::once("askdesk".to_owned()).chain(flags))
-            .expect("flags parse")
-            .args;
+        // The OIDC secret's variable stands in for a flag clap requires with
+        // the issuer, so it is given as that flag; the rest are set after.
+        let required_from_env = env
+            .iter()
+            .filter(|(name, _)| *name == "ASKDESK_OIDC_CLIENT_SECRET")
+            .map(|(_, value)| format!("--oidc-client-secret={value}"));
+        let argv = std::iter::once("askdesk".to_owned())
+            .chain(flags)
+            .chain(required_from_env);
+        let mut parsed = Serve::try_parse_from(argv).expect("flags parse").args;
         for (name, value) in env {
             match name {
                 "ASKDESK_DATABASE" => parsed.database = Some(value),
