@@ -494,9 +494,12 @@ suite_e2e() {
     --token "$token" >"$dir/token.out" 2>"$LOGS/e2e-token-server.log" &
   token_pid=$!
   token_url=$(served_url "$dir/token.out" "$token_pid" "$LOGS/e2e-token-server.log")
+  # oidc.spec.ts starts desks of its own (ASKDESK_BIN, SITE_ROOT) beside a
+  # real OpenID provider (end2end/oidc/provider.mjs).
   local rc=0
   (cd end2end && BASE_URL=$url HOST_PORT=$host_port OTHER_PORT=$other_port CHROMIUM=$CHROMIUM \
-    TOKEN_URL=$token_url DESK_TOKEN=$token npx playwright test) || rc=$?
+    TOKEN_URL=$token_url DESK_TOKEN=$token ASKDESK_BIN=$ROOT/target/debug/askdesk SITE_ROOT=$SITE \
+    npx playwright test) || rc=$?
   kill "$pid" "$token_pid" 2>/dev/null || true
   wait "$pid" "$token_pid" 2>/dev/null || true
   rm -rf "$dir"
