@@ -88,9 +88,11 @@ test.beforeAll(async () => {
 test.afterAll(() => {
   for (const child of children) child.kill();
   if (dir) rmSync(dir, { recursive: true, force: true });
-  // What the desk logged holds neither the client's secret nor a token.
+  // What the desk (and the provider) wrote holds neither the client's
+  // secret, nor a token, nor a cookie.
   expect(logged).not.toContain(CLIENT_SECRET);
   expect(logged).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
+  expect(logged).not.toMatch(/askdesk_(oidc|session)=/);
 });
 
 /** From the desk's `path`, through the provider's login page, as `login`. */
