@@ -35,6 +35,7 @@ pub fn SignInPage() -> impl IntoView {
             Some("agent") => Some(words.agent_token),
             Some("unavailable") => Some(words.unavailable),
             Some("stranger") => Some(words.stranger),
+            Some("agent-email") => Some(words.agent_email),
             Some("unverified") => Some(words.not_verified),
             Some("provider") => Some(words.provider_failed),
             Some(_) => Some(words.wrong_token),

@@ -97,7 +97,9 @@ pub async fn callback(
 /// sign-in page saying why not.
 async fn signed_in(state: &AppState, email: &str, next: &str) -> Response {
     let person = match state.desk.person_by_email(email).await {
-        Ok(Some(person)) if person.role == Role::Agent => return redirect("/signin?failed=agent"),
+        Ok(Some(person)) if person.role == Role::Agent => {
+            return redirect("/signin?failed=agent-email")
+        }
         Ok(Some(person)) => person,
         Ok(None) => {
             // Who they are stays out of the log: the provider knows.

@@ -308,15 +308,28 @@ async fn a_person_signs_in_by_the_email_the_provider_verified_and_every_bad_toke
 
     // Each check refuses, and nothing is opened or created.
     let before = people(&desk).await;
-    for (kind, failed) in [
-        (Token::Expired, "provider"),
-        (Token::Tampered, "provider"),
-        (Token::WrongNonce, "provider"),
-        (Token::WrongAudience, "provider"),
-        (Token::WrongIssuer, "provider"),
-        (Token::Unverified, "unverified"),
-        (Token::Email("stranger@example.com"), "stranger"),
-        (Token::Email("bot@example.com"), "agent"),
+    let failed_provider = "did not succeed";
+    for (kind, failed, said) in [
+        (Token::Expired, "provider", failed_provider),
+        (Token::Tampered, "provider", failed_provider),
+        (Token::WrongNonce, "provider", failed_provider),
+        (Token::WrongAudience, "provider", failed_provider),
+        (Token::WrongIssuer, "provider", failed_provider),
+        (
+            Token::Unverified,
+            "unverified",
+            "did not say your email address is verified",
+        ),
+        (
+            Token::Email("stranger@example.com"),
+            "stranger",
+            "no person of this desk has that email",
+        ),
+        (
+            Token::Email("bot@example.com"),
+            "agent-email",
+            "signed you in as an agent of this desk",
+        ),
     ] {
         let refused = sign_in(&url, &provider, kind).await;
         assert_eq!(refused.status(), 303, "{kind:?}");
@@ -325,6 +338,16 @@ async fn a_person_signs_in_by_the_email_the_provider_verified_and_every_bad_toke
             format!("/signin?failed={failed}"),
             "{kind:?}"
         );
+        // The sign-in page it lands on says why.
+        let page = browser()
+            .get(format!("{url}{}", location(&refused)))
+            .send()
+            .await
+            .expect("the sign-in page")
+            .text()
+            .await
+            .expect("text");
+        assert!(page.contains(said), "{kind:?}: {page}");
         assert!(
             set_cookie(&refused, "askdesk_session").is_none(),
             "{kind:?}"
