@@ -3,7 +3,7 @@
 //! provider (`--oidc-issuer`) the page offers it too, and `/signin/done`
 //! carries a browser it sent back on to where it was going.
 
-use crate::page_words::SpeakPage;
+use crate::page_words::{PageWords, SpeakPage};
 use leptos::prelude::*;
 use leptos_meta::{Meta, Title};
 use leptos_router::hooks::use_query_map;
@@ -12,6 +12,77 @@ use leptos_router::hooks::use_query_map;
 pub const OIDC_START_PATH: &str = "/signin/oidc";
 /// Where a browser goes once the provider's sign-in opened its session.
 pub const DONE_PATH: &str = "/signin/done";
+
+/// Why a sign-in sent the browser back to `/signin`: its query's `failed`,
+/// which the page says in words. The server's sign-in routes and this page
+/// name each reason here, once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failed {
+    /// The token is no one's (and the reason the page gives any code it
+    /// does not know).
+    WrongToken,
+    /// An agent's token: agents use the API.
+    AgentToken,
+    /// The identity provider verified an agent's email.
+    AgentEmail,
+    /// The database could not be read or written.
+    Unavailable,
+    /// The identity provider verified an email no person has.
+    Stranger,
+    /// The identity provider did not say the email is verified.
+    Unverified,
+    /// The identity provider refused, failed, or its answer did not check out.
+    Provider,
+}
+
+impl Failed {
+    const ALL: [Failed; 7] = [
+        Failed::WrongToken,
+        Failed::AgentToken,
+        Failed::AgentEmail,
+        Failed::Unavailable,
+        Failed::Stranger,
+        Failed::Unverified,
+        Failed::Provider,
+    ];
+
+    fn code(self) -> &'static str {
+        match self {
+            Failed::WrongToken => "1",
+            Failed::AgentToken => "agent",
+            Failed::AgentEmail => "agent-email",
+            Failed::Unavailable => "unavailable",
+            Failed::Stranger => "stranger",
+            Failed::Unverified => "unverified",
+            Failed::Provider => "provider",
+        }
+    }
+
+    /// The sign-in page saying why.
+    pub fn path(self) -> String {
+        format!("/signin?failed={}", self.code())
+    }
+
+    /// The reason a `failed` code names.
+    fn of(code: &str) -> Failed {
+        Failed::ALL
+            .into_iter()
+            .find(|failed| failed.code() == code)
+            .unwrap_or(Failed::WrongToken)
+    }
+
+    fn words(self, words: &PageWords) -> &'static str {
+        match self {
+            Failed::WrongToken => words.wrong_token,
+            Failed::AgentToken => words.agent_token,
+            Failed::AgentEmail => words.agent_email,
+            Failed::Unavailable => words.unavailable,
+            Failed::Stranger => words.stranger,
+            Failed::Unverified => words.not_verified,
+            Failed::Provider => words.provider_failed,
+        }
+    }
+}
 
 /// Where to go after signing in: a path of this server, or the desk.
 pub fn local_path(next: Option<&str>) -> &str {
@@ -29,18 +100,7 @@ pub fn local_path(next: Option<&str>) -> &str {
 pub fn SignInPage() -> impl IntoView {
     let query = use_query_map();
     let words = crate::i18n::use_lang().page();
-    let failed = move || {
-        query.with(|q| match q.get("failed").as_deref() {
-            None => None,
-            Some("agent") => Some(words.agent_token),
-            Some("unavailable") => Some(words.unavailable),
-            Some("stranger") => Some(words.stranger),
-            Some("agent-email") => Some(words.agent_email),
-            Some("unverified") => Some(words.not_verified),
-            Some("provider") => Some(words.provider_failed),
-            Some(_) => Some(words.wrong_token),
-        })
-    };
+    let failed = move || query.with(|q| q.get("failed").map(|code| Failed::of(&code).words(words)));
     // Back to where signing in was asked for: a path of this server only
     // (the server checks it again).
     let next = query
@@ -94,7 +154,19 @@ pub fn DonePage() -> impl IntoView {
 
 #[cfg(test)]
 mod tests {
-    use super::local_path;
+    use super::{local_path, Failed};
+
+    #[test]
+    fn each_reason_reads_back_from_its_own_code_and_any_other_is_a_wrong_token() {
+        for failed in Failed::ALL {
+            let path = failed.path();
+            let code = path
+                .strip_prefix("/signin?failed=")
+                .expect("the sign-in page");
+            assert_eq!(Failed::of(code), failed);
+        }
+        assert_eq!(Failed::of("something"), Failed::WrongToken);
+    }
 
     #[test]
     fn signing_in_goes_on_only_to_a_path_of_this_server() {

@@ -32,9 +32,15 @@ const KID = "askdesk-e2e";
 const { privateKey } = await generateKeyPair("RS256", { extractable: true });
 const signingKey = { ...(await exportJWK(privateKey)), kid: KID, alg: "RS256", use: "sig" };
 
+/** What a login name says: its kind (undefined for a plain NAME) and NAME. */
+function account(id) {
+  const [, kind, name] = /^(?:(unverified|expired|tampered)-)?(.+)$/.exec(id);
+  return { kind, name };
+}
+
 /** The claims of the account a login name signs in as. */
 function claimsOf(id) {
-  const [, kind, name] = /^(?:(unverified|expired|tampered)-)?(.+)$/.exec(id);
+  const { kind, name } = account(id);
   return {
     sub: id,
     email: kind === "tampered" ? `${id}@${DOMAIN}` : `${name}@${DOMAIN}`,
@@ -47,7 +53,7 @@ const base64url = (value) => Buffer.from(JSON.stringify(value)).toString("base64
 /** The ID token as the account's kind has it sent. */
 async function spoiled(idToken) {
   const claims = decodeJwt(idToken);
-  const [, kind, name] = /^(?:(expired|tampered)-)?(.+)$/.exec(String(claims.sub));
+  const { kind, name } = account(String(claims.sub));
   if (kind === "expired") {
     const now = Math.floor(Date.now() / 1000);
     return new SignJWT({ ...claims, iat: now - 7200, exp: now - 3600 })

@@ -60,7 +60,7 @@ function people(...args: string[]): string {
 }
 
 /** The signed-in browsers, as `askdesk people sessions --json` lists them. */
-function sessions(): { person: string; opened: string }[] {
+function sessions(): { person: string }[] {
   return people("sessions", "--json").split("\n").filter(Boolean).map((line) => JSON.parse(line));
 }
 

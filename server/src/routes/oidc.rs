@@ -9,7 +9,7 @@ use crate::{
     oidc::{Callback, Refusal, CALLBACK_PATH, FLOW_COOKIE, FLOW_SECONDS},
     AppState,
 };
-use app::signin::{local_path, DONE_PATH};
+use app::signin::{local_path, Failed, DONE_PATH};
 use axum::{
     extract::{Query, State},
     http::{header::SET_COOKIE, HeaderMap, HeaderValue},
@@ -79,12 +79,13 @@ pub async fn callback(
         Ok((email, next)) => signed_in(&state, &email, &next).await,
         Err(refusal) => {
             tracing::warn!("a sign-in with the identity provider was refused: {refusal}");
-            redirect(match refusal {
-                Refusal::Unverified => "/signin?failed=unverified",
-                Refusal::Flow | Refusal::Provider(_) | Refusal::Token(_) => {
-                    "/signin?failed=provider"
+            redirect(
+                &match refusal {
+                    Refusal::Unverified => Failed::Unverified,
+                    Refusal::Flow | Refusal::Provider(_) | Refusal::Token(_) => Failed::Provider,
                 }
-            })
+                .path(),
+            )
         }
     };
     if let Some(gone) = flow_cookie(&state, "", 0) {
@@ -98,17 +99,17 @@ pub async fn callback(
 async fn signed_in(state: &AppState, email: &str, next: &str) -> Response {
     let person = match state.desk.person_by_email(email).await {
         Ok(Some(person)) if person.role == Role::Agent => {
-            return redirect("/signin?failed=agent-email")
+            return redirect(&Failed::AgentEmail.path())
         }
         Ok(Some(person)) => person,
         Ok(None) => {
             // Who they are stays out of the log: the provider knows.
             tracing::info!("a verified email no person of the desk has was refused");
-            return redirect("/signin?failed=stranger");
+            return redirect(&Failed::Stranger.path());
         }
         Err(e) => {
             tracing::warn!("sign-in could not read the database: {e}");
-            return redirect("/signin?failed=unavailable");
+            return redirect(&Failed::Unavailable.path());
         }
     };
     match state.desk.open_session(&Grant::Person(person)).await {
@@ -118,7 +119,7 @@ async fn signed_in(state: &AppState, email: &str, next: &str) -> Response {
         }
         Err(e) => {
             tracing::warn!("sign-in could not keep the session: {e}");
-            redirect("/signin?failed=unavailable")
+            redirect(&Failed::Unavailable.path())
         }
     }
 }

@@ -9,7 +9,7 @@ use crate::{
     },
     AppState,
 };
-use app::signin::local_path;
+use app::signin::{local_path, Failed};
 use axum::{
     extract::{Extension, Form, State},
     http::{header::SET_COOKIE, HeaderMap, HeaderValue},
@@ -43,12 +43,12 @@ pub async fn sign_in(
     } else {
         match state.desk.person_by_token(token).await {
             Ok(Some(person)) if person.role == Role::Agent => {
-                return redirect("/signin?failed=agent");
+                return redirect(&Failed::AgentToken.path());
             }
             Ok(person) => person.map(Grant::Person),
             Err(e) => {
                 tracing::warn!("sign-in could not read the database: {e}");
-                return redirect("/signin?failed=unavailable");
+                return redirect(&Failed::Unavailable.path());
             }
         }
     };
@@ -61,13 +61,13 @@ pub async fn sign_in(
         if let Some(addr) = addr {
             security.failed(addr);
         }
-        return redirect("/signin?failed=1");
+        return redirect(&Failed::WrongToken.path());
     };
     let cookie = match state.desk.open_session(&grant).await {
         Ok(cookie) => cookie,
         Err(e) => {
             tracing::warn!("sign-in could not keep the session: {e}");
-            return redirect("/signin?failed=unavailable");
+            return redirect(&Failed::Unavailable.path());
         }
     };
     signed_in(security, &cookie, &next)

@@ -194,6 +194,18 @@ fn browser() -> reqwest::Client {
         .expect("client")
 }
 
+/// The text of a page of the desk, read by a browser with no cookie.
+async fn page_text(url: &str) -> String {
+    browser()
+        .get(url)
+        .send()
+        .await
+        .expect("the page")
+        .text()
+        .await
+        .expect("its text")
+}
+
 fn location(response: &reqwest::Response) -> String {
     response.headers()["location"]
         .to_str()
@@ -292,14 +304,7 @@ async fn a_person_signs_in_by_the_email_the_provider_verified_and_every_bad_toke
         .expect("an agent");
 
     // The sign-in page offers the provider beside the token.
-    let page = browser()
-        .get(format!("{url}/signin?next=/history"))
-        .send()
-        .await
-        .expect("page")
-        .text()
-        .await
-        .expect("text");
+    let page = page_text(&format!("{url}/signin?next=/history")).await;
     assert!(page.contains("Sign in with 127.0.0.1"), "{page}");
     assert!(
         page.contains(r#"href="/signin/oidc?next=/history""#),
@@ -339,14 +344,7 @@ async fn a_person_signs_in_by_the_email_the_provider_verified_and_every_bad_toke
             "{kind:?}"
         );
         // The sign-in page it lands on says why.
-        let page = browser()
-            .get(format!("{url}{}", location(&refused)))
-            .send()
-            .await
-            .expect("the sign-in page")
-            .text()
-            .await
-            .expect("text");
+        let page = page_text(&format!("{url}{}", location(&refused))).await;
         assert!(page.contains(said), "{kind:?}: {page}");
         assert!(
             set_cookie(&refused, "askdesk_session").is_none(),
@@ -379,14 +377,7 @@ async fn a_person_signs_in_by_the_email_the_provider_verified_and_every_bad_toke
     assert_eq!(sessions.len(), 1);
     // `/signin/done` carries the browser on, to a path of this server only.
     for (next, to) in [("/history", "/history"), ("//evil.example", "/")] {
-        let done = browser()
-            .get(format!("{url}/signin/done?next={next}"))
-            .send()
-            .await
-            .expect("done")
-            .text()
-            .await
-            .expect("text");
+        let done = page_text(&format!("{url}/signin/done?next={next}")).await;
         assert!(done.contains(&format!(r#"content="0;url={to}""#)), "{done}");
     }
 
