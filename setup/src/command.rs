@@ -1,5 +1,7 @@
 //! A hook's command line: written for a POSIX shell, which is what runs
 //! it, and recognised again when askdesk moved or someone wrote it by hand.
+//! Only a line that is word for word what setup writes is one askdesk runs
+//! itself ([`WrittenHook`]).
 
 use crate::{Hook, Program};
 use std::path::Path;
@@ -33,13 +35,131 @@ pub(crate) fn is_askdesk_hook(command: &str, program: &Program, hook: &Hook) -> 
             .is_some_and(|name| name == "askdesk" || name == "askdesk.exe")
 }
 
+/// A hook's command line that is, word for word, what `askdesk setup`
+/// writes for this binary, with no other shell syntax: the only command
+/// line `askdesk doctor` runs, and then as these words, without a shell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrittenHook {
+    program: String,
+    args: Vec<String>,
+}
+
+/// Why a hook's command line is not what `askdesk setup` writes.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum NotWritten {
+    #[error("it is empty")]
+    Empty,
+    /// Variables, command substitution, globs, redirections, a second
+    /// command or a comment: what a shell would act on rather than pass on.
+    #[error("it holds shell syntax askdesk setup never writes")]
+    ShellSyntax,
+    #[error("it runs {runs}, not this askdesk ({this})")]
+    OtherProgram { runs: String, this: String },
+    #[error("its arguments are not the ones askdesk setup writes")]
+    OtherArguments,
+}
+
+impl WrittenHook {
+    /// `line` when it is what [`hook_command`] writes for `program` and
+    /// `hook`, compared as the words a shell would make of each; quoting
+    /// and spacing may differ, nothing else may.
+    pub fn check(line: &str, program: &Program, hook: &Hook) -> Result<WrittenHook, NotWritten> {
+        let found = words(line).ok_or(NotWritten::ShellSyntax)?;
+        // setup's own line always reads back (a test holds it); were it
+        // not to, nothing would equal it and nothing would run.
+        let wanted = words(&hook_command(program, hook)).unwrap_or_default();
+        let Some((first, args)) = found.split_first() else {
+            return Err(NotWritten::Empty);
+        };
+        if found == wanted {
+            Ok(WrittenHook {
+                program: first.clone(),
+                args: args.to_vec(),
+            })
+        } else if wanted.first() != Some(first) {
+            Err(NotWritten::OtherProgram {
+                runs: first.clone(),
+                this: program.as_str().to_owned(),
+            })
+        } else {
+            Err(NotWritten::OtherArguments)
+        }
+    }
+
+    /// The program to run: this askdesk's absolute path.
+    pub fn program(&self) -> &str {
+        &self.program
+    }
+
+    /// Its arguments, such as `hook claude-code`.
+    pub fn args(&self) -> &[String] {
+        &self.args
+    }
+}
+
+/// Whether a POSIX shell takes `c` as itself outside quotes, in any place
+/// in a word.
+fn plain(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "/._+,:@%=-".contains(c)
+}
+
 /// `text` as one shell word.
 fn quote(text: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "/._+,:@%=-".contains(c);
     if !text.is_empty() && text.chars().all(plain) {
         return text.to_owned();
     }
     format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// The words a POSIX shell makes of `line`, when the line holds nothing
+/// but words of plain characters, quotes and backslashes (all that
+/// [`quote`] writes), separated by spaces or tabs; `None` when it holds
+/// anything else a shell would act on. Stricter than the shell: what is
+/// refused may be harmless, but what is taken means the same to both.
+fn words(line: &str) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    // `Some` once a word has started, which `''` does too.
+    let mut word: Option<String> = None;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' | '\t' => words.extend(word.take()),
+            '\'' => {
+                let word = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next()? {
+                        '\'' => break,
+                        c => word.push(c),
+                    }
+                }
+            }
+            '"' => {
+                let word = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next()? {
+                        '"' => break,
+                        // Inside double quotes a backslash escapes only
+                        // these; before anything else it would stay.
+                        '\\' => match chars.next()? {
+                            c @ ('"' | '\\' | '$' | '`') => word.push(c),
+                            _ => return None,
+                        },
+                        '$' | '`' => return None,
+                        c => word.push(c),
+                    }
+                }
+            }
+            '\\' => match chars.next()? {
+                // A backslash before a newline joins two lines.
+                '\n' => return None,
+                c => word.get_or_insert_with(String::new).push(c),
+            },
+            c if plain(c) => word.get_or_insert_with(String::new).push(c),
+            _ => return None,
+        }
+    }
+    words.extend(word);
+    Some(words)
 }
 
 /// The first shell word of `line`, unquoted, and the text after it. Quotes
@@ -129,5 +249,102 @@ mod tests {
             &HOOK
         ));
         assert!(!is_askdesk_hook("", &here, &HOOK));
+    }
+
+    #[test]
+    fn what_setup_writes_is_a_written_hook_of_its_words() {
+        for path in ["/usr/local/bin/askdesk", "/Users/Ann O'Neil/bin/askdesk"] {
+            let at = program(path);
+            let line = hook_command(&at, &HOOK);
+            let written = WrittenHook::check(&line, &at, &HOOK).expect("setup's own line");
+            assert_eq!(written.program(), path);
+            assert_eq!(written.args(), ["hook", "claude-code"]);
+        }
+    }
+
+    #[test]
+    fn other_quoting_and_spacing_of_the_same_words_is_still_written() {
+        let at = program("/opt/askdesk/askdesk");
+        for line in [
+            r#"  "/opt/askdesk/askdesk"   hook	claude-code  "#,
+            r"'/opt/askdesk/askdesk' 'hook' claude\-code",
+            r#"/opt/'ask'"desk"/askdesk hook claude-code"#,
+        ] {
+            assert!(WrittenHook::check(line, &at, &HOOK).is_ok(), "{line}");
+        }
+    }
+
+    #[test]
+    fn a_line_with_any_other_shell_syntax_is_refused_before_its_words_are_compared() {
+        let at = program("/opt/askdesk/askdesk");
+        for line in [
+            r#""./d$(id>PWNED)/askdesk" hook claude-code"#,
+            "./d$(id>PWNED)/askdesk hook claude-code",
+            "/opt/askdesk/askdesk hook claude-code; id",
+            "/opt/askdesk/askdesk hook claude-code && id",
+            "/opt/askdesk/askdesk hook claude-code | sh",
+            "/opt/askdesk/askdesk hook claude-code >PWNED",
+            "/opt/askdesk/askdesk hook claude-code\nid",
+            "/opt/askdesk/askdesk hook claude-code # a comment",
+            "`id`/askdesk hook claude-code",
+            r#""`id`/askdesk" hook claude-code"#,
+            "$HOME/askdesk hook claude-code",
+            "~/askdesk hook claude-code",
+            "/opt/askdesk/ask* hook claude-code",
+            r#""/opt/askdesk/askdesk\n" hook claude-code"#,
+            "/opt/askdesk/askdesk hook claude-code\\\n",
+            "'/opt/askdesk/askdesk hook claude-code",
+        ] {
+            assert_eq!(
+                WrittenHook::check(line, &at, &HOOK),
+                Err(NotWritten::ShellSyntax),
+                "{line}"
+            );
+        }
+    }
+
+    #[test]
+    fn another_program_or_other_arguments_are_not_written() {
+        let at = program("/opt/askdesk/askdesk");
+        assert_eq!(
+            WrittenHook::check("/elsewhere/askdesk hook claude-code", &at, &HOOK),
+            Err(NotWritten::OtherProgram {
+                runs: "/elsewhere/askdesk".to_owned(),
+                this: "/opt/askdesk/askdesk".to_owned(),
+            })
+        );
+        for line in [
+            "/opt/askdesk/askdesk hook codex",
+            "/opt/askdesk/askdesk hook claude-code --more",
+            "/opt/askdesk/askdesk 'hook claude-code'",
+        ] {
+            assert_eq!(
+                WrittenHook::check(line, &at, &HOOK),
+                Err(NotWritten::OtherArguments),
+                "{line}"
+            );
+        }
+        assert_eq!(WrittenHook::check("  ", &at, &HOOK), Err(NotWritten::Empty));
+    }
+
+    #[test]
+    fn every_quoted_text_reads_back_as_one_word_of_itself() {
+        for text in [
+            "plain",
+            "",
+            "a b",
+            "it's",
+            r#"say "hi""#,
+            "$(id)",
+            "`id`",
+            "back\\slash",
+            "new\nline",
+            "tab\there",
+            "ünïcödé",
+            "'",
+            "''",
+        ] {
+            assert_eq!(words(&quote(text)), Some(vec![text.to_owned()]), "{text:?}");
+        }
     }
 }

@@ -33,12 +33,16 @@ impl fmt::Display for Entry {
 pub struct Found {
     pub entry: Entry,
     /// The program it runs: a hook's command line's first word, unquoted
-    /// as the shell reads it, or the server's `command`. `None` when the
-    /// entry names none.
+    /// as far as quotes go, or the server's `command`. `None` when the
+    /// entry names none. A hook's line with other shell syntax runs
+    /// something else: only [`WrittenHook::check`](crate::WrittenHook)
+    /// says what a line runs.
     pub program: Option<String>,
     /// A hook's whole command line, as the product hands it to a shell;
     /// `None` for the server, which the product runs without one.
     pub command_line: Option<String>,
+    /// The line of the file its command is on, counted from 1, when known.
+    pub line: Option<usize>,
 }
 
 /// askdesk's entries in `text`, the text of `file`: its server entry
@@ -56,20 +60,22 @@ pub fn inspect(
     }
 }
 
-/// A hook's entry as its command line `line` names it.
-pub(crate) fn hook(hook: &Hook, line: String) -> Found {
+/// A hook's entry as its command line `command` names it, on line `at`.
+pub(crate) fn hook(hook: &Hook, command: String, at: Option<usize>) -> Found {
     Found {
         entry: Entry::Hook(*hook),
-        program: first_word(line.trim_start()).map(|(word, _)| word),
-        command_line: Some(line),
+        program: first_word(command.trim_start()).map(|(word, _)| word),
+        command_line: Some(command),
+        line: at,
     }
 }
 
-/// The server's entry, running `command`.
-pub(crate) fn server(command: Option<String>) -> Found {
+/// The server's entry, running `command`, on line `at`.
+pub(crate) fn server(command: Option<String>, at: Option<usize>) -> Found {
     Found {
         entry: Entry::Server,
         program: command,
         command_line: None,
+        line: at,
     }
 }

@@ -85,7 +85,10 @@ pub(crate) fn found(
     text: &str,
     program: &Program,
 ) -> Result<Vec<Found>, EditError> {
-    let Some(top) = parse(file, text)?.1 else {
+    // The root is kept while the tree is walked: a node's way up to it
+    // (for its line) ends in the root.
+    let (_root, top) = parse(file, text)?;
+    let Some(top) = top else {
         return Ok(Vec::new());
     };
     let mut found = Vec::new();
@@ -95,12 +98,15 @@ pub(crate) fn found(
             .transpose()?
             .flatten();
         if let Some(ours) = ours {
-            found.push(inspect::server(command_of(&ours)));
+            found.push(inspect::server(
+                command_of(&ours),
+                command_line_no(&ours, text),
+            ));
         }
     }
     for hook in file.hooks {
-        for line in hooks::lines(&top, hook, program, text)? {
-            found.push(inspect::hook(hook, line));
+        for (command, at) in hooks::lines(&top, hook, program, text)? {
+            found.push(inspect::hook(hook, command, at));
         }
     }
     Ok(found)
@@ -252,6 +258,12 @@ pub(super) fn command_of(entry: &CstObject) -> Option<String> {
     entry
         .get("command")
         .and_then(|p| p.value()?.as_string_lit()?.decoded_value().ok())
+}
+
+/// The line of `text` an entry's `command` is on, when it has one.
+pub(super) fn command_line_no(entry: &CstObject, text: &str) -> Option<usize> {
+    let command = entry.get("command")?;
+    Some(line_and_column(text, offset(&command.into())).0)
 }
 
 /// The object under `name` in `parent`, if there is one.

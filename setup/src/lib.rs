@@ -14,6 +14,7 @@ mod json;
 mod products;
 mod toml;
 
+pub use command::{NotWritten, WrittenHook};
 pub use inspect::{inspect, Entry, Found};
 pub use products::{
     Field, FieldValue, Format, Hook, McpServer, Options, Product, Root, Scope, SettingsFile,

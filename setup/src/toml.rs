@@ -51,11 +51,11 @@ pub(crate) fn found(file: &SettingsFile, text: &str) -> Result<Vec<Found>, EditE
         .and_then(|servers| servers.get(SERVER_NAME));
     Ok(ours
         .map(|ours| {
-            let command = ours
-                .get("command")
-                .and_then(Item::as_str)
-                .map(str::to_owned);
-            inspect::server(command)
+            let command = ours.get("command");
+            let at = command
+                .and_then(Item::span)
+                .map(|span| line_and_column(text, span.start).0);
+            inspect::server(command.and_then(Item::as_str).map(str::to_owned), at)
         })
         .into_iter()
         .collect())

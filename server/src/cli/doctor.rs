@@ -4,6 +4,12 @@
 //! `askdesk setup` writes is missing, and each hook answers a harmless
 //! test event; then whether the desk answers at its URL and takes the
 //! token. One line per check, with the fix when it fails.
+//!
+//! A settings file may come with a cloned repository, so doctor runs no
+//! command line it did not write: a hook is run only when its line is,
+//! word for word, what `askdesk setup` writes for this binary
+//! ([`setup::WrittenHook`]), and then as those words, without a shell.
+//! A project's file is compared before any path in it is looked up.
 
 mod probe;
 
@@ -11,7 +17,9 @@ use crate::cli::{
     config::DeskArgs,
     setup::{this_program, Folders, SetupError},
 };
-use setup::{Found, Options, Product, Program, Scope, SettingsFile, Verb};
+use setup::{
+    Entry, Found, Hook, Options, Product, Program, Scope, SettingsFile, Verb, WrittenHook,
+};
 use std::{
     fmt, fs, io,
     path::{Path, PathBuf},
@@ -88,7 +96,7 @@ pub async fn run(args: &DeskArgs) -> Result<ExitCode, SetupError> {
                 let wanted = product
                     .files_with(scope, Options::of(&read.found))
                     .swap_remove(read.index);
-                check_file(&mut report, read, &wanted, &program, &fix).await;
+                check_file(&mut report, read, &wanted, &program, scope, &fix).await;
             }
         }
     }
@@ -173,12 +181,23 @@ async fn check_file(
     read: &Read,
     wanted: &SettingsFile,
     program: &Program,
+    scope: Scope,
     fix: &str,
 ) {
     let path = read.path.display();
     let mut failed = Vec::new();
     for found in &read.found {
-        if !check_entry(report, &path, found, program, fix).await {
+        let at = Place {
+            path: &read.path,
+            line: found.line,
+        };
+        let passed = match (found.entry, &found.command_line) {
+            (Entry::Hook(hook), Some(line)) => {
+                check_hook(report, &at, &hook, line, program, fix).await
+            }
+            _ => check_server(report, &at, found, program, scope, fix),
+        };
+        if !passed {
             failed.push(found.entry);
         }
     }
@@ -198,22 +217,95 @@ async fn check_file(
     }
 }
 
-/// Whether `found` runs this askdesk (and, a hook, answers a test event).
-async fn check_entry(
+/// Where an entry is: its file, and its line when known.
+struct Place<'a> {
+    path: &'a Path,
+    line: Option<usize>,
+}
+
+impl fmt::Display for Place<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.path.display())?;
+        match self.line {
+            Some(line) => write!(f, ", line {line}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Whether the hook whose command line is `line` is what setup writes
+/// for this askdesk, and answers a test event. Nothing in the line is
+/// looked up or run before it is known to be setup's own.
+async fn check_hook(
     report: &mut Report,
-    path: &impl fmt::Display,
+    at: &Place<'_>,
+    hook: &Hook,
+    line: &str,
+    program: &Program,
+    fix: &str,
+) -> bool {
+    let entry = Entry::Hook(*hook);
+    let written = match WrittenHook::check(line, program, hook) {
+        Ok(written) => written,
+        Err(why) => {
+            report.fail(
+                format_args!(
+                    "{at}: {entry} differs from what askdesk setup writes; not run: {why}"
+                ),
+                fix,
+            );
+            return false;
+        }
+    };
+    report.ok(format_args!("{at}: {entry} runs this askdesk"));
+    match probe::hook(&written).await {
+        Ok(()) => {
+            report.ok(format_args!("{at}: {entry} answered a test event"));
+            true
+        }
+        Err(why) => {
+            report.fail(
+                format_args!("{at}: {entry} failed a test event: {why}"),
+                fix,
+            );
+            false
+        }
+    }
+}
+
+/// Whether the MCP server entry `found` runs this askdesk. doctor never
+/// runs it; the product does, without a shell. Only in the user's own
+/// files is a program other than setup's looked up, to say what it is.
+fn check_server(
+    report: &mut Report,
+    at: &Place<'_>,
     found: &Found,
     program: &Program,
+    scope: Scope,
     fix: &str,
 ) -> bool {
     let entry = found.entry;
     let Some(named) = &found.program else {
-        report.fail(format_args!("{path}: {entry} names no command"), fix);
+        report.fail(format_args!("{at}: {entry} names no command"), fix);
         return false;
     };
+    if named == program.as_str() {
+        report.ok(format_args!("{at}: {entry} runs this askdesk"));
+        return true;
+    }
+    if scope == Scope::Project {
+        report.fail(
+            format_args!(
+                "{at}: {entry} differs from what askdesk setup writes: it runs {named}, not this askdesk ({})",
+                program.as_str()
+            ),
+            fix,
+        );
+        return false;
+    }
     let Some(runs) = probe::resolve(named) else {
         report.fail(
-            format_args!("{path}: {entry} runs {named}, which does not exist"),
+            format_args!("{at}: {entry} runs {named}, which does not exist"),
             fix,
         );
         return false;
@@ -221,7 +313,7 @@ async fn check_entry(
     if !is_this(&runs, program) {
         report.fail(
             format_args!(
-                "{path}: {entry} runs {}, not this askdesk ({})",
+                "{at}: {entry} runs {}, not this askdesk ({})",
                 runs.display(),
                 program.as_str()
             ),
@@ -229,23 +321,8 @@ async fn check_entry(
         );
         return false;
     }
-    report.ok(format_args!("{path}: {entry} runs this askdesk"));
-    let Some(line) = &found.command_line else {
-        return true;
-    };
-    match probe::hook(line).await {
-        Ok(()) => {
-            report.ok(format_args!("{path}: {entry} answered a test event"));
-            true
-        }
-        Err(why) => {
-            report.fail(
-                format_args!("{path}: {entry} failed a test event: {why}"),
-                fix,
-            );
-            false
-        }
-    }
+    report.ok(format_args!("{at}: {entry} runs this askdesk"));
+    true
 }
 
 /// Whether `path` is this binary, through any links.

@@ -1,7 +1,7 @@
 //! askdesk's hooks in a JSON settings file of Claude Code's shape:
 //! `hooks` → an event → matcher groups → the commands each runs.
 
-use super::{command_of, member_array, member_object, same};
+use super::{command_line_no, command_of, member_array, member_object, same};
 use crate::command::{hook_command, is_askdesk_hook};
 use crate::{Change, EditError, Hook, Program, Verb};
 use jsonc_parser::cst::{CstArray, CstContainerNode, CstInputValue, CstNode, CstObject};
@@ -109,13 +109,14 @@ pub(super) fn remove(
     Ok(Some(Change::Hook(Verb::Removed, *hook)))
 }
 
-/// The command lines of askdesk's commands for `hook`.
+/// The command lines of askdesk's commands for `hook`, each with the line
+/// of the file it is on.
 pub(super) fn lines(
     top: &CstObject,
     hook: &Hook,
     program: &Program,
     text: &str,
-) -> Result<Vec<String>, EditError> {
+) -> Result<Vec<(String, Option<usize>)>, EditError> {
     let Some(hooks) = member_object(top, HOOKS, text, HOOKS)? else {
         return Ok(Vec::new());
     };
@@ -124,7 +125,7 @@ pub(super) fn lines(
     };
     Ok(ours(&groups, hook, program)
         .into_iter()
-        .filter_map(|(_, command)| command_of(&command))
+        .filter_map(|(_, command)| Some((command_of(&command)?, command_line_no(&command, text))))
         .collect())
 }
 

@@ -57,6 +57,8 @@ fn a_moved_askdesk_is_found_and_other_commands_are_not() {
             Some("/old/bin/askdesk")
         )]
     );
+    // The line its command is on, for a report to point at.
+    assert_eq!(found[0].line, Some(5));
 }
 
 #[test]
@@ -69,6 +71,7 @@ fn the_server_entry_is_read_in_json_and_toml() {
         [("the MCP server `askdesk`".to_owned(), Some("/gone/askdesk"))]
     );
     assert_eq!(found[0].command_line, None);
+    assert_eq!(found[0].line, Some(1));
     let config = file(Product::Codex, Scope::User, 0);
     let text = "[mcp_servers.askdesk]\ncommand = \"/gone/askdesk\"\nargs = [\"mcp\"]\n";
     let found = inspect(&config, text, &program()).expect("read");
@@ -76,6 +79,7 @@ fn the_server_entry_is_read_in_json_and_toml() {
         programs(&found),
         [("the MCP server `askdesk`".to_owned(), Some("/gone/askdesk"))]
     );
+    assert_eq!(found[0].line, Some(2));
     // An entry without a command names no program.
     let found = inspect(&config, "[mcp_servers.askdesk]\nargs = []\n", &program()).expect("read");
     assert_eq!(found[0].program, None);

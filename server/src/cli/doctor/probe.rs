@@ -1,8 +1,9 @@
-//! The checks that run something: a hook's command line fed a test event
-//! as the agent runs it, and the desk asked who the token is.
+//! The checks that run something: a hook that is setup's own fed a test
+//! event, and the desk asked who the token is.
 
 use super::Report;
 use crate::cli::{config::DeskArgs, detached::loopback_addr};
+use setup::WrittenHook;
 use std::{path::PathBuf, process::Stdio, time::Duration};
 use tokio::{io::AsyncWriteExt, process::Command};
 
@@ -15,7 +16,8 @@ const HOOK_TIME: Duration = Duration::from_secs(30);
 const TEST_EVENT: &str = r#"{"hook_event_name":"AskdeskDoctor","session_id":"askdesk-doctor"}"#;
 
 /// The file `program` names: itself when it has a slash, else the first
-/// match on `PATH`, as the shell finds it.
+/// match on `PATH`, as the shell finds it. Only for the user's own files:
+/// a project's paths are not followed.
 pub(super) fn resolve(program: &str) -> Option<PathBuf> {
     if program.contains('/') {
         return Some(PathBuf::from(program)).filter(|path| path.is_file());
@@ -26,18 +28,18 @@ pub(super) fn resolve(program: &str) -> Option<PathBuf> {
         .find(|candidate| candidate.is_file())
 }
 
-/// Runs a hook's command line through `sh`, as the agent does, with the
-/// test event on stdin: it must exit 0 printing nothing.
-pub(super) async fn hook(line: &str) -> Result<(), String> {
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg(line)
+/// Runs a hook setup wrote, as its words and without a shell (the agent's
+/// shell would make the same words of its line), with the test event on
+/// stdin: it must exit 0 printing nothing.
+pub(super) async fn hook(hook: &WrittenHook) -> Result<(), String> {
+    let mut child = Command::new(hook.program())
+        .args(hook.args())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true)
         .spawn()
-        .map_err(|e| format!("sh cannot run: {e}"))?;
+        .map_err(|e| format!("it cannot be run: {e}"))?;
     if let Some(mut stdin) = child.stdin.take() {
         // A program that does not read stdin is caught by its output.
         let _ = stdin.write_all(TEST_EVENT.as_bytes()).await;
@@ -49,11 +51,7 @@ pub(super) async fn hook(line: &str) -> Result<(), String> {
     let said = String::from_utf8_lossy(&output.stderr);
     let said = said.lines().next().unwrap_or_default().trim();
     if !output.status.success() {
-        return Err(match output.status.code() {
-            Some(127) => format!("the shell cannot find it ({said})"),
-            Some(126) => format!("it cannot be run ({said})"),
-            _ => format!("it exited with {} ({said})", output.status),
-        });
+        return Err(format!("it exited with {} ({said})", output.status));
     }
     if !output.stdout.is_empty() {
         return Err("it printed a decision for an event it should leave alone".to_owned());
