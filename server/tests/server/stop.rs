@@ -86,3 +86,39 @@ async fn done_a_decline_or_a_withdrawal_let_the_agent_stop() {
     .await;
     assert_eq!(cancelled, "");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fifo_named_as_the_transcript_is_no_transcript_and_the_hook_goes_on() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let fifo = dir.path().join("abc123.jsonl");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success(), "mkfifo");
+    // Without the agent's last words the hook reads the transcript, which
+    // would wait for a writer that never comes.
+    let stdin = json!({
+        "session_id": "abc123",
+        "transcript_path": fifo,
+        "cwd": "/home/me/src/askdesk",
+        "hook_event_name": "Stop",
+        "stop_hook_active": false
+    })
+    .to_string();
+    let (url, desk, _shutdown) = server().await;
+    let hook = tokio::spawn(async move { run_hook(&url, stdin).await });
+    // The ask appears within `pending`'s time: the FIFO was not waited on.
+    let id = pending(&desk).await;
+    let ask = desk.get(&id).await.expect("ask");
+    assert_eq!(ask.title.as_deref(), Some("What next?"));
+    assert_eq!(ask.request.context(), None);
+    desk.cancel(&id, &crate::common::by_api())
+        .await
+        .expect("cancelled");
+    let (stdout, _) = tokio::time::timeout(std::time::Duration::from_secs(30), hook)
+        .await
+        .expect("the hook ends")
+        .expect("hook");
+    assert_eq!(stdout, "");
+}

@@ -3,12 +3,15 @@
 //! questions. Only the end of the file is read, and only the last
 //! assistant message is kept, cut to what a request's context may hold:
 //! never the whole transcript. A missing or unreadable transcript is no
-//! error; the questions go without it.
+//! error; the questions go without it. Nor is a path that is not a
+//! regular file: the agent's payload names it, and a FIFO there would hold
+//! the hook, and the agent, for ever.
 
 use serde_json::Value;
 use std::{
-    fs::File,
-    io::{Read, Seek, SeekFrom},
+    fs::{self, File, OpenOptions},
+    io::{self, Read, Seek, SeekFrom},
+    os::unix::fs::OpenOptionsExt,
     path::Path,
 };
 
@@ -30,13 +33,34 @@ pub fn last_message(path: &Path) -> Option<String> {
     Some(cut(text.trim(), interaction::MAX_CONTEXT_CHARS))
 }
 
-fn read_tail(path: &Path) -> std::io::Result<String> {
-    let mut file = File::open(path)?;
+fn read_tail(path: &Path) -> io::Result<String> {
+    let mut file = open_regular(path)?;
     let length = file.metadata()?.len();
     file.seek(SeekFrom::Start(length.saturating_sub(TAIL_BYTES)))?;
     let mut bytes = Vec::new();
     file.take(TAIL_BYTES).read_to_end(&mut bytes)?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// The regular file at `path`, opened for reading; an error for anything
+/// else. A FIFO's open waits for a writer and a device's may do anything,
+/// so the path is looked at first and only a regular file is opened; the
+/// open does not wait even so (the path may change in between), and what
+/// it opened is looked at again. On a regular file O_NONBLOCK changes
+/// nothing.
+fn open_regular(path: &Path) -> io::Result<File> {
+    let not_a_file = || io::Error::new(io::ErrorKind::InvalidInput, "not a regular file");
+    if !fs::metadata(path)?.is_file() {
+        return Err(not_a_file());
+    }
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(not_a_file());
+    }
+    Ok(file)
 }
 
 /// The text of an assistant message entry: Claude Code's
@@ -141,6 +165,33 @@ mod tests {
         garbage.write_all(b"not json\n\xff\xfe\n").expect("write");
         assert_eq!(last_message(garbage.path()), None);
         assert_eq!(last_message(transcript(&[]).path()), None);
+    }
+
+    #[test]
+    fn a_fifo_a_folder_or_a_device_is_no_transcript_and_nothing_waits() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let fifo = dir.path().join("transcript.jsonl");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success(), "mkfifo");
+        let link = dir.path().join("link.jsonl");
+        std::os::unix::fs::symlink(&fifo, &link).expect("a link");
+        let paths = [fifo, link, dir.path().to_owned(), "/dev/null".into()];
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for path in &paths {
+                // A send fails only once the test gave up waiting.
+                let _ = tx.send((path.clone(), last_message(path)));
+            }
+        });
+        for _ in 0..4 {
+            let (path, message) = rx
+                .recv_timeout(std::time::Duration::from_secs(10))
+                .expect("reading the transcript returns at once");
+            assert_eq!(message, None, "{}", path.display());
+        }
     }
 
     #[test]
