@@ -84,14 +84,34 @@ impl Failed {
     }
 }
 
-/// Where to go after signing in: a path of this server, or the desk.
+/// Where to go after signing in: a path of this server, or the desk. The
+/// one check of every `next` and `back` the sign-in routes, the OIDC flow
+/// and the language switch send a browser on to.
 pub fn local_path(next: Option<&str>) -> &str {
     match next {
-        Some(path) if path.starts_with('/') && !path.starts_with("//") && !path.contains('\\') => {
-            path
-        }
+        Some(path) if is_local_path(path) => path,
         _ => "/",
     }
+}
+
+/// Whether a browser reads `path` as a path of the page's own host.
+///
+/// Browsers read a URL leniently (the WHATWG URL standard): they drop tabs
+/// and line breaks wherever they are, trim spaces and controls from its
+/// ends, and read `\` as `/`; so `/<TAB>/evil.example` and `/\evil.example`
+/// are `//evil.example`, another site. A path with any control character,
+/// any white space or a backslash is therefore refused outright. What is
+/// left cannot hide anything between its characters, and the standard
+/// reads a string that starts with one `/` but not two as a path on the
+/// base URL's host, whatever follows. This is checked by hand, not by
+/// parsing with the `url` crate, because the browser bundle runs it too.
+fn is_local_path(path: &str) -> bool {
+    let mut chars = path.chars();
+    chars.next() == Some('/')
+        && chars.next() != Some('/')
+        && !path
+            .chars()
+            .any(|c| c.is_control() || c.is_whitespace() || c == '\\')
 }
 
 /// The sign-in page. The form posts to the server, which checks the token,
@@ -105,7 +125,7 @@ pub fn SignInPage() -> impl IntoView {
     // (the server checks it again).
     let next = query
         .with_untracked(|q| q.get("next"))
-        .filter(|n| n.starts_with('/'));
+        .filter(|n| is_local_path(n));
     let provider = use_context::<crate::PageConfig>()
         .and_then(|config| config.sign_in_with)
         .map(|name| {
@@ -172,9 +192,55 @@ mod tests {
     fn signing_in_goes_on_only_to_a_path_of_this_server() {
         assert_eq!(local_path(Some("/asks/abc")), "/asks/abc");
         assert_eq!(local_path(Some("/history?q=x")), "/history?q=x");
+        assert_eq!(local_path(Some("/")), "/");
         for away in ["//evil.example", "https://evil.example", "/\\evil", "asks"] {
             assert_eq!(local_path(Some(away)), "/", "{away}");
         }
         assert_eq!(local_path(None), "/");
+    }
+
+    /// Browsers drop tabs and line breaks from a URL, trim spaces and
+    /// controls from its ends and read `\` as `/`: each of these would
+    /// take the browser to `//evil.example`.
+    #[test]
+    fn a_path_a_browser_would_read_as_another_host_goes_to_the_desk() {
+        for away in [
+            "/\t/evil.example",
+            "/\n/evil.example",
+            "/\r/evil.example",
+            "/\r\n/evil.example",
+            "\t//evil.example",
+            " //evil.example",
+            "/ /evil.example",
+            "//\tevil.example",
+            "/\\evil.example",
+            "\\/evil.example",
+            "/\\/evil.example",
+            "/\u{0}/evil.example",
+            "/\u{0b}/evil.example",
+            "/\u{0c}/evil.example",
+            "/\u{1b}/evil.example",
+            "/\u{7f}/evil.example",
+            "/\u{85}/evil.example",
+            "/\u{a0}/evil.example",
+            "/\u{2028}/evil.example",
+            "/\u{3000}/evil.example",
+            "/asks/abc\t",
+        ] {
+            assert_eq!(local_path(Some(away)), "/", "{away:?}");
+        }
+    }
+
+    /// Encoded, those characters are only a path's letters: a browser
+    /// does not decode them before it finds the host.
+    #[test]
+    fn percent_encoded_controls_stay_a_path_of_this_server() {
+        for path in [
+            "/%09/evil.example",
+            "/%2F%2Fevil.example",
+            "/%5Cevil.example",
+        ] {
+            assert_eq!(local_path(Some(path)), path);
+        }
     }
 }

@@ -376,7 +376,12 @@ async fn a_person_signs_in_by_the_email_the_provider_verified_and_every_bad_toke
     let sessions = desk.sessions(None).await.expect("sessions");
     assert_eq!(sessions.len(), 1);
     // `/signin/done` carries the browser on, to a path of this server only.
-    for (next, to) in [("/history", "/history"), ("//evil.example", "/")] {
+    for (next, to) in [
+        ("/history", "/history"),
+        ("//evil.example", "/"),
+        ("%2F%09%2Fevil.example", "/"),
+        ("%2F%5Cevil.example", "/"),
+    ] {
         let done = page_text(&format!("{url}/signin/done?next={next}")).await;
         assert!(done.contains(&format!(r#"content="0;url={to}""#)), "{done}");
     }

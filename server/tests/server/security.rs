@@ -254,6 +254,49 @@ async fn signing_in_with_the_token_sets_a_strict_http_only_cookie_that_opens_the
     assert!(body_text(response).await.contains("Waiting for you"));
 }
 
+/// Browsers drop tabs and line breaks from a URL and read `\` as `/`, so
+/// each of these `next`s, decoded, would be `//evil.example`: every route
+/// that sends a browser on (signing in, `/signin/done` without signing in,
+/// the language switch) sends it to the desk instead.
+#[tokio::test]
+async fn a_next_a_browser_would_read_as_another_host_goes_to_the_desk() {
+    let server = TestServer::with_token().await;
+    let away = [
+        "%2F%09%2Fevil.example",
+        "%2F%0A%2Fevil.example",
+        "%2F%0D%2Fevil.example",
+        "%09%2F%2Fevil.example",
+        "%2F%5Cevil.example",
+        "%5C%5Cevil.example",
+        "%2F%2Fevil.example",
+    ];
+    for next in away {
+        let sign_in = Request::post("/signin")
+            .header(header::HOST, HOST)
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .body(Body::from(format!("token={TOKEN}&next={next}")))
+            .expect("request");
+        let signed = server.send(sign_in).await;
+        assert_eq!(signed.status(), StatusCode::SEE_OTHER, "{next}");
+        assert_eq!(signed.headers()[header::LOCATION], "/", "{next}");
+
+        let (status, done) = server.get_page(&format!("/signin/done?next={next}")).await;
+        assert_eq!(status, StatusCode::OK, "{next}");
+        assert!(done.contains(r#"content="0;url=/""#), "{next}: {done}");
+        assert!(done.contains(r#"<p><a href="/">"#), "{next}: {done}");
+
+        let switched = Request::get(format!("/lang/en?back={next}"))
+            .header(header::HOST, HOST)
+            .body(Body::empty())
+            .expect("request");
+        let switched = server.send(switched).await;
+        assert_eq!(switched.headers()[header::LOCATION], "/", "{next}");
+    }
+    // A path of this server is still where signing in goes on to.
+    let (_, done) = server.get_page("/signin/done?next=%2Fhistory").await;
+    assert!(done.contains(r#"content="0;url=/history""#), "{done}");
+}
+
 #[test]
 fn settings_refuse_a_non_loopback_address_without_a_token() {
     let mut args = crate::common::args(None);
