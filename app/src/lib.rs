@@ -174,6 +174,9 @@ pub(crate) fn set_status(_code: u16) {
 /// start markup; it becomes `‹`, which reads the same.
 pub(crate) fn tab_title(text: &str) -> String {
     // Isolated, as `<bdi>` would be: the tab's title is text, not HTML.
+    // Its own bidirectional controls are shown, not followed: nothing
+    // isolates its parts from each other.
+    let text = interaction::with_visible_controls(text);
     format!("askdesk: \u{2068}{}\u{2069}", text.replace('<', "\u{2039}"))
 }
 

@@ -65,7 +65,7 @@
 //! | `invalid_session` | `session` | not 1–64 characters of `A-Za-z0-9_-` |
 //! | `empty_message` | `text` | a message to the agent's session that is blank |
 //! | `message_too_long` | `text` | a message over 10,000 characters |
-//! | `control_character` | any text: `questions[i].question`, `title`, `answers[i].custom`, `reason`, … | a C0 control character other than tab and newline |
+//! | `control_character` | any text: `questions[i].question`, `title`, `answers[i].custom`, `reason`, … | a control character (C0, DEL or C1: U+0000–U+001F, U+007F–U+009F) other than tab and newline |
 //!
 //! Lengths count Unicode scalar values; "blank" means empty after trimming
 //! whitespace.
@@ -121,7 +121,7 @@ pub use problem::{Problem, ProblemCode, Problems};
 pub use projection::{claude_code_answer, json_quote, project, Outcome, Structured, ToolOutput};
 pub use time::{NotATime, Timestamp};
 pub use validate::{
-    ValidAnswers, ValidRequest, MAX_CONTEXT_CHARS, MAX_CUSTOM_CHARS, MAX_DESCRIPTION_CHARS,
-    MAX_HEADER_CHARS, MAX_ID_CHARS, MAX_LABEL_CHARS, MAX_OPTIONS, MAX_PREVIEW_CHARS, MAX_QUESTIONS,
-    MAX_QUESTION_CHARS,
+    with_visible_controls, ValidAnswers, ValidRequest, MAX_CONTEXT_CHARS, MAX_CUSTOM_CHARS,
+    MAX_DESCRIPTION_CHARS, MAX_HEADER_CHARS, MAX_ID_CHARS, MAX_LABEL_CHARS, MAX_OPTIONS,
+    MAX_PREVIEW_CHARS, MAX_QUESTIONS, MAX_QUESTION_CHARS,
 };

@@ -7,10 +7,11 @@ use crate::{AskStatus, Notice, ProblemCode, Role, Scalar, Timestamp, Via};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use std::borrow::Cow;
 
-/// Any text without a C0 control character other than tab and newline.
-pub(crate) const TEXT: &str = r"^[^\u0000-\u0008\u000B-\u001F]*$";
+/// Any text without a control character (C0, DEL or C1) other than tab
+/// and newline.
+pub(crate) const TEXT: &str = r"^[^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*$";
 /// [`TEXT`] that is not blank.
-pub(crate) const NOT_BLANK: &str = r"^[^\u0000-\u0008\u000B-\u001F]*[^\s\u0000-\u0008\u000B-\u001F][^\u0000-\u0008\u000B-\u001F]*$";
+pub(crate) const NOT_BLANK: &str = r"^[^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*[^\s\u0000-\u0008\u000B-\u001F\u007F-\u009F][^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*$";
 /// A question's id.
 pub(crate) const QUESTION_ID: &str = "^[A-Za-z0-9_-]{1,64}$";
 /// An ask's id.

@@ -184,11 +184,18 @@ fn scrolled(frame: &mut Frame, area: Rect, lines: Vec<Line<'static>>, focus: usi
     offset
 }
 
+/// An ask's title as the terminal shows it. A terminal isolates nothing,
+/// so the title's bidirectional controls are shown as their code points
+/// ([`interaction::with_visible_controls`]), not followed.
+fn shown_title(title: Option<&str>, t: &Words) -> String {
+    title.map_or_else(
+        || t.untitled.to_owned(),
+        |title| interaction::with_visible_controls(title).into_owned(),
+    )
+}
+
 fn title_line(session: &Session, t: &Words, right: String) -> Line<'static> {
-    let title = session
-        .title
-        .clone()
-        .unwrap_or_else(|| t.untitled.to_owned());
+    let title = shown_title(session.title.as_deref(), t);
     Line::from(vec![
         "askdesk ".bold(),
         Span::raw(title),

@@ -112,12 +112,16 @@ fn ChoiceOption(
         view! { <span class="option-description" id=description_id dir="auto">{d}</span> }
     });
     // A preview is exactly what the option is about (a command, a diff):
-    // shown as it is, monospace, with its whitespace. A newline right after
-    // `<pre>` is dropped by HTML, so none leads.
+    // shown as it is, monospace, with its whitespace, and its bidirectional
+    // controls as their code points, so that a command reads in the order
+    // it runs (`dir="auto"` isolates the preview, not its parts). A newline
+    // right after `<pre>` is dropped by HTML, so none leads.
     let preview = option
         .preview
         .filter(|p| !p.trim().is_empty())
-        .map(|p| p.trim_start_matches(['\n', '\r']).to_owned())
+        .map(|p| {
+            interaction::with_visible_controls(p.trim_start_matches(['\n', '\r'])).into_owned()
+        })
         .map(|p| view! { <pre class="option-preview" dir="auto">{p}</pre> });
     view! {
         <div class="option">

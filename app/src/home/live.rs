@@ -28,8 +28,11 @@ pub(super) fn use_desk_events(
 ) {
     let on_ask = move |AskEvent { ask, .. }: AskEvent| {
         if ask.status == AskStatus::Pending && notify.get_untracked() {
+            // A notification isolates nothing: its title's bidirectional
+            // controls are shown, not followed.
             let title = ask.title.as_deref().unwrap_or(t.new_ask_notification);
-            browser::notify_unless_seen(title, ask.agent.as_deref().unwrap_or(t.an_agent));
+            let title = interaction::with_visible_controls(title);
+            browser::notify_unless_seen(&title, ask.agent.as_deref().unwrap_or(t.an_agent));
         }
         lists.update(|l| l.apply(ask));
     };

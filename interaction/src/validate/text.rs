@@ -1,14 +1,18 @@
-//! The rule every text that comes in keeps, whatever its field: no C0
-//! control character but tab and newline. A NUL, an escape or a carriage
+//! The rule every text that comes in keeps, whatever its field: no
+//! control character but tab and newline: none of C0, DEL or C1 (U+0080 to
+//! U+009F, an 8-bit escape among them). A NUL, an escape or a carriage
 //! return in a title or an answer is no text a person wrote, and stores,
-//! terminals and pages each read it differently. And the free texts of an
-//! ask and a decline (title, agent, context, reason): trimmed, blank as
-//! none, and no longer than their field allows.
+//! terminals and pages each read it differently. How such text, and the
+//! bidirectional controls a text may hold, are shown where they cannot be
+//! isolated ([`with_visible_controls`]). And the free texts of an ask and
+//! a decline (title, agent, context, reason): trimmed, blank as none, and
+//! no longer than their field allows.
 
 use crate::{
     model::Request,
     problem::{Problem, ProblemCode},
 };
+use std::borrow::Cow;
 
 /// Which rules of text apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,15 +24,60 @@ pub(crate) enum Texts {
     Stored,
 }
 
+/// Whether the text rules refuse `c`: a control character (Unicode's
+/// `Cc`: U+0000 to U+001F and U+007F to U+009F) other than tab and newline.
+fn is_refused_control(c: char) -> bool {
+    c.is_control() && c != '\t' && c != '\n'
+}
+
+/// Whether `c` reorders the text around it without being seen: the marks
+/// (U+200E, U+200F, U+061C), embeddings and overrides (U+202A to U+202E)
+/// and isolates (U+2066 to U+2069).
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
 /// The first control character of `text` other than tab and newline, and
 /// how many characters come before it.
 pub(crate) fn control_character(text: &str) -> Option<(usize, char)> {
-    if !text.bytes().any(|b| b < 0x20 && b != b'\t' && b != b'\n') {
+    // Every such character is a byte below 0x20, DEL, or (C1) a two-byte
+    // sequence led by 0xC2: text without those bytes, nearly all of it, is
+    // passed without decoding.
+    if !text
+        .bytes()
+        .any(|b| (b < 0x20 && b != b'\t' && b != b'\n') || b == 0x7f || b == 0xc2)
+    {
         return None;
     }
     text.chars()
         .enumerate()
-        .find(|(_, c)| u32::from(*c) < 0x20 && *c != '\t' && *c != '\n')
+        .find(|(_, c)| is_refused_control(*c))
+}
+
+/// `text` as it is shown where what it holds cannot be isolated from the
+/// rest: a preview (a command, a diff) or a title. A page's `dir="auto"`
+/// or `<bdi>` keeps agent text from reordering the page's own words, but
+/// not its parts from each other, so an override in a command would make
+/// it read otherwise than it runs; and a terminal or a notification
+/// isolates nothing. Each bidirectional control, and each control
+/// character the text rules refuse (a store may hold them from before the
+/// rule), is written as its code point, `⟨U+202E⟩`, and the text reads in
+/// the order it is stored. Every surface that shows a preview or a title
+/// calls this.
+pub fn with_visible_controls(text: &str) -> Cow<'_, str> {
+    let hidden = |c: char| is_refused_control(c) || is_bidi_control(c);
+    if !text.chars().any(hidden) {
+        return Cow::Borrowed(text);
+    }
+    let mut shown = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if hidden(c) {
+            shown.push_str(&format!("⟨U+{:04X}⟩", u32::from(c)));
+        } else {
+            shown.push(c);
+        }
+    }
+    Cow::Owned(shown)
 }
 
 /// The problem at `path` when `text` has a control character.
@@ -103,13 +152,43 @@ mod tests {
     use super::*;
 
     #[test]
-    fn tab_and_newline_pass_and_every_other_c0_character_is_found_where_it_is() {
+    fn tab_and_newline_pass_and_every_other_control_character_is_found_where_it_is() {
         assert_eq!(control_character("line one\n\tline two"), None);
-        assert_eq!(control_character("ünïcode \u{202e} stays"), None, "not C0");
-        for code in (0u32..0x20).filter(|c| ![0x09, 0x0a].contains(c)) {
+        assert_eq!(
+            control_character("ünïcode \u{202e} stays"),
+            None,
+            "no control"
+        );
+        assert_eq!(
+            control_character("\u{a0}\u{bf}Â"),
+            None,
+            "led by 0xC2, not C1"
+        );
+        let c0 = (0u32..0x20).filter(|c| ![0x09, 0x0a].contains(c));
+        for code in c0.chain(0x7f..=0x9f) {
             let found = char::from_u32(code).expect("char");
             let text = format!("é{found}x");
             assert_eq!(control_character(&text), Some((1, found)), "U+{code:04X}");
+        }
+    }
+
+    #[test]
+    fn bidi_and_control_characters_are_shown_as_their_code_points_and_the_rest_as_it_is() {
+        let plain = "rm -rf build/ # ünïcode, עברית, tab\tand\nnewline";
+        assert!(matches!(with_visible_controls(plain), Cow::Borrowed(_)));
+        assert_eq!(
+            with_visible_controls("echo safe \u{202e}fr- mr\u{202c} # x"),
+            "echo safe ⟨U+202E⟩fr- mr⟨U+202C⟩ # x"
+        );
+        for code in [
+            0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068,
+            0x2069, 0x1b, 0x7f, 0x85, 0x9b,
+        ] {
+            let c = char::from_u32(code).expect("char");
+            assert_eq!(
+                with_visible_controls(&format!("a{c}b")),
+                format!("a⟨U+{code:04X}⟩b")
+            );
         }
     }
 

@@ -87,6 +87,71 @@ fn answers_defaults_and_reasons_refuse_control_characters() {
     );
 }
 
+/// DEL and the C1 controls (U+0080 to U+009F; U+009B is an 8-bit CSI,
+/// which some terminals take as an escape) are control characters too;
+/// the letters just past them are text.
+#[test]
+fn del_and_c1_controls_are_refused_at_their_path_like_the_others() {
+    let new: NewAsk = serde_json::from_value(serde_json::json!({
+        "title": "Ship\u{7f}it",
+        "agent": "bot\u{9b}31m",
+        "context": "next line\u{85}here",
+        "questions": [{
+            "id": "db", "question": "Which database?\u{80}", "header": "Db",
+            "options": [
+                {"label": "SQLite", "preview": "rm\u{9f}"},
+                {"label": "PostgreSQL", "description": "\u{a0}non-breaking and \u{a9} are text"}
+            ]
+        }]
+    }))
+    .expect("decodes");
+    let problems = new.validate().expect_err("refused");
+    assert_eq!(
+        codes(&problems),
+        [
+            ("context".to_owned(), "control_character"),
+            ("questions[0].question".to_owned(), "control_character"),
+            (
+                "questions[0].options[0].preview".to_owned(),
+                "control_character"
+            ),
+            ("title".to_owned(), "control_character"),
+            ("agent".to_owned(), "control_character"),
+        ]
+    );
+    assert!(
+        problems.iter().any(|p| p.message.contains("U+009B")),
+        "{problems}"
+    );
+
+    let request = sample_request();
+    let refused = request
+        .validate_answers(answers(
+            r#"{"answers": [
+              {"id": "db", "selected": ["SQLite"]},
+              {"id": "features", "selected": ["Auth"], "custom": "Tracing\u009b"},
+              {"id": "notes", "custom": "delete\u007f"}
+            ]}"#,
+        ))
+        .expect_err("refused");
+    assert_eq!(
+        codes(&refused),
+        [
+            ("answers[1].custom".to_owned(), "control_character"),
+            ("answers[2].custom".to_owned(), "control_character"),
+        ]
+    );
+    let refused = Decline {
+        reason: Some("not\u{9b}now".to_owned()),
+    }
+    .validate()
+    .expect_err("refused");
+    assert_eq!(
+        codes(&refused),
+        [("reason".to_owned(), "control_character")]
+    );
+}
+
 /// An ask stored before the rule (a form's posted CRLF, a preview with one)
 /// stays readable: by the store, and on the wire from the server.
 #[test]

@@ -146,14 +146,14 @@ fn the_problem_codes_and_statuses_are_interactions() {
 }
 
 /// Every text the validator reads for control characters
-/// (`control_character`: C0 ones other than tab and newline) says so in its
+/// (`control_character`: C0, DEL and C1 ones other than tab and newline) says so in its
 /// pattern, and the texts that must not be blank say that too: input the
 /// document calls valid is not refused for either. An answer's question id
 /// is written as questions' ids are.
 #[test]
 fn incoming_texts_refuse_control_characters_as_the_validator_does() {
     let doc = document();
-    let controls = r"\u0000-\u0008\u000B-\u001F";
+    let controls = r"\u0000-\u0008\u000B-\u001F\u007F-\u009F";
     let no_controls = format!("^[^{controls}]*$");
     let not_blank = format!("^[^{controls}]*[^\\s{controls}][^{controls}]*$");
     for (name, field, pattern) in [

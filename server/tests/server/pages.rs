@@ -456,3 +456,33 @@ async fn what_the_agent_was_doing_stands_above_the_questions_as_its_own_escaped_
     assert_eq!(body["problems"][0]["path"], "context", "{body}");
     assert_eq!(body["problems"][0]["code"], "context_too_long", "{body}");
 }
+
+/// `dir="auto"` isolates a preview from the page, not its parts from each
+/// other, and a tab's title isolates nothing: there, an override is shown
+/// as its code point, so a command reads in the order it runs.
+#[tokio::test]
+async fn bidi_controls_in_a_preview_and_the_tab_title_are_shown_as_their_code_points() {
+    let server = TestServer::new().await;
+    let id = server
+        .create(json!({
+            "title": "Bash: echo safe \u{202e}fr- mr",
+            "questions": [{"id": "run", "question": "Run it?", "options": [
+                {"label": "Allow once", "preview": "echo safe \u{202e}fr- mr\u{202c}"},
+                {"label": "Deny"}
+            ]}]
+        }))
+        .await;
+    let (status, html) = server.get_page(&format!("/asks/{id}")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        html.contains("echo safe ⟨U+202E⟩fr- mr⟨U+202C⟩</pre>"),
+        "{html}"
+    );
+    let tab = html
+        .split("<title>")
+        .nth(1)
+        .and_then(|rest| rest.split("</title>").next())
+        .expect("a title");
+    assert!(tab.contains("Bash: echo safe ⟨U+202E⟩fr- mr"), "{tab}");
+    assert!(!tab.contains('\u{202e}'), "{tab}");
+}

@@ -235,8 +235,9 @@ async fn an_agents_text_reorders_nothing_around_it_on_the_page_the_desk_and_hist
     ] {
         assert!(page.contains(isolated), "{isolated} in {page}");
     }
+    // A tab's title isolates nothing within it: the override is shown.
     assert!(
-        page.contains("<title>askdesk: \u{2068}Deploy\u{202e}won\u{2069}</title>"),
+        page.contains("<title>askdesk: \u{2068}Deploy⟨U+202E⟩won\u{2069}</title>"),
         "{page}"
     );
     for path in ["/", "/history"] {
@@ -259,6 +260,9 @@ async fn control_characters_are_refused_at_their_path_and_nothing_is_stored() {
     ask["title"] = json!("Deploy\u{0}now");
     ask["questions"][0]["options"][1]["label"] = json!("Log\u{1b}[31mging");
     ask["questions"][2]["question"] = json!("Anything\relse?");
+    // DEL and the C1 controls (an 8-bit CSI here) are control characters too.
+    ask["questions"][1]["header"] = json!("Data\u{7f}base");
+    ask["questions"][0]["options"][0]["description"] = json!("Sign\u{9b}31min");
     let (status, body) = server.json(Method::POST, "/api/v1/asks", Some(ask)).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     let mut at: Vec<(&str, &str)> = body["problems"]
@@ -276,7 +280,9 @@ async fn control_characters_are_refused_at_their_path_and_nothing_is_stored() {
     assert_eq!(
         at,
         [
+            ("questions[0].options[0].description", "control_character"),
             ("questions[0].options[1].label", "control_character"),
+            ("questions[1].header", "control_character"),
             ("questions[2].question", "control_character"),
             ("title", "control_character"),
         ],

@@ -224,13 +224,16 @@ fn push_status(
     }
 }
 
-/// The focused option's preview, in a box of its own.
+/// The focused option's preview, in a box of its own: its bidirectional
+/// controls shown as their code points, so that a command reads in the
+/// order it runs.
 fn render_preview(frame: &mut Frame, side: Rect, option: &QuestionOption, t: &Words) {
     let mut preview_lines = Vec::new();
     let inner_columns = usize::from(side.width.saturating_sub(2));
+    let preview = option.preview.as_deref().unwrap_or("");
     push_wrapped(
         &mut preview_lines,
-        option.preview.as_deref().unwrap_or(""),
+        &interaction::with_visible_controls(preview),
         inner_columns,
         "",
         Style::new(),

@@ -3,7 +3,7 @@
 
 use super::{
     push_defaults_line, push_item, push_problems, push_wrapped, question_name, scrolled,
-    title_line, INDENT,
+    shown_title, title_line, INDENT,
 };
 use crate::{
     i18n::Words,
@@ -41,7 +41,7 @@ pub(super) fn queue(model: &Model, t: &Words, frame: &mut Frame, area: Rect) {
         if focused {
             focus_line = lines.len();
         }
-        let title = ask.title.clone().unwrap_or_else(|| t.untitled.to_owned());
+        let title = shown_title(ask.title.as_deref(), t);
         let style = if focused {
             Style::new().reversed()
         } else {
@@ -112,7 +112,7 @@ pub(super) fn review(session: &Session, t: &Words, now: i64, frame: &mut Frame, 
 
 pub(super) fn outcome(ask: &Ask, t: &Words, frame: &mut Frame, area: Rect) {
     let columns = usize::from(area.width);
-    let title = ask.title.clone().unwrap_or_else(|| t.untitled.to_owned());
+    let title = shown_title(ask.title.as_deref(), t);
     let mut lines = vec![
         Line::from(vec!["askdesk ".bold(), Span::raw(title)]),
         Line::from(""),

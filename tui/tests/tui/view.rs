@@ -322,3 +322,27 @@ fn what_the_agent_was_doing_stands_above_the_question_cut_to_a_few_lines() {
     assert!(shown.contains("│ 4\n│ …"), "{shown}");
     assert!(!shown.contains("│ 5"), "{shown}");
 }
+
+/// A terminal isolates nothing: an override in a title or a preview is
+/// shown as its code point, so a command reads in the order it runs.
+#[test]
+fn bidi_controls_in_the_title_and_a_preview_are_shown_as_their_code_points() {
+    let request: Request = serde_json::from_str(
+        r#"{"questions": [{"id": "run", "question": "Run it?",
+            "options": [{"label": "Allow once", "preview": "echo safe \u202efr- mr\u202c"},
+                        {"label": "Deny"}]}]}"#,
+    )
+    .expect("request");
+    let m = Model::keyless(
+        ValidRequest::new(request).expect("valid"),
+        Some("Bash: echo safe \u{202e}fr- mr".to_owned()),
+    );
+    let (lines, _) = draw(&m, 120, 24);
+    let text = screen(&lines);
+    assert!(
+        lines[0].contains("Bash: echo safe ⟨U+202E⟩fr- mr"),
+        "{text}"
+    );
+    assert!(text.contains("echo safe ⟨U+202E⟩fr- mr⟨U+202C⟩"), "{text}");
+    assert!(!text.contains('\u{202e}'), "{text}");
+}

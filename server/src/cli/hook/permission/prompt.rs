@@ -297,12 +297,18 @@ fn first_line(text: &str) -> String {
     }
 }
 
-/// `text` as the desk takes it: a tool's input is anything (a file with
-/// CRLF line ends, a command with an escape in it), and askdesk refuses
-/// control characters, so line ends become newlines and every other
-/// control character but tab its visible picture (U+2400 and on: `␛`).
+/// `text` as the desk takes it and a person should read it: a tool's
+/// input is anything (a file with CRLF line ends, a command with an escape
+/// or a right-to-left override in it), and askdesk refuses control
+/// characters, so line ends become newlines and every other C0 control
+/// character but tab its visible picture (U+2400 and on: `␛`). What has
+/// no picture (DEL, C1) and the bidirectional controls are written as
+/// their code points (`⟨U+202E⟩`, [`interaction::with_visible_controls`]):
+/// the prompt's title, question and preview then read in the order the
+/// command runs, on every surface that shows them.
 fn printable(text: &str) -> String {
-    text.replace("\r\n", "\n")
+    let pictured: String = text
+        .replace("\r\n", "\n")
         .chars()
         .map(|c| match u32::from(c) {
             code @ 0..=0x1f if c != '\t' && c != '\n' => {
@@ -310,7 +316,8 @@ fn printable(text: &str) -> String {
             }
             _ => c,
         })
-        .collect()
+        .collect();
+    interaction::with_visible_controls(&pictured).into_owned()
 }
 
 /// `text` cut to at most `max` characters, ending in `…` when cut; as the

@@ -85,12 +85,36 @@ fn a_long_preview_is_cut_at_a_line_and_says_so() {
 }
 
 /// A tool's input may hold anything; the ask holds only what the desk
-/// takes: CRLF as newlines, other control characters as their pictures.
+/// takes: CRLF as newlines, other C0 control characters as their
+/// pictures, DEL and C1 as their code points.
 #[test]
 fn control_characters_in_a_tools_input_are_shown_not_sent() {
     assert_eq!(fit_lines("a\r\nb\r\n", 100), "a\nb\n");
     assert_eq!(
         fit("printf '\u{1b}[1m\tbold'\0", 100),
         "printf '\u{241b}[1m\tbold'\u{2400}"
+    );
+    assert_eq!(
+        fit("printf '\u{9b}31m\u{7f}'", 100),
+        "printf '⟨U+009B⟩31m⟨U+007F⟩'"
+    );
+}
+
+/// An override makes a command read otherwise than it runs (here
+/// `rm -rf` would read `fr- mr`): the prompt's title and preview show each
+/// bidirectional control as its code point, so they read as it runs.
+#[test]
+fn bidi_controls_in_a_command_are_shown_in_the_title_and_the_preview() {
+    let shown = action(
+        "Bash",
+        &json!({"command": "echo safe \u{202e}fr- mr\u{202c}"}),
+    );
+    assert_eq!(
+        fit(&shown.title, 200),
+        "Bash: echo safe ⟨U+202E⟩fr- mr⟨U+202C⟩"
+    );
+    assert_eq!(
+        fit_lines(&shown.detail, 1_000),
+        "echo safe ⟨U+202E⟩fr- mr⟨U+202C⟩"
     );
 }
