@@ -8,6 +8,7 @@
 //! for it. `/metrics` is for the admin token (or an open desk), or open on
 //! an address of its own (`--metrics-addr`).
 
+use crate::http::security::Security;
 use axum::{
     extract::{Extension, State},
     http::{header::CONTENT_TYPE, StatusCode},
@@ -21,7 +22,10 @@ use desk::{
 };
 use interaction::{Role, Timestamp};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
-use std::{net::SocketAddr, sync::OnceLock, time::Duration};
+use std::{
+    sync::{Arc, OnceLock},
+    time::Duration,
+};
 use tokio_util::sync::CancellationToken;
 
 /// Asks pending, in the database.
@@ -152,22 +156,26 @@ pub async fn scrape(
     render(&state.desk).await
 }
 
-/// Serves `/metrics` without a token on `addr` (`--metrics-addr`) until
-/// `stop`.
-pub async fn serve_open(
-    addr: SocketAddr,
-    desk: Desk,
-    stop: CancellationToken,
-) -> std::io::Result<SocketAddr> {
-    let listener = tokio::net::TcpListener::bind(addr).await?;
-    let bound = listener.local_addr()?;
-    let router = Router::new().route(
-        "/metrics",
-        get(move || {
-            let desk = desk.clone();
-            async move { render(&desk).await }
-        }),
-    );
+/// `/metrics` without a token (`--metrics-addr`), for the hosts
+/// `security` answers to: the main listener's `Host` check and security
+/// headers, on every path.
+pub fn open_routes(desk: Desk, security: Arc<Security>) -> Router {
+    Router::new()
+        .route(
+            "/metrics",
+            get(move || {
+                let desk = desk.clone();
+                async move { render(&desk).await }
+            }),
+        )
+        .layer(axum::middleware::from_fn_with_state(
+            security,
+            crate::http::guard::host_checked,
+        ))
+}
+
+/// Serves `router` ([`open_routes`]) on `listener` until `stop`.
+pub fn serve_open(listener: tokio::net::TcpListener, router: Router, stop: CancellationToken) {
     tokio::spawn(async move {
         let served = axum::serve(listener, router)
             .with_graceful_shutdown(stop.cancelled_owned())
@@ -176,7 +184,6 @@ pub async fn serve_open(
             tracing::warn!("serving /metrics stopped: {e}");
         }
     });
-    Ok(bound)
 }
 
 /// A request counted among those waiting here while it lives.

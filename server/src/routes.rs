@@ -13,6 +13,7 @@ pub mod openapi;
 pub mod pages;
 pub mod phone;
 pub mod push;
+pub mod rpc;
 pub mod sign_in;
 pub mod slack;
 
@@ -81,6 +82,7 @@ pub fn app(state: AppState) -> Router {
             move || app::shell(options.clone())
         })
         .fallback(pages::static_or_not_found)
+        .layer(axum::middleware::from_fn(rpc::checked))
         // Pages and JSON, gzip when the client accepts it, for phones'
         // links. Not the site's files,
         // which carry their build-time encoding already, nor event streams.

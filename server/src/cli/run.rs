@@ -166,6 +166,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
             "links to asks use the public URL"
         );
     }
+    serve_metrics(args, &settings, &desk, &shutdown).await?;
     spawn_workers(
         &desk,
         args,
@@ -174,7 +175,6 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         changes,
         &shutdown,
     );
-    serve_metrics(args, &desk, &shutdown).await?;
     raise_open_files();
     let acceptor = tls.as_ref().map(Tls::acceptor);
     let certificates = tls.as_ref().map(Tls::certificates);
@@ -199,17 +199,23 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
 }
 
 /// `/metrics` on `--metrics-addr` too, without a token, and the metrics'
-/// upkeep.
+/// upkeep. It answers to the hosts the main address does, and to its own
+/// address.
 async fn serve_metrics(
     args: &ServeArgs,
+    settings: &Settings,
     desk: &Desk,
     shutdown: &CancellationToken,
 ) -> Result<(), StartError> {
     tokio::spawn(crate::metrics::upkeep(shutdown.clone()));
     if let Some(addr) = args.metrics_addr {
-        let bound = crate::metrics::serve_open(addr, desk.clone(), shutdown.clone())
+        let listener = tokio::net::TcpListener::bind(addr)
             .await
             .with_context(|| format!("--metrics-addr: cannot listen on {addr}"))?;
+        let bound = listener.local_addr()?;
+        let security = Arc::new(settings.security(bound));
+        let router = crate::metrics::open_routes(desk.clone(), security);
+        crate::metrics::serve_open(listener, router, shutdown.clone());
         tracing::info!(addr = %bound, "/metrics is served here without a token");
     }
     Ok(())

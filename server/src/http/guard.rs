@@ -277,6 +277,28 @@ fn cross_origin(security: &Security, headers: &HeaderMap, host: &str) -> Option<
     (!allowed).then(|| format!("a page at {origin:?}"))
 }
 
+/// The middleware of a listener that serves no one's asks and reads no
+/// credentials (`--metrics-addr`): the [`guard`]'s `Host` check, so that
+/// no other site's page reaches it by DNS rebinding, and the security
+/// headers.
+pub async fn host_checked(
+    State(security): State<Arc<Security>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let response = match named_host(&security, &request) {
+        Ok(_) => next.run(request).await,
+        Err((status, message)) => error(status, message),
+    };
+    with_headers(response)
+}
+
+/// The security headers of [`with_headers`] as a middleware, for routes
+/// outside the guard (the probes).
+pub async fn security_headers(response: Response) -> Response {
+    with_headers(response)
+}
+
 /// The security headers every response carries.
 pub(crate) fn with_headers(mut response: Response) -> Response {
     let headers = response.headers_mut();

@@ -131,3 +131,44 @@ async fn after_sigterm_readyz_says_draining_through_the_grace_then_the_server_ex
     assert!(exited.success(), "{exited}");
     assert_eq!(status("/healthz").await, None, "nothing listens any more");
 }
+
+/// The probes are outside the guard's checks, not its headers: every
+/// reply, the refusal of a method too, carries what every other does.
+#[tokio::test]
+async fn the_probes_carry_the_security_headers() {
+    let server = TestServer::with_token().await;
+    for (method, path) in [
+        (Method::GET, "/healthz"),
+        (Method::GET, "/readyz"),
+        (Method::POST, "/readyz"),
+    ] {
+        let request = Request::builder()
+            .method(method.clone())
+            .uri(path)
+            .header(header::HOST, "10.1.2.3:3000")
+            .body(Body::empty())
+            .expect("request");
+        let response = server.send(request).await;
+        let headers = response.headers();
+        assert_eq!(
+            headers[header::X_CONTENT_TYPE_OPTIONS],
+            "nosniff",
+            "{method} {path}"
+        );
+        assert_eq!(
+            headers[header::REFERRER_POLICY],
+            "no-referrer",
+            "{method} {path}"
+        );
+        assert_eq!(
+            headers[header::CACHE_CONTROL],
+            "no-store",
+            "{method} {path}"
+        );
+        assert_eq!(
+            headers[header::CONTENT_SECURITY_POLICY],
+            "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
+            "{method} {path}"
+        );
+    }
+}

@@ -3,9 +3,15 @@
 //! created and ended, the time to answer and to the waiting agent, what
 //! waits, the pending asks and the outbox, and no secret in any line.
 
-use crate::common::free_port;
+use crate::common::{body_text, free_port, TestServer};
+use axum::{
+    body::Body,
+    http::{header, Request, StatusCode},
+};
 use serde_json::{json, Value};
-use std::{process::Stdio, time::Duration};
+use server::http::security::Security;
+use std::{process::Stdio, sync::Arc, time::Duration};
+use tower::ServiceExt;
 
 const TOKEN: &str = "the-admins-token";
 
@@ -77,6 +83,14 @@ async fn metrics_count_what_the_desk_does_for_the_admin_and_on_their_own_address
         async move { request.send().await.expect("sent") }
     };
     assert_eq!(main(None).await.status(), 401);
+    // The open address checks Host as the main one does.
+    let rebound = http
+        .get(format!("http://127.0.0.1:{open}/metrics"))
+        .header("host", format!("evil.example:{open}"))
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(rebound.status(), 421);
     assert_eq!(main(Some(&alice)).await.status(), 403);
     let admin = main(Some(TOKEN)).await;
     assert_eq!(admin.status(), 200);
@@ -175,4 +189,61 @@ async fn metrics_count_what_the_desk_does_for_the_admin_and_on_their_own_address
         text.contains("# HELP askdesk_time_to_answer_seconds"),
         "{text}"
     );
+}
+
+/// `--metrics-addr` answers only to the names the main address answers
+/// to (DNS rebinding: another site's page must not read it) and its own
+/// address, and every reply there carries the security headers.
+#[tokio::test]
+async fn the_metrics_address_checks_the_host_and_sends_the_security_headers() {
+    let server = TestServer::new().await;
+    let security = Security::new(
+        None,
+        "http://127.0.0.1:9464".to_owned(),
+        vec!["metrics.internal".to_owned()],
+    );
+    let router = server::metrics::open_routes(server.desk.clone(), Arc::new(security));
+    let get = |host: &str, path: &str| {
+        let request = Request::get(path)
+            .header(header::HOST, host)
+            .body(Body::empty())
+            .expect("request");
+        router.clone().oneshot(request)
+    };
+    for (host, path, status) in [
+        ("127.0.0.1:9464", "/metrics", StatusCode::OK),
+        ("localhost:9464", "/metrics", StatusCode::OK),
+        ("metrics.internal:9464", "/metrics", StatusCode::OK),
+        ("127.0.0.1:9464", "/nothing-here", StatusCode::NOT_FOUND),
+        (
+            "evil.example:9464",
+            "/metrics",
+            StatusCode::MISDIRECTED_REQUEST,
+        ),
+        ("attacker.test", "/metrics", StatusCode::MISDIRECTED_REQUEST),
+    ] {
+        let response = get(host, path).await.expect("response");
+        assert_eq!(response.status(), status, "{host}{path}");
+        let headers = response.headers();
+        assert_eq!(
+            headers[header::X_CONTENT_TYPE_OPTIONS],
+            "nosniff",
+            "{host}{path}"
+        );
+        assert_eq!(
+            headers[header::REFERRER_POLICY],
+            "no-referrer",
+            "{host}{path}"
+        );
+        assert_eq!(headers[header::CACHE_CONTROL], "no-store", "{host}{path}");
+        assert!(
+            headers.contains_key(header::CONTENT_SECURITY_POLICY),
+            "{host}{path}"
+        );
+        let text = body_text(response).await;
+        if status == StatusCode::MISDIRECTED_REQUEST {
+            assert!(text.contains("--allowed-host"), "{text}");
+            assert!(!text.contains("askdesk_"), "{text}");
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! The answering page as the server renders it, and the form it posts
 //! when the browser runs no JavaScript.
 
-use crate::common::{body_text, release_ask, TestServer, HOST};
+use crate::common::{body_text, combined_answers, release_ask, TestServer, HOST};
 use axum::{
     body::Body,
     http::{header, Method, Request, StatusCode},
@@ -455,6 +455,59 @@ async fn what_the_agent_was_doing_stands_above_the_questions_as_its_own_escaped_
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     assert_eq!(body["problems"][0]["path"], "context", "{body}");
     assert_eq!(body["problems"][0]["code"], "context_too_long", "{body}");
+}
+
+/// A server function's body that is not its arguments is the caller's
+/// mistake: `400` with the API's JSON error naming the field, and the ask
+/// stays as it was. The right body still answers.
+#[tokio::test]
+async fn a_server_function_body_of_the_wrong_shape_is_a_400_naming_the_field() {
+    let server = TestServer::new().await;
+    let id = server.create(release_ask()).await;
+    for (body, names) in [
+        (json!({"id": id}), "answers"),
+        (json!({"id": 5, "answers": combined_answers()}), "id"),
+        (
+            json!({"id": id, "answers": {"answers": [{"selected": ["SQLite"]}]}}),
+            "answers.answers[0]",
+        ),
+        (
+            json!({"id": id, "answers": {"answers": [{"id": "db", "selected": "SQLite"}]}}),
+            "answers.answers[0].selected",
+        ),
+    ] {
+        let (status, reply) = server
+            .json(Method::POST, "/rpc/ask_answer", Some(body.clone()))
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {reply}");
+        let message = reply["message"].as_str().expect("a message");
+        assert!(message.contains(names), "{body}: {message}");
+    }
+    let broken = Request::post("/rpc/ask_answer")
+        .header(header::HOST, HOST)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from("{\"id\": "))
+        .expect("request");
+    let broken = server.send(broken).await;
+    assert_eq!(broken.status(), StatusCode::BAD_REQUEST);
+    let (status, reply) = server
+        .json(Method::POST, "/rpc/history", Some(json!({"status": 3})))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{reply}");
+    let (_, ask) = server
+        .json(Method::GET, &format!("/api/v1/asks/{id}"), None)
+        .await;
+    assert_eq!(ask["status"], "pending", "{ask}");
+
+    let (status, answered) = server
+        .json(
+            Method::POST,
+            "/rpc/ask_answer",
+            Some(json!({"id": id, "answers": combined_answers()})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answered}");
+    assert_eq!(answered["status"], "answered", "{answered}");
 }
 
 /// `dir="auto"` isolates a preview from the page, not its parts from each
