@@ -115,8 +115,11 @@ pub fn AskView(
         message_refused,
     } = data;
     // Not inside another page: a dashboard embeds the form alone.
-    let session = (ask.session.is_some() && may_answer && !embed).then(|| {
-        view! { <session::ToSession id=ask.id.clone() messages refused=message_refused/> }
+    // Once the ask has ended its agent has moved on: what was sent stays
+    // in view, and nothing more is written.
+    let open = ask.status == interaction::AskStatus::Pending;
+    let session = (ask.listens && may_answer && !embed).then(|| {
+        view! { <session::ToSession id=ask.id.clone() messages refused=message_refused open/> }
     });
     // Whom an embedded page tells of the outcome: the configured origin only.
     let notify = if embed {
@@ -133,6 +136,9 @@ pub fn AskView(
     let agent = ask.agent.clone().unwrap_or_else(|| t.an_agent.to_owned());
     let meta = {
         let mut parts = Vec::new();
+        if let Some(name) = &ask.asked_by {
+            parts.push((words.asked_with)(name));
+        }
         parts.push((words.asked_at)(&ask.created_at.short()));
         if !ask.to.is_empty() {
             parts.push((lang.page().for_people)(&ask.to.join(", ")));

@@ -78,6 +78,8 @@ pub struct PageWords {
     pub notifications: &'static str,
     /// What comes before the agent's name: "Asked by ".
     pub asked_by: &'static str,
+    /// After the agent's name: whose token made the ask.
+    pub asked_with: fn(&str) -> String,
     /// Above what the agent was doing when it asked.
     pub agent_context: &'static str,
     /// Above the box that writes into the agent's running session.
@@ -199,9 +201,10 @@ pub static EN: PageWords = PageWords {
     given_up_at: |at| format!("given up at {at}"),
     notifications: "Notifications",
     asked_by: "Asked by ",
+    asked_with: |name| format!("with {name}'s token"),
     agent_context: "What the agent was doing",
     session_heading: "Write to the agent's session",
-    session_hint: "The agent reads this in its running session, answered or not: what to do next, a correction, a detail it missed.",
+    session_hint: "The agent reads this in its running session while the ask waits: what to do next, a correction, a detail it missed.",
     session_send: "Send to the agent",
     session_sent: |from, at| match from {
         Some(from) => format!("{from}, at {at}"),
@@ -318,9 +321,10 @@ pub static ZH: PageWords = PageWords {
     given_up_at: |at| format!("{at} 已放弃"),
     notifications: "通知",
     asked_by: "提问者：",
+    asked_with: |name| format!("（使用 {name} 的令牌）"),
     agent_context: "智能体当时在做什么",
     session_heading: "写给智能体的会话",
-    session_hint: "无论是否已回答，智能体都会在其运行中的会话里读到：下一步做什么、一处更正、它漏掉的细节。",
+    session_hint: "在提问等待回答期间，智能体会在其运行中的会话里读到：下一步做什么、一处更正、它漏掉的细节。",
     session_send: "发送给智能体",
     session_sent: |from, at| match from {
         Some(from) => format!("{from}，{at}"),

@@ -87,12 +87,12 @@ pub async fn read_ask_page(
     caller: &desk::Caller,
     id: &str,
 ) -> Result<AskPageData, desk::DeskError> {
-    let ask = desk.get(id).await?;
+    let ask = desk.get(id, caller).await?;
     let deliveries = desk.deliveries(&ask.id).await?;
     let may_answer = desk.may_answer(caller, &ask).await;
-    let messages = match ask.session {
-        Some(_) => desk.messages_on(&ask.id).await?,
-        None => Vec::new(),
+    let messages = match ask.listens {
+        true => desk.messages_on(&ask.id).await?,
+        false => Vec::new(),
     };
     Ok(AskPageData {
         ask,
@@ -130,15 +130,16 @@ pub async fn decline_ask(id: String, reason: String) -> Result<Ask, ServerError>
 pub async fn list_desk() -> Result<DeskData, ServerError> {
     use interaction::AskStatus;
     let desk = ssr::desk()?;
+    let caller = ssr::caller();
     // Read the version first: anything after it comes through the stream.
     let version = desk.version();
     let pending = desk
-        .list(Some(AskStatus::Pending))
+        .list(Some(AskStatus::Pending), &caller)
         .await
         .map_err(ssr::refuse)?;
     // The newest asks of any status, finished ones kept for the history.
     let history = desk
-        .list(None)
+        .list(None, &caller)
         .await
         .map_err(ssr::refuse)?
         .into_iter()
@@ -150,7 +151,7 @@ pub async fn list_desk() -> Result<DeskData, ServerError> {
         history,
         version,
         public_url: desk.public_url().to_owned(),
-        me: ssr::caller().name().map(str::to_owned),
+        me: caller.name().map(str::to_owned),
     })
 }
 
@@ -193,7 +194,7 @@ pub async fn search_history(
     };
     let desk = ssr::desk()?;
     let page = desk
-        .search(&filter, HISTORY as u32)
+        .search(&filter, HISTORY as u32, &ssr::caller())
         .await
         .map_err(ssr::refuse)?;
     let retention = match desk.keep_finished() {
@@ -252,7 +253,7 @@ pub mod ssr {
             DeskError::Invalid(p) => ServerError::Invalid(p),
             DeskError::NotFound => ServerError::NotFound,
             DeskError::Finished(ask) | DeskError::Gone(ask) => ServerError::Finished(ask),
-            DeskError::Forbidden(why) => {
+            DeskError::Forbidden(why) | DeskError::TooMany(why) => {
                 tracing::info!("refused on a page: {why}");
                 ServerError::Forbidden
             }

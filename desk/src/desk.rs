@@ -7,7 +7,7 @@ pub(crate) mod events;
 mod finishing;
 mod links;
 pub(crate) mod listing;
-mod messages;
+pub(crate) mod messages;
 mod notifying;
 mod people;
 mod retention;
@@ -18,7 +18,7 @@ use crate::{
     error::DeskError,
     id::AskId,
     outbox::Reminders,
-    people::LinkAnswers,
+    people::{Caller, LinkAnswers},
     record::{Entry, Record},
     store::Store,
 };
@@ -143,7 +143,8 @@ impl Desk {
     }
 
     /// The ask as the desk holds it, its request validated, expiring it
-    /// first if its time is up.
+    /// first if its time is up: for the desk's own work (notifications,
+    /// exports of its own), never for a caller ([`Desk::read_for`]).
     pub async fn read(&self, id: &str) -> Result<Record, DeskError> {
         let id = AskId::parse(id).ok_or(DeskError::NotFound)?;
         let record = self.store.get(&id).await?.ok_or(DeskError::NotFound)?;
@@ -162,10 +163,33 @@ impl Desk {
         }
     }
 
-    /// The ask with this id.
-    pub async fn get(&self, id: &str) -> Result<Ask, DeskError> {
+    /// The ask as `caller` may see it: another agent's ask is
+    /// [`DeskError::NotFound`], as an id that is no ask's is, so an agent
+    /// learns nothing of what others asked. Every read, wait and act on
+    /// an ask for a caller starts here.
+    pub(crate) async fn read_for(&self, id: &str, caller: &Caller) -> Result<Record, DeskError> {
+        let record = self.read(id).await?;
+        if !caller.sees(&record.asked_by) {
+            return Err(DeskError::NotFound);
+        }
+        Ok(record)
+    }
+
+    /// The API's view of `record` for `caller`: the agent's session only
+    /// to the agent itself and to admins.
+    fn view_for(&self, record: &Record, caller: &Caller) -> Ask {
+        let mut ask = self.view(record);
+        if !caller.sees_session(&record.asked_by) {
+            ask.session = None;
+        }
+        ask
+    }
+
+    /// The ask with this id, as `caller` may see it.
+    pub async fn get(&self, id: &str, caller: &Caller) -> Result<Ask, DeskError> {
         // Boxed: a long-poll's handler holds a `get` beside its wait.
-        Ok(self.view(&Box::pin(self.read(id)).await?))
+        let record = Box::pin(self.read_for(id, caller)).await?;
+        Ok(self.view_for(&record, caller))
     }
 
     /// Whether the database answers: one cheap read, for `/readyz`.

@@ -25,6 +25,10 @@ pub enum DeskError {
     /// taken): what to do instead.
     #[error("{0}")]
     Conflict(String),
+    /// The caller did this too often, or too many times: what to do
+    /// instead.
+    #[error("{0}")]
+    TooMany(String),
     /// The system clock or random source failed.
     #[error("{0}")]
     System(String),
@@ -43,6 +47,7 @@ impl DeskError {
             Self::Finished(_) | Self::Conflict(_) => 409,
             Self::Gone(_) => 410,
             Self::Forbidden(_) => 403,
+            Self::TooMany(_) => 429,
             Self::Store(e) if e.is_unavailable() => 503,
             Self::System(_) | Self::Store(_) => 500,
         }

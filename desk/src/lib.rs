@@ -23,6 +23,7 @@ mod id;
 mod messages;
 pub mod metered;
 mod outbox;
+mod owners;
 mod people;
 mod record;
 mod retention;
@@ -34,6 +35,7 @@ pub use action::actionable;
 pub use desk::{
     events::{Event, KEEP_EVENTS, MAX_WAIT},
     listing::{Page, LIST_LIMIT},
+    messages::{MESSAGES_PER_MINUTE, MESSAGE_CAP},
     watching::{EndWait, Watch},
     Clock, Desk,
 };
@@ -43,8 +45,9 @@ pub use messages::Messages;
 pub use outbox::{
     Attempt, Claimed, DeliveryRow, Notice, Outbox, Owed, PushSubscription, Reminders,
 };
+pub use owners::Owners;
 pub use people::{digest, Actor, Caller, Joining, LinkAnswers, People, Person, TOKEN_PREFIX};
-pub use record::{End, Entry, Finisher, Record};
+pub use record::{AskedBy, End, Entry, Finisher, Record};
 pub use retention::{Removed, Retention};
 pub use sessions::{
     Grant, Holder, LinkRefusal, LinkValid, Opened, SessionId, SessionInfo, Sessions, SignInLink,

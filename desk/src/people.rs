@@ -5,7 +5,7 @@
 
 use crate::{
     error::{DeskError, StoreError},
-    record::Finisher,
+    record::{AskedBy, Finisher},
 };
 use async_trait::async_trait;
 use interaction::{Role, Via};
@@ -68,6 +68,82 @@ impl Caller {
         match self {
             Self::Person(person) => Some(&person.name),
             Self::Unnamed | Self::Link | Self::Action => None,
+        }
+    }
+
+    /// Whether this caller may see an ask made by `asked_by`, and act on it
+    /// as the one who asked: an agent only on the asks it made; people,
+    /// admins and callers with every right on all of them; a link or an
+    /// action token on the one ask it names. Another agent's ask is not
+    /// found, never forbidden, so its id tells nothing.
+    pub fn sees(&self, asked_by: &AskedBy) -> bool {
+        self.sees_made_by(asked_by.name())
+    }
+
+    /// Whether this caller sees the ask a list line or an event shows
+    /// ([`Caller::sees`]).
+    pub fn sees_listed(&self, ask: &interaction::AskSummary) -> bool {
+        self.sees_made_by(ask.asked_by.as_deref())
+    }
+
+    /// [`Caller::sees`] by the name of who made the ask, if a person did.
+    fn sees_made_by(&self, name: Option<&str>) -> bool {
+        match self {
+            Self::Person(person) if person.role == Role::Agent => {
+                name == Some(person.name.as_str())
+            }
+            Self::Person(_) | Self::Unnamed | Self::Link | Self::Action => true,
+        }
+    }
+
+    /// Whether this caller sees every ask's agent's session (the agent's
+    /// own, admins and callers with every right) rather than only whether
+    /// the agent listens.
+    pub fn sees_session(&self, asked_by: &AskedBy) -> bool {
+        match self {
+            Self::Unnamed => true,
+            Self::Person(person) => match person.role {
+                Role::Admin => true,
+                Role::Agent => asked_by.name() == Some(person.name.as_str()),
+                Role::Person => false,
+            },
+            Self::Link | Self::Action => false,
+        }
+    }
+
+    /// Whether this caller may read the messages to a session whose owner
+    /// is `owner` ([`crate::record::AskedBy::scope`]; `None`: named by
+    /// nobody since askdesk recorded owners): its agent, admins and
+    /// callers with every right.
+    pub fn reads_session(&self, owner: Option<&str>) -> bool {
+        match self {
+            Self::Unnamed => true,
+            Self::Person(person) => match person.role {
+                Role::Admin => true,
+                Role::Agent => owner == Some(person.name.as_str()),
+                Role::Person => false,
+            },
+            Self::Link | Self::Action => false,
+        }
+    }
+
+    /// What a message this caller writes into an agent's session says it
+    /// is from: a person's name, `admin` for a caller with every right,
+    /// `link` for an ask's link.
+    pub fn message_sender(&self) -> Option<String> {
+        match self {
+            Self::Person(person) => Some(person.name.clone()),
+            Self::Unnamed => Some("admin".to_owned()),
+            Self::Link => Some("link".to_owned()),
+            Self::Action => None,
+        }
+    }
+
+    /// The name a list is narrowed to for this caller: an agent's own.
+    pub fn only_own(&self) -> Option<&str> {
+        match self {
+            Self::Person(person) if person.role == Role::Agent => Some(&person.name),
+            _ => None,
         }
     }
 

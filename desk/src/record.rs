@@ -32,6 +32,47 @@ pub struct Record {
     pub defaults: Option<ValidAnswers>,
     /// The agent's session that reads the person's messages, if it does.
     pub session: Option<String>,
+    /// Whose credential made it: what it may be read and acted on by.
+    pub asked_by: AskedBy,
+}
+
+/// Whose credential made an ask. An agent sees and acts on only the asks
+/// it made; who may see what is [`crate::Caller::sees`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AskedBy {
+    /// A caller with every right: anyone on a desk without people, or
+    /// the holder of the server's shared token.
+    Unnamed,
+    /// The agent or admin of this name.
+    Named(String),
+    /// Made before askdesk recorded who asked: only callers with every
+    /// right (admins, the shared token) act on it as its asker.
+    Unknown,
+}
+
+impl AskedBy {
+    /// The name the API shows, when a person made it.
+    pub fn name(&self) -> Option<&str> {
+        match self {
+            Self::Named(name) => Some(name),
+            Self::Unnamed | Self::Unknown => None,
+        }
+    }
+
+    /// The creator as idempotency keys and sessions are scoped to it: the
+    /// name, or `""` for a caller with every right (and for asks made
+    /// before askdesk recorded it, whose keys were stored so).
+    pub fn scope(&self) -> &str {
+        self.name().unwrap_or_default()
+    }
+
+    /// Who made an ask created by `caller`.
+    pub fn of(caller: &crate::Caller) -> Self {
+        match caller.name() {
+            Some(name) => Self::Named(name.to_owned()),
+            None => Self::Unnamed,
+        }
+    }
 }
 
 /// Who finished an ask and through which surface. Made by the server from
@@ -178,6 +219,7 @@ impl Record {
             question_count: self.request.questions().len(),
             to: self.to.clone(),
             listens: self.session.is_some(),
+            asked_by: self.asked_by.clone(),
         }
         .summary(url)
     }
@@ -213,6 +255,8 @@ impl Record {
             via: end.and_then(|e| e.finisher.as_ref()).map(|f| f.via),
             to: self.to.clone(),
             session: self.session.clone(),
+            listens: self.session.is_some(),
+            asked_by: self.asked_by.name().map(str::to_owned),
         }
     }
 }
@@ -238,6 +282,8 @@ pub struct Entry {
     pub to: Vec<String>,
     /// Whether its agent reads messages to its session.
     pub listens: bool,
+    /// Whose credential made it.
+    pub asked_by: AskedBy,
 }
 
 impl Entry {
@@ -254,6 +300,7 @@ impl Entry {
             question_count: self.question_count,
             to: self.to,
             listens: self.listens,
+            asked_by: self.asked_by.name().map(str::to_owned),
         }
     }
 }

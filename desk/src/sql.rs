@@ -6,6 +6,7 @@ mod asks;
 mod messages;
 mod migrate;
 mod outbox;
+mod owners;
 mod people;
 mod postgres;
 mod retention;

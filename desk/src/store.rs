@@ -98,6 +98,7 @@ pub trait Store:
     + crate::outbox::Outbox
     + crate::retention::Retention
     + crate::messages::Messages
+    + crate::owners::Owners
     + Send
     + Sync
     + 'static
@@ -113,18 +114,21 @@ pub trait Store:
         owed: &[Owed],
     ) -> Result<bool, StoreError>;
 
-    /// The ask created with this idempotency key, and its content's digest.
-    async fn by_key(&self, key: &str) -> Result<Option<(AskId, String)>, StoreError>;
+    /// The ask created with this idempotency key by the creator `scope`
+    /// ([`crate::record::AskedBy::scope`]), and its content's digest.
+    async fn by_key(&self, key: &str, scope: &str) -> Result<Option<(AskId, String)>, StoreError>;
 
     /// The ask with this id, if there is one, decoded and validated; an ask
     /// that fails either is [`StoreError::Corrupt`].
     async fn get(&self, id: &AskId) -> Result<Option<Record>, StoreError>;
 
     /// The asks `filter` lets through, newest first, at most `limit` of
-    /// them, each with its place in the list.
+    /// them, each with its place in the list; with `asked_by`, only the
+    /// asks the person of that name made.
     async fn list(
         &self,
         filter: &ListFilter,
+        asked_by: Option<&str>,
         limit: u32,
     ) -> Result<Vec<(Cursor, Entry)>, StoreError>;
 

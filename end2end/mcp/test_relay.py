@@ -181,8 +181,8 @@ async def test_a_draft_in_the_form_is_kept_for_its_ask_and_its_client_alone(team
     fields = [["answer.q1", "Auth"], ["other.q1", "SSO"]]
     assert (await draft(relay, fields=fields))["structuredContent"]["fields"] == fields
     assert (await draft(relay))["structuredContent"]["fields"] == fields
-    # Another agent's client does not see it.
-    assert (await draft(bot))["structuredContent"]["fields"] == []
+    # Another agent's client does not even find the ask.
+    assert (await draft(bot))["isError"] is True
     shown = (await rpc(url, relay, "tools/call", {"name": "show_ask", "arguments": {"askId": ask_id}}))["result"]
     html = shown["structuredContent"]["html"]
     assert 'value="SSO"' in html and re.search(r'value="Auth"[^>]* checked>', html), html

@@ -313,11 +313,21 @@ pub struct Ask {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "schema", schemars(with = "std::collections::BTreeSet<String>", length(max = crate::MAX_RECIPIENTS), inner(pattern(crate::schema::PERSON))))]
     pub to: Vec<String>,
-    /// The agent's session that reads the person's messages, if it does:
-    /// `POST /api/v1/asks/{id}/messages` writes to it.
+    /// The agent's session that reads the person's messages, if it does;
+    /// shown only to the agent that asked and to admins (a person sees
+    /// `listens`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(pattern(crate::schema::QUESTION_ID)))]
     pub session: Option<String>,
+    /// Whether the agent that asked reads what people write to its
+    /// session: `POST /api/v1/asks/{id}/messages` writes to it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub listens: bool,
+    /// The agent (or admin) whose token made the ask; absent on a desk
+    /// without people, and for asks made before askdesk recorded it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(pattern(crate::schema::PERSON)))]
+    pub asked_by: Option<String>,
 }
 
 /// Every error reply of the HTTP API.

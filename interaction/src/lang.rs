@@ -201,6 +201,9 @@ impl ProblemCode {
             Self::InvalidSession => {
                 "会话须为 1 到 64 个字符：A-Z、a-z、0-9、_、-。".to_owned()
             }
+            Self::SessionTaken => {
+                "这个会话属于另一个智能体；请使用你自己的会话。".to_owned()
+            }
             Self::EmptyMessage => "消息是空的；请写下要告诉智能体的话。".to_owned(),
             Self::MessageTooLong => {
                 format!("消息太长；最多 {MAX_CUSTOM_CHARS} 个字符，请删减。")

@@ -63,6 +63,7 @@
 //! | `invalid_recipient` | `to[i]` | not a person's name (1–64 characters of `A-Za-z0-9._-`), named twice, or more than 20 names |
 //! | `unknown_recipient` | `to[i]` | no person of the desk has this name |
 //! | `invalid_session` | `session` | not 1–64 characters of `A-Za-z0-9_-` |
+//! | `session_taken` | `session` | another agent's session (the agent that first named it reads it) |
 //! | `empty_message` | `text` | a message to the agent's session that is blank |
 //! | `message_too_long` | `text` | a message over 10,000 characters |
 //! | `control_character` | any text: `questions[i].question`, `title`, `answers[i].custom`, `reason`, … | a control character (C0, DEL or C1: U+0000–U+001F, U+007F–U+009F) other than tab and newline |

@@ -36,6 +36,11 @@ pub struct AskSummary {
     /// session (the ask has a `session`): the desk offers to write to it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub listens: bool,
+    /// The agent (or admin) whose token made the ask; absent on a desk
+    /// without people, and for asks made before askdesk recorded it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(pattern(crate::schema::PERSON)))]
+    pub asked_by: Option<String>,
 }
 
 impl From<&Ask> for AskSummary {
@@ -50,7 +55,8 @@ impl From<&Ask> for AskSummary {
             expires_at: ask.expires_at,
             question_count: ask.request.questions().len(),
             to: ask.to.clone(),
-            listens: ask.session.is_some(),
+            listens: ask.listens,
+            asked_by: ask.asked_by.clone(),
         }
     }
 }

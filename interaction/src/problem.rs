@@ -143,6 +143,9 @@ pub enum ProblemCode {
     UnknownRecipient,
     /// An ask's `session` is not 1 to 64 letters, digits, `-` or `_`.
     InvalidSession,
+    /// An ask's `session` is another agent's: the agent that first named
+    /// it reads its messages.
+    SessionTaken,
     // Messages.
     /// A message to an agent's session is blank.
     EmptyMessage,
@@ -155,7 +158,7 @@ pub enum ProblemCode {
 
 impl ProblemCode {
     /// Every code, in the order of the crate documentation's table.
-    pub const ALL: [Self; 44] = [
+    pub const ALL: [Self; 45] = [
         Self::NoQuestions,
         Self::TooManyQuestions,
         Self::InvalidId,
@@ -197,6 +200,7 @@ impl ProblemCode {
         Self::InvalidRecipient,
         Self::UnknownRecipient,
         Self::InvalidSession,
+        Self::SessionTaken,
         Self::EmptyMessage,
         Self::MessageTooLong,
         Self::ControlCharacter,
@@ -246,6 +250,7 @@ impl ProblemCode {
             Self::InvalidRecipient => "invalid_recipient",
             Self::UnknownRecipient => "unknown_recipient",
             Self::InvalidSession => "invalid_session",
+            Self::SessionTaken => "session_taken",
             Self::EmptyMessage => "empty_message",
             Self::MessageTooLong => "message_too_long",
             Self::ControlCharacter => "control_character",

@@ -64,6 +64,11 @@ impl BackendError {
     }
 }
 
+/// Who calls a [`Backend::Remote`]: the remote server knows the caller by
+/// the client's token, so the caller passed names nobody. (The hooks and
+/// `askdesk mcp` use only remote backends.)
+pub const BY_CLIENT_TOKEN: Caller = Caller::Unnamed;
+
 /// Where a tool call names its idempotency key.
 const KEY_PATH: &str = "idempotencyKey";
 
@@ -77,39 +82,61 @@ pub enum Backend {
 }
 
 impl Backend {
-    /// Creates the ask, once per idempotency key when there is one.
-    pub async fn create(&self, new: NewAsk, key: Option<&str>) -> Result<AskCreated, BackendError> {
+    /// Creates the ask for `caller`, once per idempotency key (of theirs)
+    /// when there is one. (A remote server knows the caller by the
+    /// client's token, as it does in every call below.)
+    pub async fn create(
+        &self,
+        new: NewAsk,
+        key: Option<&str>,
+        caller: &Caller,
+    ) -> Result<AskCreated, BackendError> {
         Ok(match (self, key) {
-            (Self::Local(desk), None) => desk.create(new).await?,
+            (Self::Local(desk), None) => desk.create(new, caller).await?,
             (Self::Local(desk), Some(key)) => {
                 let key = IdempotencyKey::parse(key, KEY_PATH).map_err(DeskError::Invalid)?;
-                desk.create_once(new, &key, KEY_PATH).await?.0
+                desk.create_once(new, &key, KEY_PATH, caller).await?.0
             }
             (Self::Remote(client), None) => client.create(&new).await?,
             (Self::Remote(client), Some(key)) => client.create_once(&new, key).await?,
         })
     }
 
-    /// The messages to `session` after number `after`, waiting up to
-    /// `wait` for one.
+    /// The messages to `caller`'s `session` after number `after`, waiting
+    /// up to `wait` for one.
     pub async fn messages(
         &self,
         session: &str,
         after: u64,
         wait: Duration,
+        caller: &Caller,
     ) -> Result<interaction::SessionMessages, BackendError> {
         Ok(match self {
-            Self::Local(desk) => desk.messages(session, after, Some(wait)).await?,
+            Self::Local(desk) => desk.messages(session, after, Some(wait), caller).await?,
             Self::Remote(client) => client.messages(session, after, wait).await?,
         })
     }
 
-    /// The ask once it has ended, or after `wait` with it still pending.
-    pub async fn wait(&self, id: &str, wait: Duration) -> Result<Ask, BackendError> {
+    /// The ask as `caller` may see it now: another agent's is not found.
+    pub async fn get(&self, id: &str, caller: &Caller) -> Result<Ask, BackendError> {
+        Ok(match self {
+            Self::Local(desk) => desk.get(id, caller).await?,
+            Self::Remote(client) => client.wait(id, Duration::ZERO).await?,
+        })
+    }
+
+    /// `caller`'s ask once it has ended, or after `wait` with it still
+    /// pending.
+    pub async fn wait(
+        &self,
+        id: &str,
+        wait: Duration,
+        caller: &Caller,
+    ) -> Result<Ask, BackendError> {
         Ok(match self {
             Self::Local(desk) => {
                 let started = desk.now_ms();
-                let ask = desk.wait(id, wait).await?;
+                let ask = desk.wait(id, wait, caller).await?;
                 crate::metrics::woke(ask.finished_at, started, desk.now_ms());
                 ask
             }
@@ -117,10 +144,10 @@ impl Backend {
         })
     }
 
-    /// The ask once it has ended, waiting as long as it takes.
-    pub async fn ended(&self, id: &str) -> Result<Ask, BackendError> {
+    /// `caller`'s ask once it has ended, waiting as long as it takes.
+    pub async fn ended(&self, id: &str, caller: &Caller) -> Result<Ask, BackendError> {
         loop {
-            let ask = self.wait(id, desk::MAX_WAIT).await?;
+            let ask = self.wait(id, desk::MAX_WAIT, caller).await?;
             if ask.status.is_finished() {
                 return Ok(ask);
             }

@@ -93,12 +93,20 @@ async fn run() -> ExitCode {
     }
 }
 
+/// What the log holds unless `RUST_LOG` says otherwise: askdesk's own
+/// lines from info up. rmcp's streamable HTTP transport writes whole MCP
+/// session ids (a session's only credential besides the token) into its
+/// lines and spans, so it writes none; askdesk logs what matters of MCP
+/// sessions itself, by digest.
+const DEFAULT_LOG_FILTER: &str = "info,rmcp=warn,rmcp::transport::streamable_http_server=off";
+
 /// Runs a server command with its log on stderr, as `format` says.
 async fn logged(
     format: LogFormat,
     command: impl std::future::Future<Output = Result<(), StartError>>,
 ) -> Result<ExitCode, String> {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let filter =
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(DEFAULT_LOG_FILTER));
     let lines = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr);

@@ -12,6 +12,7 @@
 
 pub mod channel;
 pub mod elicit;
+pub mod holders;
 pub mod hosted;
 mod http;
 mod kept;
@@ -279,7 +280,7 @@ impl ServerHandler for AskDesk {
         request: GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
-        let (id, ask) = self.task_ask(&request.task_id).await?;
+        let (id, ask) = self.task_ask(&request.task_id, &context).await?;
         let pending = ask.status == interaction::AskStatus::Pending;
         let note = match (id.in_client, pending) {
             (true, true) => self.notes.get(&id.ask).await.unwrap_or_default(),
@@ -305,7 +306,7 @@ impl ServerHandler for AskDesk {
         request: UpdateTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        let (id, ask) = self.task_ask(&request.task_id).await?;
+        let (id, ask) = self.task_ask(&request.task_id, &context).await?;
         if !id.in_client || ask.status.is_finished() {
             return Ok(());
         }
@@ -343,7 +344,7 @@ impl ServerHandler for AskDesk {
         request: CancelTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        let (id, _) = self.task_ask(&request.task_id).await?;
+        let (id, _) = self.task_ask(&request.task_id, &context).await?;
         // An ask that ended first keeps its end; tasks/get reports it.
         if let Err(e) = self.backend.cancel(&id.ask, &tools::caller(&context)).await {
             tracing::info!(id = %desk::Logged(&id.ask), "the task's ask was not cancelled: {e}");
@@ -360,10 +361,12 @@ fn shows_apps(context: &RequestContext<RoleServer>) -> bool {
 }
 
 impl AskDesk {
-    /// The task named `task_id` and its ask as it stands.
+    /// The task named `task_id` and its ask as it stands, if the caller
+    /// made it: another agent's task is not found.
     async fn task_ask(
         &self,
         task_id: &str,
+        context: &RequestContext<RoleServer>,
     ) -> Result<(tasks::TaskId, interaction::Ask), ErrorData> {
         let unknown = || {
             ErrorData::invalid_params(format!("there is no task {task_id:?} on this desk"), None)
@@ -371,7 +374,7 @@ impl AskDesk {
         let id = tasks::TaskId::parse(task_id).ok_or_else(unknown)?;
         let ask = self
             .backend
-            .wait(&id.ask, Duration::ZERO)
+            .get(&id.ask, &tools::caller(context))
             .await
             .map_err(|_| unknown())?;
         Ok((id, ask))

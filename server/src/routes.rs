@@ -58,7 +58,15 @@ pub fn app(state: AppState) -> Router {
     let router = Router::new()
         .merge(api::routes())
         .merge(events::routes())
-        .nest_service("/mcp", mcp::http_service(&state))
+        .nest_service(
+            "/mcp",
+            tower::ServiceBuilder::new()
+                .layer(axum::middleware::from_fn_with_state(
+                    state.desk.clone(),
+                    mcp::holders::held,
+                ))
+                .service(mcp::http_service(&state)),
+        )
         .route(ASK_PAGE, get(pages::get_page).post(pages::post_form))
         .route("/asks/{id}/messages", post(pages::post_message))
         .route("/signin", post(sign_in::sign_in))

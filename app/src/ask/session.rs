@@ -16,6 +16,8 @@ pub fn ToSession(
     messages: Vec<SessionMessage>,
     /// Why the last message was refused, if it was.
     refused: Option<String>,
+    /// Whether the ask is pending, so that more may be written.
+    open: bool,
 ) -> impl IntoView {
     let words = use_lang().page();
     let sent = (!messages.is_empty()).then(|| {
@@ -33,10 +35,8 @@ pub fn ToSession(
         view! { <ol class="session-messages">{items}</ol> }
     });
     let refused = refused.map(|why| view! { <p class="refused" role="alert">{why}</p> });
-    view! {
-        <section class="to-session" aria-labelledby="to-session-heading">
-            <h2 id="to-session-heading">{words.session_heading}</h2>
-            {sent}
+    let form = open.then(|| {
+        view! {
             <form method="post" action=format!("/asks/{id}/messages")>
                 <label for="session-text">{words.session_hint}</label>
                 {refused}
@@ -50,6 +50,13 @@ pub fn ToSession(
                 ></textarea>
                 <button type="submit" class="button">{words.session_send}</button>
             </form>
+        }
+    });
+    view! {
+        <section class="to-session" aria-labelledby="to-session-heading">
+            <h2 id="to-session-heading">{words.session_heading}</h2>
+            {sent}
+            {form}
         </section>
     }
 }

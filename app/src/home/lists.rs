@@ -66,6 +66,7 @@ mod tests {
             question_count: 1,
             to: Vec::new(),
             listens: false,
+            asked_by: None,
         }
     }
 

@@ -25,6 +25,8 @@ fn ask(status: AskStatus) -> Ask {
         via: None,
         to: Vec::new(),
         session: None,
+        listens: false,
+        asked_by: None,
     }
 }
 

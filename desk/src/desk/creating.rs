@@ -2,9 +2,16 @@
 //! the new record, and telling listeners.
 
 use super::Desk;
-use crate::{error::DeskError, id::AskId, record::Record, store::Keyed};
-use interaction::Timestamp;
-use interaction::{AskCreated, IdempotencyKey, NewAsk, ValidNewAsk};
+use crate::{
+    error::DeskError,
+    id::AskId,
+    people::Caller,
+    record::{AskedBy, Record},
+    store::Keyed,
+};
+use interaction::{
+    AskCreated, IdempotencyKey, NewAsk, Problem, ProblemCode, Problems, Timestamp, ValidNewAsk,
+};
 
 /// A digest of an ask's validated content: what makes two creations with
 /// one idempotency key the same ask.
@@ -27,11 +34,12 @@ fn fingerprint(valid: &ValidNewAsk) -> String {
 }
 
 impl Desk {
-    /// Validates and stores a new ask.
-    pub async fn create(&self, new: NewAsk) -> Result<AskCreated, DeskError> {
+    /// Validates and stores a new ask, made by `caller` and theirs.
+    pub async fn create(&self, new: NewAsk, caller: &Caller) -> Result<AskCreated, DeskError> {
         let valid = new.validate().map_err(DeskError::Invalid)?;
         self.check_known(&valid.to).await?;
-        let record = self.record_of(valid)?;
+        let record = self.record_of(valid, caller)?;
+        self.claim_session(&record, caller).await?;
         self.store
             .insert(&record, None, &self.owed_at_creation(&record).await?)
             .await?;
@@ -48,6 +56,7 @@ impl Desk {
         new: NewAsk,
         key: &IdempotencyKey,
         key_path: &str,
+        caller: &Caller,
     ) -> Result<(AskCreated, bool), DeskError> {
         let valid = new.validate().map_err(DeskError::Invalid)?;
         self.check_known(&valid.to).await?;
@@ -55,27 +64,32 @@ impl Desk {
             key: key.as_str().to_owned(),
             fingerprint: fingerprint(&valid),
         };
-        if let Some(existing) = self.by_key(&keyed, key, key_path).await? {
+        let record = self.record_of(valid, caller)?;
+        let scope = record.asked_by.scope();
+        if let Some(existing) = self.by_key(&keyed, scope, key, key_path).await? {
             return Ok((existing, false));
         }
-        let record = self.record_of(valid)?;
+        self.claim_session(&record, caller).await?;
         let owed = self.owed_at_creation(&record).await?;
         if self.store.insert(&record, Some(&keyed), &owed).await? {
             self.announce(&record).await;
             return Ok((self.created(&record), true));
         }
         // Another call made it between our look and our insert.
-        let existing = self.by_key(&keyed, key, key_path).await?;
+        let existing = self.by_key(&keyed, scope, key, key_path).await?;
         Ok((existing.ok_or(DeskError::NotFound)?, false))
     }
 
+    /// The ask `scope` made with this key before, if any: keys are each
+    /// creator's own, so another's key makes a new ask.
     async fn by_key(
         &self,
         keyed: &Keyed,
+        scope: &str,
         key: &IdempotencyKey,
         key_path: &str,
     ) -> Result<Option<AskCreated>, DeskError> {
-        let Some((id, fingerprint)) = self.store.by_key(&keyed.key).await? else {
+        let Some((id, fingerprint)) = self.store.by_key(&keyed.key, scope).await? else {
             return Ok(None);
         };
         if fingerprint != keyed.fingerprint {
@@ -85,8 +99,32 @@ impl Desk {
         Ok(Some(self.created(&record)))
     }
 
-    /// A new pending ask's record.
-    fn record_of(&self, valid: ValidNewAsk) -> Result<Record, DeskError> {
+    /// Refuses a new ask naming another agent's session, claiming the
+    /// session for its creator when nobody has it. Callers with every
+    /// right (admins, the shared token) may name any session.
+    async fn claim_session(&self, record: &Record, caller: &Caller) -> Result<(), DeskError> {
+        let Some(session) = &record.session else {
+            return Ok(());
+        };
+        let scope = record.asked_by.scope();
+        let owner = self
+            .store
+            .claim_session(session, scope, self.now_ms())
+            .await?;
+        if owner == scope || caller.only_own().is_none() {
+            return Ok(());
+        }
+        Err(DeskError::Invalid(Problems(vec![Problem::new(
+            "session",
+            ProblemCode::SessionTaken,
+            "this session is another agent's: the agent that first named it reads its \
+             messages; name your own session"
+                .to_owned(),
+        )])))
+    }
+
+    /// A new pending ask's record, made by `caller`.
+    fn record_of(&self, valid: ValidNewAsk, caller: &Caller) -> Result<Record, DeskError> {
         let id = AskId::random().map_err(|e| DeskError::System(format!("no randomness: {e}")))?;
         let created_at = self.now_ms();
         let expires_at = valid.timeout_seconds.map(|s| {
@@ -103,6 +141,7 @@ impl Desk {
             to: valid.to,
             defaults: valid.default_answers,
             session: valid.session,
+            asked_by: AskedBy::of(caller),
         })
     }
 

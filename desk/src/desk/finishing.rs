@@ -6,7 +6,7 @@ use crate::{
     error::DeskError,
     id::AskId,
     outbox::Notice,
-    people::{Actor, Finishing},
+    people::{Actor, Caller, Finishing},
     record::{End, Finisher, Record},
 };
 use interaction::{Answers, Ask, AskStatus, Decline, Outcome, ValidRequest};
@@ -47,10 +47,12 @@ impl Desk {
         finishing: Finishing,
         decide: impl FnOnce(&ValidRequest) -> Result<Outcome, DeskError>,
     ) -> Result<Ask, DeskError> {
-        let record = self.read(id).await?;
+        // Another agent's ask is not found: no agent cancels it, and none
+        // relays an answer to it.
+        let record = self.read_for(id, &by.caller).await?;
         self.may(by, &record.to, finishing).await?;
         if record.end.is_some() {
-            return Err(self.refusal(&record));
+            return Err(self.refusal(&record, &by.caller));
         }
         let outcome = decide(&record.request)?;
         let now = self.now_ms();
@@ -58,14 +60,14 @@ impl Desk {
             .end(record, outcome, now, Some(by.finisher(finishing)))
             .await?
         {
-            Ok(ended) => Ok(self.view(&ended)),
+            Ok(ended) => Ok(self.view_for(&ended, &by.caller)),
             // Someone else finished it between our read and our write.
-            Err(_) => Err(self.refusal(&self.read(id).await?)),
+            Err(_) => Err(self.refusal(&self.read(id).await?, &by.caller)),
         }
     }
 
-    fn refusal(&self, record: &Record) -> DeskError {
-        let ask = Box::new(self.view(record));
+    fn refusal(&self, record: &Record, caller: &Caller) -> DeskError {
+        let ask = Box::new(self.view_for(record, caller));
         match ask.status {
             AskStatus::Cancelled | AskStatus::Expired => DeskError::Gone(ask),
             _ => DeskError::Finished(ask),

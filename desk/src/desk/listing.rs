@@ -3,6 +3,7 @@
 use super::Desk;
 use crate::{
     error::DeskError,
+    people::Caller,
     store::{Cursor, ListFilter},
 };
 use interaction::{AskStatus, AskSummary};
@@ -20,21 +21,34 @@ pub struct Page {
 pub const LIST_LIMIT: u32 = 500;
 
 impl Desk {
-    /// Asks with this status (all when `None`), newest first, at most
-    /// [`LIST_LIMIT`].
-    pub async fn list(&self, status: Option<AskStatus>) -> Result<Vec<AskSummary>, DeskError> {
+    /// Asks with this status (all when `None`) that `caller` sees, newest
+    /// first, at most [`LIST_LIMIT`].
+    pub async fn list(
+        &self,
+        status: Option<AskStatus>,
+        caller: &Caller,
+    ) -> Result<Vec<AskSummary>, DeskError> {
         let filter = ListFilter {
             status,
             ..ListFilter::default()
         };
-        Ok(self.search(&filter, LIST_LIMIT).await?.asks)
+        Ok(self.search(&filter, LIST_LIMIT, caller).await?.asks)
     }
 
-    /// One page of the asks `filter` lets through, newest first: at most
-    /// `limit`, and the cursor of the next page when there are more.
-    pub async fn search(&self, filter: &ListFilter, limit: u32) -> Result<Page, DeskError> {
+    /// One page of the asks `filter` lets through that `caller` sees (an
+    /// agent, only its own), newest first: at most `limit`, and the cursor
+    /// of the next page when there are more.
+    pub async fn search(
+        &self,
+        filter: &ListFilter,
+        limit: u32,
+        caller: &Caller,
+    ) -> Result<Page, DeskError> {
         self.expire_due().await?;
-        let mut rows = self.store.list(filter, limit.saturating_add(1)).await?;
+        let mut rows = self
+            .store
+            .list(filter, caller.only_own(), limit.saturating_add(1))
+            .await?;
         let more = rows.len() > limit as usize;
         rows.truncate(limit as usize);
         let next = if more {

@@ -13,20 +13,29 @@ use std::time::Duration;
 /// The most messages one read returns.
 const READ_LIMIT: u32 = 100;
 
+/// The most messages written on one ask.
+pub const MESSAGE_CAP: u32 = 100;
+
+/// The most messages written on one ask within [`RATE_WINDOW_MS`].
+pub const MESSAGES_PER_MINUTE: usize = 10;
+
+/// The window of [`MESSAGES_PER_MINUTE`].
+const RATE_WINDOW_MS: i64 = 60_000;
+
 /// How often a waiting read looks for messages written through another
 /// instance; those written through this one wake it at once.
 const LOOK_AGAIN: Duration = Duration::from_secs(1);
 
 impl Desk {
     /// Writes `message` into the session of the agent that made ask `id`,
-    /// if `by` may answer it (and whether it is still pending or not).
+    /// if `by` may answer it and it is still pending.
     pub async fn message(
         &self,
         id: &str,
         message: NewMessage,
         by: &Actor,
     ) -> Result<SessionMessage, DeskError> {
-        let record = self.read(id).await?;
+        let record = self.read_for(id, &by.caller).await?;
         if let Caller::Person(person) = &by.caller {
             if person.role == Role::Agent {
                 return Err(DeskError::Forbidden(
@@ -44,9 +53,17 @@ impl Desk {
                     .to_owned(),
             )
         })?;
+        if record.end.is_some() {
+            return Err(DeskError::Conflict(format!(
+                "this ask was {}; its agent has moved on, so nothing more is written to its \
+                 session",
+                record.status().as_str()
+            )));
+        }
         let text = message.validate().map_err(DeskError::Invalid)?;
         let at = self.now_ms();
-        let from = by.finisher(Finishing::Answer).by;
+        self.room_for_message(&record.id, at).await?;
+        let from = by.caller.message_sender();
         let seq = self
             .store
             .add_message(session, &record.id, &text, from.as_deref(), at)
@@ -72,14 +89,42 @@ impl Desk {
         }
     }
 
+    /// Refuses a message on ask `id` at `at` past its cap, or faster than
+    /// its rate: one person's hand cannot flood an agent's session.
+    async fn room_for_message(&self, id: &crate::id::AskId, at: i64) -> Result<(), DeskError> {
+        let written = self.store.messages_on(id, MESSAGE_CAP).await?;
+        if written.len() >= MESSAGE_CAP as usize {
+            return Err(DeskError::TooMany(format!(
+                "this ask has {MESSAGE_CAP} messages already, the most one ask takes; answer \
+                 it instead"
+            )));
+        }
+        let since = Timestamp::from_ms(at.saturating_sub(RATE_WINDOW_MS));
+        let lately = written.iter().filter(|m| m.at > since).count();
+        if lately >= MESSAGES_PER_MINUTE {
+            return Err(DeskError::TooMany(format!(
+                "at most {MESSAGES_PER_MINUTE} messages a minute are written on one ask; wait a \
+                 moment and send it again"
+            )));
+        }
+        Ok(())
+    }
+
     /// The messages to `session` after number `after`, oldest first; with
-    /// none yet, waits up to `wait` for one.
+    /// none yet, waits up to `wait` for one. Only the session's agent (the
+    /// one that first named it), admins and callers with every right read
+    /// them; for anyone else the session is not found.
     pub async fn messages(
         &self,
         session: &str,
         after: u64,
         wait: Option<Duration>,
+        caller: &Caller,
     ) -> Result<SessionMessages, DeskError> {
+        let owner = self.store.session_owner(session).await?;
+        if !caller.reads_session(owner.as_deref()) {
+            return Err(DeskError::NotFound);
+        }
         let until = wait.map(|wait| tokio::time::Instant::now() + wait.min(crate::MAX_WAIT));
         loop {
             // Listen before reading: a message between the two wakes us.
@@ -101,5 +146,28 @@ impl Desk {
                 }
             }
         }
+    }
+}
+
+impl Desk {
+    /// Records that the MCP session whose id has the digest `digest` was
+    /// opened by `holder` ([`crate::record::AskedBy::scope`]) at `at`,
+    /// forgetting sessions opened before `before`.
+    pub async fn hold_mcp_session(
+        &self,
+        digest: &str,
+        holder: &str,
+        at: i64,
+        before: i64,
+    ) -> Result<(), DeskError> {
+        Ok(self
+            .store
+            .hold_mcp_session(digest, holder, at, before)
+            .await?)
+    }
+
+    /// Who opened the MCP session whose id has the digest `digest`.
+    pub async fn mcp_session_holder(&self, digest: &str) -> Result<Option<String>, DeskError> {
+        Ok(self.store.mcp_session_holder(digest).await?)
     }
 }

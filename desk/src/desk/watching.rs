@@ -6,20 +6,20 @@ use super::{
     events::{EndWatch, MAX_WAIT},
     Desk,
 };
-use crate::error::DeskError;
+use crate::{error::DeskError, people::Caller};
 use interaction::Ask;
 use std::{pin::Pin, time::Duration};
 use tokio::sync::futures::OwnedNotified;
 
 impl Desk {
     /// The ask, once it has finished or `max` (capped at [`MAX_WAIT`]) has
-    /// passed, whichever comes first.
-    pub async fn wait(&self, id: &str, max: Duration) -> Result<Ask, DeskError> {
-        match self.watch(id, max).await? {
+    /// passed, whichever comes first, as `caller` may see it.
+    pub async fn wait(&self, id: &str, max: Duration, caller: &Caller) -> Result<Ask, DeskError> {
+        match self.watch(id, max, caller).await? {
             Watch::Over(ask) => Ok(*ask),
             Watch::Pending(end) => {
                 end.ended().await;
-                self.get(id).await
+                self.get(id, caller).await
             }
         }
     }
@@ -28,13 +28,18 @@ impl Desk {
     /// to wait for (it has ended, or `max` is zero), else its end watched.
     /// Waiting is then [`EndWait::ended`], which reads nothing and holds no
     /// record: thousands of agents may wait at once.
-    pub async fn watch(&self, id: &str, max: Duration) -> Result<Watch, DeskError> {
+    pub async fn watch(
+        &self,
+        id: &str,
+        max: Duration,
+        caller: &Caller,
+    ) -> Result<Watch, DeskError> {
         // Watch before reading, so a finish between the two is not missed.
         let watch = self.events.watch_end(id);
         let ended = watch.notified();
-        let record = Box::pin(self.read(id)).await?;
+        let record = Box::pin(self.read_for(id, caller)).await?;
         if record.end.is_some() || max.is_zero() {
-            return Ok(Watch::Over(Box::new(self.view(&record))));
+            return Ok(Watch::Over(Box::new(self.view_for(&record, caller))));
         }
         let mut wait = max.min(MAX_WAIT);
         if let Some(at) = record.expires_at {

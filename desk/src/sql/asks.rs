@@ -73,8 +73,9 @@ macro_rules! sql_store {
                 let inserted = sqlx::query(
                     "INSERT INTO asks (id, status, title, agent, request, question_count, \
                      created_at, expires_at, idempotency_key, fingerprint, search, recipients, \
-                     default_answers, session) \
-                     VALUES ($1, 'pending', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+                     default_answers, session, asked_by, asker_known, key_scope) \
+                     VALUES ($1, 'pending', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, \
+                     $14, 1, $15)",
                 )
                 .bind(record.id.as_str())
                 .bind(&record.title)
@@ -95,6 +96,8 @@ macro_rules! sql_store {
                         .transpose()?,
                 )
                 .bind(&record.session)
+                .bind(record.asked_by.name())
+                .bind(record.asked_by.scope())
                 .execute(&mut *tx)
                 .await;
                 match inserted {
@@ -121,12 +124,15 @@ macro_rules! sql_store {
             async fn by_key(
                 &self,
                 key: &str,
+                scope: &str,
             ) -> Result<Option<($crate::id::AskId, String)>, $crate::error::StoreError> {
                 use sqlx::Row;
                 let row = sqlx::query(
-                    "SELECT id, fingerprint FROM asks WHERE idempotency_key = $1",
+                    "SELECT id, fingerprint FROM asks \
+                     WHERE idempotency_key = $1 AND key_scope = $2",
                 )
                 .bind(key)
+                .bind(scope)
                 .fetch_optional(&self.pool)
                 .await?;
                 row.map(|row| {
@@ -152,6 +158,7 @@ macro_rules! sql_store {
             async fn list(
                 &self,
                 filter: &$crate::store::ListFilter,
+                asked_by: Option<&str>,
                 limit: u32,
             ) -> Result<Vec<($crate::store::Cursor, $crate::record::Entry)>, $crate::error::StoreError>
             {
@@ -164,6 +171,7 @@ macro_rules! sql_store {
                      AND (CAST($3 AS TEXT) IS NULL OR search LIKE $3 ESCAPE '\\') \
                      AND (CAST($4 AS BIGINT) IS NULL OR created_at < $4 \
                           OR (created_at = $4 AND {order} < $5)) \
+                     AND (CAST($7 AS TEXT) IS NULL OR (asker_known = 1 AND asked_by = $7)) \
                      ORDER BY created_at DESC, {order} DESC LIMIT $6",
                     order = $order
                 ))
@@ -173,6 +181,7 @@ macro_rules! sql_store {
                 .bind(filter.after.map(|c| c.created_at))
                 .bind(filter.after.map(|c| c.position))
                 .bind(i64::from(limit))
+                .bind(asked_by)
                 .fetch_all(&self.pool)
                 .await?;
                 rows.iter()
@@ -259,7 +268,8 @@ macro_rules! sql_store {
                 use sqlx::Row;
                 let rows = sqlx::query(
                     "SELECT e.seq, a.id, e.status, a.title, a.agent, a.created_at, \
-                     a.expires_at, a.question_count, a.recipients, a.session \
+                     a.expires_at, a.question_count, a.recipients, a.session, a.asked_by, \
+                     a.asker_known \
                      FROM events e JOIN asks a ON a.id = e.ask_id \
                      WHERE e.seq > $1 ORDER BY e.seq LIMIT $2",
                 )

@@ -223,6 +223,11 @@ pub(crate) const SQLITE: Migrations = Migrations(&[
         "email",
         include_str!("../../migrations/sqlite/0015_email.sql"),
     ),
+    (
+        16,
+        "owners",
+        include_str!("../../migrations/sqlite/0016_owners.sql"),
+    ),
 ]);
 
 /// PostgreSQL's schema.
@@ -306,6 +311,11 @@ pub(crate) const POSTGRES: Migrations = Migrations(&[
         16,
         "email",
         include_str!("../../migrations/postgres/0016_email.sql"),
+    ),
+    (
+        17,
+        "owners",
+        include_str!("../../migrations/postgres/0017_owners.sql"),
     ),
 ]);
 

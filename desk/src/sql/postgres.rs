@@ -174,3 +174,4 @@ super::sessions::sql_sessions!(PostgresStore, sqlx::Postgres);
 super::outbox::sql_outbox!(PostgresStore, sqlx::Postgres, "FOR UPDATE SKIP LOCKED");
 super::retention::sql_retention!(PostgresStore);
 super::messages::sql_messages!(PostgresStore);
+super::owners::sql_owners!(PostgresStore);

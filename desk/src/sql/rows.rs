@@ -4,7 +4,7 @@
 use crate::{
     error::{corrupt, StoreError},
     id::AskId,
-    record::{End, Entry, Finisher, Record},
+    record::{AskedBy, End, Entry, Finisher, Record},
 };
 use interaction::{
     project, AnswerItem, Answers, AskStatus, Outcome, Request, ToolOutput, ValidAnswers,
@@ -15,11 +15,12 @@ use sqlx::{ColumnIndex, Decode, Row, Type};
 /// The columns `get` selects, in every store.
 pub(crate) const RECORD_COLUMNS: &str = "id, status, title, agent, request, created_at, \
     expires_at, finished_at, answers, decline_reason, projection, finished_by, finished_via, \
-    relayed_by, recipients, default_answers, session";
+    relayed_by, recipients, default_answers, session, asked_by, asker_known";
 
 /// The columns `list` selects, in every store.
 pub(crate) const ENTRY_COLUMNS: &str =
-    "id, status, title, agent, created_at, expires_at, question_count, recipients, session";
+    "id, status, title, agent, created_at, expires_at, question_count, recipients, session, \
+     asked_by, asker_known";
 
 /// `value` as the JSON text a store keeps.
 pub(crate) fn json<T: serde::Serialize>(id: &AskId, value: &T) -> Result<String, StoreError> {
@@ -53,6 +54,24 @@ struct Columns {
     recipients: Option<String>,
     default_answers: Option<String>,
     session: Option<String>,
+    asked_by: AskedBy,
+}
+
+/// Who made an ask, from its `asked_by` and `asker_known` columns.
+fn asked_by<'r, R>(row: &'r R) -> Result<AskedBy, StoreError>
+where
+    R: Row,
+    &'static str: ColumnIndex<R>,
+    String: Decode<'r, R::Database> + Type<R::Database>,
+    i64: Decode<'r, R::Database> + Type<R::Database>,
+{
+    let known: i64 = row.try_get("asker_known")?;
+    let name: Option<String> = row.try_get("asked_by")?;
+    Ok(match (known, name) {
+        (0, _) => AskedBy::Unknown,
+        (_, Some(name)) => AskedBy::Named(name),
+        (_, None) => AskedBy::Unnamed,
+    })
 }
 
 /// The names an ask is for, from their stored JSON (`NULL`: anyone).
@@ -96,6 +115,7 @@ where
         recipients: row.try_get("recipients")?,
         default_answers: row.try_get("default_answers")?,
         session: row.try_get("session")?,
+        asked_by: asked_by(row)?,
     };
     columns.into_record()
 }
@@ -122,6 +142,7 @@ where
             row.try_get::<Option<String>, _>("recipients")?.as_deref(),
         )?,
         listens: row.try_get::<Option<String>, _>("session")?.is_some(),
+        asked_by: asked_by(row)?,
         id: parse_id(&id)?,
     })
 }
@@ -172,6 +193,7 @@ impl Columns {
             to: recipients(id, self.recipients.as_deref())?,
             defaults,
             session: self.session,
+            asked_by: self.asked_by,
         })
     }
 

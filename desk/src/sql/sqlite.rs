@@ -136,3 +136,4 @@ super::sessions::sql_sessions!(SqliteStore, sqlx::Sqlite);
 super::outbox::sql_outbox!(SqliteStore, sqlx::Sqlite, "");
 super::retention::sql_retention!(SqliteStore);
 super::messages::sql_messages!(SqliteStore);
+super::owners::sql_owners!(SqliteStore);

@@ -2,7 +2,7 @@
 //! same tests on every store askdesk has: SQLite in memory, a SQLite file
 //! and PostgreSQL.
 
-use crate::common::{answers, as_person, by_api, combined, desk_on, new_ask, Kind};
+use crate::common::{answers, as_person, by_api, combined, desk_on, maker, new_ask, Kind};
 use desk::{Attempt, DeskError, ListFilter, Notice, Reminders};
 use interaction::{AskStatus, Decline, IdempotencyKey, NewAsk, ProblemCode, Role, Via};
 use std::{
@@ -159,7 +159,8 @@ pub async fn each_role_finishes_asks_as_its_part_and_sign_in_narrows_answering_t
         for (who, actor, may_answer, may_cancel) in table(rule) {
             let mut new = new_ask(None);
             new.to = vec!["alice".to_owned()];
-            let fresh = || async { desk.create(new.clone()).await.expect("created").id };
+            let maker = maker(&actor.caller);
+            let fresh = || async { desk.create(new.clone(), &maker).await.expect("created").id };
             let id = fresh().await;
             let answered = desk.answer(&id, combined(), &actor).await;
             assert_eq!(
@@ -170,11 +171,15 @@ pub async fn each_role_finishes_asks_as_its_part_and_sign_in_narrows_answering_t
             );
             if !may_answer {
                 assert!(matches!(answered, Err(DeskError::Forbidden(_))), "{who}");
-                let ask = desk.get(&id).await.expect("ask");
+                let ask = desk.get(&id, &desk::Caller::Unnamed).await.expect("ask");
                 assert_eq!(ask.status, AskStatus::Pending, "{who}: nothing changed");
             }
             // Relaying is asked of the desk before an ask is for anyone.
-            let for_anyone = desk.create(new_ask(None)).await.expect("created").id;
+            let for_anyone = desk
+                .create(new_ask(None), &maker)
+                .await
+                .expect("created")
+                .id;
             let relayed = Actor::new(actor.caller.clone(), Via::McpApp);
             assert_eq!(
                 desk.may_relay(&actor.caller).await.is_ok(),
@@ -204,7 +209,11 @@ pub async fn a_link_answers_until_the_desk_has_people_and_relayed_answers_name_t
     use desk::{Actor, Caller, LinkAnswers};
     let (desk, _db) = desk_on(kind).await;
     let link = Actor::new(Caller::Link, Via::Form);
-    let id = desk.create(new_ask(None)).await.expect("created").id;
+    let id = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     let ask = desk
         .answer(&id, combined(), &link)
         .await
@@ -214,7 +223,11 @@ pub async fn a_link_answers_until_the_desk_has_people_and_relayed_answers_name_t
         (None, None, Some(Via::Form))
     );
     desk.add_person("alice", Role::Person).await.expect("added");
-    let id = desk.create(new_ask(None)).await.expect("created").id;
+    let id = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     let refused = desk.answer(&id, combined(), &link).await;
     let Err(DeskError::Forbidden(why)) = refused else {
         panic!("a team's desk refuses the link alone: {refused:?}");
@@ -228,11 +241,18 @@ pub async fn a_link_answers_until_the_desk_has_people_and_relayed_answers_name_t
         .await
         .expect("a relaying agent");
     assert!(bot.relays_answers);
-    let id = desk.create(new_ask(None)).await.expect("created").id;
+    let id = desk
+        .create(new_ask(None), &relaying_agent("bot", Via::McpApp).caller)
+        .await
+        .expect("created")
+        .id;
     desk.answer(&id, combined(), &relaying_agent("bot", Via::McpApp))
         .await
         .expect("relayed");
-    let ask = desk.get(&id).await.expect("read back from the store");
+    let ask = desk
+        .get(&id, &desk::Caller::Unnamed)
+        .await
+        .expect("read back from the store");
     assert_eq!(ask.answered_by, None, "no person is named");
     assert_eq!(ask.relayed_by.as_deref(), Some("bot"));
     assert_eq!(ask.via, Some(Via::McpApp));
@@ -351,8 +371,12 @@ pub async fn sessions_are_whose_they_were_opened_for_until_closed(kind: Kind) {
 pub async fn every_finish_records_who_and_through_what_and_expiry_records_neither(kind: Kind) {
     let (desk, _db) = desk_on(kind).await;
     let alice = as_person("alice", Role::Person, Via::Tui);
-    let id = desk.create(new_ask(None)).await.expect("created").id;
-    let ask = desk.get(&id).await.expect("ask");
+    let id = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
+    let ask = desk.get(&id, &desk::Caller::Unnamed).await.expect("ask");
     assert_eq!((ask.answered_by, ask.via), (None, None), "pending");
     let answered = desk
         .answer(&id, combined(), &alice)
@@ -360,18 +384,29 @@ pub async fn every_finish_records_who_and_through_what_and_expiry_records_neithe
         .expect("answered");
     assert_eq!(answered.answered_by.as_deref(), Some("alice"));
     assert_eq!(answered.via, Some(Via::Tui));
-    let read = desk.get(&id).await.expect("read back");
+    let read = desk
+        .get(&id, &desk::Caller::Unnamed)
+        .await
+        .expect("read back");
     assert_eq!(read.answered_by.as_deref(), Some("alice"));
     assert_eq!(read.via, Some(Via::Tui));
     // A refused second finish changes neither.
     let bob = as_person("bob", Role::Person, Via::Web);
     assert!(desk.decline(&id, Decline::default(), &bob).await.is_err());
     assert_eq!(
-        desk.get(&id).await.expect("read").answered_by.as_deref(),
+        desk.get(&id, &desk::Caller::Unnamed)
+            .await
+            .expect("read")
+            .answered_by
+            .as_deref(),
         Some("alice")
     );
 
-    let declined = desk.create(new_ask(None)).await.expect("created").id;
+    let declined = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     let ask = desk
         .decline(
             &declined,
@@ -381,8 +416,12 @@ pub async fn every_finish_records_who_and_through_what_and_expiry_records_neithe
         .await
         .expect("declined");
     assert_eq!((ask.answered_by, ask.via), (None, Some(Via::Form)));
-    let cancelled = desk.create(new_ask(None)).await.expect("created").id;
     let bot = as_person("bot", Role::Agent, Via::Mcp);
+    let cancelled = desk
+        .create(new_ask(None), &bot.caller)
+        .await
+        .expect("created")
+        .id;
     let ask = desk.cancel(&cancelled, &bot).await.expect("cancelled");
     assert_eq!(
         (ask.answered_by.as_deref(), ask.via),
@@ -392,9 +431,16 @@ pub async fn every_finish_records_who_and_through_what_and_expiry_records_neithe
     let now = Arc::new(AtomicI64::new(1_000_000));
     let clock = now.clone();
     let timed = desk.with_clock(Arc::new(move || clock.load(Ordering::SeqCst)));
-    let expiring = timed.create(new_ask(Some(1))).await.expect("created").id;
+    let expiring = timed
+        .create(new_ask(Some(1)), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     now.fetch_add(5_000, Ordering::SeqCst);
-    let ask = timed.get(&expiring).await.expect("expired");
+    let ask = timed
+        .get(&expiring, &desk::Caller::Unnamed)
+        .await
+        .expect("expired");
     assert_eq!(ask.status, AskStatus::Expired);
     assert_eq!((ask.answered_by, ask.via), (None, None));
 }
@@ -408,7 +454,9 @@ pub async fn an_ask_is_routed_to_people_of_the_desk_and_unknown_names_are_refuse
         ask.to = to.iter().map(|s| (*s).to_owned()).collect();
         ask
     };
-    let Err(DeskError::Invalid(problems)) = desk.create(routed(&["alice", "carol", "dave"])).await
+    let Err(DeskError::Invalid(problems)) = desk
+        .create(routed(&["alice", "carol", "dave"]), &desk::Caller::Unnamed)
+        .await
     else {
         panic!("unknown names must be refused");
     };
@@ -424,26 +472,41 @@ pub async fn an_ask_is_routed_to_people_of_the_desk_and_unknown_names_are_refuse
             ("to[2]", ProblemCode::UnknownRecipient)
         ]
     );
-    let Err(DeskError::Invalid(problems)) = desk.create(routed(&["alice", "alice"])).await else {
+    let Err(DeskError::Invalid(problems)) = desk
+        .create(routed(&["alice", "alice"]), &desk::Caller::Unnamed)
+        .await
+    else {
         panic!("a name twice must be refused");
     };
     assert_eq!(problems.0[0].code, ProblemCode::InvalidRecipient);
     assert!(
-        desk.list(None).await.expect("list").is_empty(),
+        desk.list(None, &desk::Caller::Unnamed)
+            .await
+            .expect("list")
+            .is_empty(),
         "nothing stored"
     );
 
     let id = desk
-        .create(routed(&["bob", "alice"]))
+        .create(routed(&["bob", "alice"]), &desk::Caller::Unnamed)
         .await
         .expect("created")
         .id;
-    let ask = desk.get(&id).await.expect("ask");
+    let ask = desk.get(&id, &desk::Caller::Unnamed).await.expect("ask");
     assert_eq!(ask.to, ["bob", "alice"]);
-    let listed = desk.list(None).await.expect("list");
+    let listed = desk.list(None, &desk::Caller::Unnamed).await.expect("list");
     assert_eq!(listed[0].to, ["bob", "alice"]);
-    let open = desk.create(new_ask(None)).await.expect("created").id;
-    assert!(desk.get(&open).await.expect("ask").to.is_empty());
+    let open = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
+    assert!(desk
+        .get(&open, &desk::Caller::Unnamed)
+        .await
+        .expect("ask")
+        .to
+        .is_empty());
     // The event stream's summaries carry it too.
     let events = desk.events_since(0).await.expect("events").expect("kept");
     assert_eq!(events[0].ask.to, ["bob", "alice"]);
@@ -451,7 +514,10 @@ pub async fn an_ask_is_routed_to_people_of_the_desk_and_unknown_names_are_refuse
 
 pub async fn a_new_ask_is_pending_with_an_unguessable_id_and_its_url(kind: Kind) {
     let (desk, _db) = desk_on(kind).await;
-    let created = desk.create(new_ask(None)).await.expect("created");
+    let created = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created");
     assert_eq!(created.status, AskStatus::Pending);
     assert_eq!(created.id.len(), 32);
     assert_eq!(
@@ -459,29 +525,43 @@ pub async fn a_new_ask_is_pending_with_an_unguessable_id_and_its_url(kind: Kind)
         format!("http://127.0.0.1:3000/asks/{}", created.id)
     );
     assert_eq!(created.expires_at, None);
-    let ask = desk.get(&created.id).await.expect("stored");
+    let ask = desk
+        .get(&created.id, &desk::Caller::Unnamed)
+        .await
+        .expect("stored");
     assert_eq!(ask.title.as_deref(), Some("Release plan"));
     assert_eq!(ask.agent.as_deref(), Some("test-agent"));
     assert_eq!(ask.request.questions().len(), 2);
     assert_eq!(ask.answers, None);
     assert_eq!(ask.projection, None);
-    let other = desk.create(new_ask(None)).await.expect("created");
+    let other = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created");
     assert_ne!(other.id, created.id);
 }
 
 pub async fn an_invalid_new_ask_is_refused_and_nothing_is_stored(kind: Kind) {
     let (desk, _db) = desk_on(kind).await;
     let bad: NewAsk = serde_json::from_value(serde_json::json!({"questions": []})).expect("shape");
-    let Err(DeskError::Invalid(problems)) = desk.create(bad).await else {
+    let Err(DeskError::Invalid(problems)) = desk.create(bad, &desk::Caller::Unnamed).await else {
         panic!("must be refused");
     };
     assert_eq!(problems.0[0].path, "questions");
-    assert!(desk.list(None).await.expect("list").is_empty());
+    assert!(desk
+        .list(None, &desk::Caller::Unnamed)
+        .await
+        .expect("list")
+        .is_empty());
 }
 
 pub async fn a_combined_multi_select_answer_is_stored_canonically_with_its_projection(kind: Kind) {
     let (desk, _db) = desk_on(kind).await;
-    let id = desk.create(new_ask(None)).await.expect("created").id;
+    let id = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     let ask = desk
         .answer(&id, combined(), &by_api())
         .await
@@ -502,12 +582,22 @@ pub async fn a_combined_multi_select_answer_is_stored_canonically_with_its_proje
         "{}",
         projection.text
     );
-    assert_eq!(desk.get(&id).await.expect("read back").answers, ask.answers);
+    assert_eq!(
+        desk.get(&id, &desk::Caller::Unnamed)
+            .await
+            .expect("read back")
+            .answers,
+        ask.answers
+    );
 }
 
 pub async fn refused_answers_leave_the_ask_pending(kind: Kind) {
     let (desk, _db) = desk_on(kind).await;
-    let id = desk.create(new_ask(None)).await.expect("created").id;
+    let id = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     let both = answers(serde_json::json!([
         {"id": "db", "selected": ["SQLite"], "custom": "DuckDB"},
         {"id": "features", "selected": ["Auth"]}
@@ -517,12 +607,22 @@ pub async fn refused_answers_leave_the_ask_pending(kind: Kind) {
     };
     assert_eq!(problems.0[0].code.as_str(), "exclusive_custom");
     assert_eq!(problems.0[0].path, "answers[0].custom");
-    assert_eq!(desk.get(&id).await.expect("ask").status, AskStatus::Pending);
+    assert_eq!(
+        desk.get(&id, &desk::Caller::Unnamed)
+            .await
+            .expect("ask")
+            .status,
+        AskStatus::Pending
+    );
 }
 
 pub async fn a_second_answer_is_refused_and_the_first_stays(kind: Kind) {
     let (desk, _db) = desk_on(kind).await;
-    let id = desk.create(new_ask(None)).await.expect("created").id;
+    let id = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     let first = desk
         .answer(&id, combined(), &by_api())
         .await
@@ -538,7 +638,13 @@ pub async fn a_second_answer_is_refused_and_the_first_stays(kind: Kind) {
     let Err(DeskError::Finished(_)) = desk.decline(&id, Decline::default(), &by_api()).await else {
         panic!("an answered ask cannot be declined");
     };
-    assert_eq!(desk.get(&id).await.expect("ask").answers, first.answers);
+    assert_eq!(
+        desk.get(&id, &desk::Caller::Unnamed)
+            .await
+            .expect("ask")
+            .answers,
+        first.answers
+    );
 }
 
 pub async fn cancelled_and_expired_asks_are_gone(kind: Kind) {
@@ -546,7 +652,11 @@ pub async fn cancelled_and_expired_asks_are_gone(kind: Kind) {
     let clock = now.clone();
     let (desk, _db) = desk_on(kind).await;
     let desk = desk.with_clock(Arc::new(move || clock.load(Ordering::SeqCst)));
-    let cancelled = desk.create(new_ask(None)).await.expect("created").id;
+    let cancelled = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     assert_eq!(
         desk.cancel(&cancelled, &by_api())
             .await
@@ -568,14 +678,20 @@ pub async fn cancelled_and_expired_asks_are_gone(kind: Kind) {
         (AskStatus::Cancelled, ask.finished_at)
     );
 
-    let expiring = desk.create(new_ask(Some(60))).await.expect("created");
+    let expiring = desk
+        .create(new_ask(Some(60)), &desk::Caller::Unnamed)
+        .await
+        .expect("created");
     assert_eq!(
         expiring.expires_at.map(|at| at.to_string()).as_deref(),
         Some("1970-01-01T00:17:40.000Z")
     );
     now.fetch_add(59_999, Ordering::SeqCst);
     assert_eq!(
-        desk.get(&expiring.id).await.expect("ask").status,
+        desk.get(&expiring.id, &desk::Caller::Unnamed)
+            .await
+            .expect("ask")
+            .status,
         AskStatus::Pending
     );
     now.fetch_add(1, Ordering::SeqCst);
@@ -600,19 +716,36 @@ pub async fn listing_expires_due_asks_and_shows_the_newest_first(kind: Kind) {
     let clock = now.clone();
     let (desk, _db) = desk_on(kind).await;
     let desk = desk.with_clock(Arc::new(move || clock.load(Ordering::SeqCst)));
-    let old = desk.create(new_ask(Some(1))).await.expect("created").id;
+    let old = desk
+        .create(new_ask(Some(1)), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     now.fetch_add(10, Ordering::SeqCst);
-    let newer = desk.create(new_ask(None)).await.expect("created").id;
-    let pending: Vec<_> = desk.list(Some(AskStatus::Pending)).await.expect("list");
+    let newer = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
+    let pending: Vec<_> = desk
+        .list(Some(AskStatus::Pending), &desk::Caller::Unnamed)
+        .await
+        .expect("list");
     assert_eq!(
         pending.iter().map(|a| a.id.as_str()).collect::<Vec<_>>(),
         [&newer, &old]
     );
     assert_eq!(pending[0].question_count, 2);
     now.fetch_add(1_000, Ordering::SeqCst);
-    let pending = desk.list(Some(AskStatus::Pending)).await.expect("list");
+    let pending = desk
+        .list(Some(AskStatus::Pending), &desk::Caller::Unnamed)
+        .await
+        .expect("list");
     assert_eq!(pending.len(), 1);
-    let expired = desk.list(Some(AskStatus::Expired)).await.expect("list");
+    let expired = desk
+        .list(Some(AskStatus::Expired), &desk::Caller::Unnamed)
+        .await
+        .expect("list");
     assert_eq!(expired[0].id, old);
 }
 
@@ -624,7 +757,10 @@ pub async fn unknown_and_malformed_ids_are_not_found(kind: Kind) {
         "../../etc/passwd",
     ] {
         assert!(
-            matches!(desk.get(id).await, Err(DeskError::NotFound)),
+            matches!(
+                desk.get(id, &desk::Caller::Unnamed).await,
+                Err(DeskError::NotFound)
+            ),
             "{id}"
         );
         assert!(
@@ -636,11 +772,18 @@ pub async fn unknown_and_malformed_ids_are_not_found(kind: Kind) {
 
 pub async fn a_long_poll_wakes_when_the_ask_is_answered(kind: Kind) {
     let (desk, _db) = desk_on(kind).await;
-    let id = desk.create(new_ask(None)).await.expect("created").id;
+    let id = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     let waiter = tokio::spawn({
         let desk = desk.clone();
         let id = id.clone();
-        async move { desk.wait(&id, Duration::from_secs(60)).await }
+        async move {
+            desk.wait(&id, Duration::from_secs(60), &desk::Caller::Unnamed)
+                .await
+        }
     });
     // The waiter has subscribed once it has read the pending ask; answering
     // at any point after spawning must still wake it.
@@ -657,9 +800,13 @@ pub async fn a_long_poll_wakes_when_the_ask_is_answered(kind: Kind) {
 
 pub async fn a_long_poll_returns_the_pending_ask_when_its_wait_is_over(kind: Kind) {
     let (desk, _db) = desk_on(kind).await;
-    let id = desk.create(new_ask(None)).await.expect("created").id;
+    let id = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     let ask = desk
-        .wait(&id, Duration::from_millis(50))
+        .wait(&id, Duration::from_millis(50), &desk::Caller::Unnamed)
         .await
         .expect("ask");
     assert_eq!(ask.status, AskStatus::Pending);
@@ -667,14 +814,25 @@ pub async fn a_long_poll_returns_the_pending_ask_when_its_wait_is_over(kind: Kin
 
 pub async fn a_long_poll_ends_when_the_ask_expires(kind: Kind) {
     let (desk, _db) = desk_on(kind).await;
-    let id = desk.create(new_ask(Some(1))).await.expect("created").id;
-    let ask = desk.wait(&id, Duration::from_secs(60)).await.expect("ask");
+    let id = desk
+        .create(new_ask(Some(1)), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
+    let ask = desk
+        .wait(&id, Duration::from_secs(60), &desk::Caller::Unnamed)
+        .await
+        .expect("ask");
     assert_eq!(ask.status, AskStatus::Expired);
 }
 
 pub async fn concurrent_submissions_yield_exactly_one_success(kind: Kind) {
     let (desk, _db) = desk_on(kind).await;
-    let id = desk.create(new_ask(None)).await.expect("created").id;
+    let id = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     let tasks: Vec<_> = (0..16)
         .map(|i| {
             let desk = desk.clone();
@@ -722,23 +880,44 @@ pub async fn the_same_idempotency_key_gives_the_same_ask_and_other_content_is_re
     let (desk, _db) = desk_on(kind).await;
     let once = key("call-7f3a");
     let (first, made) = desk
-        .create_once(new_ask(None), &once, "idempotencyKey")
+        .create_once(
+            new_ask(None),
+            &once,
+            "idempotencyKey",
+            &desk::Caller::Unnamed,
+        )
         .await
         .expect("created");
     assert!(made);
     let (again, made) = desk
-        .create_once(new_ask(None), &once, "idempotencyKey")
+        .create_once(
+            new_ask(None),
+            &once,
+            "idempotencyKey",
+            &desk::Caller::Unnamed,
+        )
         .await
         .expect("the same ask");
     assert!(!made);
     assert_eq!(again, first);
-    assert_eq!(desk.list(None).await.expect("list").len(), 1);
+    assert_eq!(
+        desk.list(None, &desk::Caller::Unnamed)
+            .await
+            .expect("list")
+            .len(),
+        1
+    );
     // What the agent was doing is shown, not asked: a retry that read more
     // of it is the same ask.
     let mut with_context = new_ask(None);
     with_context.context = Some("I read more of the transcript.".to_owned());
     let (same, made) = desk
-        .create_once(with_context, &once, "idempotencyKey")
+        .create_once(
+            with_context,
+            &once,
+            "idempotencyKey",
+            &desk::Caller::Unnamed,
+        )
         .await
         .expect("the same ask");
     assert!(!made);
@@ -746,7 +925,9 @@ pub async fn the_same_idempotency_key_gives_the_same_ask_and_other_content_is_re
 
     let mut other = new_ask(None);
     other.title = Some("Another plan".to_owned());
-    let Err(DeskError::Invalid(problems)) = desk.create_once(other, &once, "idempotencyKey").await
+    let Err(DeskError::Invalid(problems)) = desk
+        .create_once(other, &once, "idempotencyKey", &desk::Caller::Unnamed)
+        .await
     else {
         panic!("other content under a used key must be refused");
     };
@@ -758,7 +939,12 @@ pub async fn the_same_idempotency_key_gives_the_same_ask_and_other_content_is_re
         .await
         .expect("answered");
     let (after, made) = desk
-        .create_once(new_ask(None), &once, "idempotencyKey")
+        .create_once(
+            new_ask(None),
+            &once,
+            "idempotencyKey",
+            &desk::Caller::Unnamed,
+        )
         .await
         .expect("the same ask");
     assert!(!made);
@@ -766,7 +952,13 @@ pub async fn the_same_idempotency_key_gives_the_same_ask_and_other_content_is_re
         (after.id.as_str(), after.status),
         (first.id.as_str(), AskStatus::Answered)
     );
-    assert_eq!(desk.list(None).await.expect("list").len(), 1);
+    assert_eq!(
+        desk.list(None, &desk::Caller::Unnamed)
+            .await
+            .expect("list")
+            .len(),
+        1
+    );
 }
 
 pub async fn racing_creations_with_one_key_make_one_ask(kind: Kind) {
@@ -775,8 +967,13 @@ pub async fn racing_creations_with_one_key_make_one_ask(kind: Kind) {
         .map(|_| {
             let desk = desk.clone();
             tokio::spawn(async move {
-                desk.create_once(new_ask(None), &key("retried-call"), "idempotencyKey")
-                    .await
+                desk.create_once(
+                    new_ask(None),
+                    &key("retried-call"),
+                    "idempotencyKey",
+                    &desk::Caller::Unnamed,
+                )
+                .await
             })
         })
         .collect();
@@ -789,7 +986,13 @@ pub async fn racing_creations_with_one_key_make_one_ask(kind: Kind) {
     }
     assert_eq!(ids.len(), 1, "one ask for one key");
     assert_eq!(made, 1, "made once, found fifteen times");
-    assert_eq!(desk.list(None).await.expect("list").len(), 1);
+    assert_eq!(
+        desk.list(None, &desk::Caller::Unnamed)
+            .await
+            .expect("list")
+            .len(),
+        1
+    );
 }
 
 /// The status of each event, as `events_since` replays them.
@@ -807,8 +1010,16 @@ pub async fn events_are_numbered_by_the_store_and_replay_the_status_each_had(kin
     let (desk, _db) = desk_on(kind).await;
     assert_eq!(desk.version(), 0);
     let mut live = desk.subscribe();
-    let a = desk.create(new_ask(None)).await.expect("a").id;
-    let b = desk.create(new_ask(None)).await.expect("b").id;
+    let a = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("a")
+        .id;
+    let b = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("b")
+        .id;
     desk.answer(&a, combined(), &by_api())
         .await
         .expect("answered");
@@ -842,7 +1053,11 @@ pub async fn racing_changes_are_published_once_each_in_number_order(kind: Kind) 
         .map(|_| {
             let desk = desk.clone();
             tokio::spawn(async move {
-                let id = desk.create(new_ask(None)).await.expect("created").id;
+                let id = desk
+                    .create(new_ask(None), &desk::Caller::Unnamed)
+                    .await
+                    .expect("created")
+                    .id;
                 desk.answer(&id, combined(), &by_api())
                     .await
                     .expect("answered");
@@ -867,7 +1082,9 @@ pub async fn racing_changes_are_published_once_each_in_number_order(kind: Kind) 
 pub async fn pruned_events_are_not_replayed_and_unknown_numbers_are_refused(kind: Kind) {
     let (desk, _db) = desk_on(kind).await;
     for _ in 0..5 {
-        desk.create(new_ask(None)).await.expect("created");
+        desk.create(new_ask(None), &desk::Caller::Unnamed)
+            .await
+            .expect("created");
     }
     desk.prune_events(2).await.expect("pruned");
     assert_eq!(replayed(&desk, 2).await, None, "event 3 is gone");
@@ -876,7 +1093,9 @@ pub async fn pruned_events_are_not_replayed_and_unknown_numbers_are_refused(kind
     // Pruning again with nothing to forget changes nothing.
     desk.prune_events(2).await.expect("pruned");
     assert_eq!(replayed(&desk, 3).await.map(|e| e.len()), Some(2));
-    desk.create(new_ask(None)).await.expect("created");
+    desk.create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created");
     assert_eq!(replayed(&desk, 3).await.map(|e| e.len()), Some(3));
 }
 
@@ -888,7 +1107,11 @@ pub async fn notifications_owed_are_written_with_each_change_and_leased_to_one_w
     let desk = desk
         .with_clock(Arc::new(move || clock.load(Ordering::SeqCst)))
         .notifying(vec!["webhook a".to_owned(), "webhook b".to_owned()]);
-    let id = desk.create(new_ask(None)).await.expect("created").id;
+    let id = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     let owed = desk.delivery_rows(&id).await.expect("deliveries");
     assert_eq!(owed.len(), 2, "one per channel: {owed:?}");
     assert!(owed
@@ -909,7 +1132,11 @@ pub async fn notifications_owed_are_written_with_each_change_and_leased_to_one_w
     assert_eq!(ids.len(), 4, "every delivery has its own id");
     assert!(ids.iter().all(|id| id.starts_with("dlv_")));
     // A desk told of no channel owes nothing.
-    let other = quiet.create(new_ask(None)).await.expect("created").id;
+    let other = quiet
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     assert!(quiet.delivery_rows(&other).await.expect("none").is_empty());
 
     let lease = Duration::from_secs(60);
@@ -1008,7 +1235,9 @@ pub async fn racing_workers_claim_each_delivery_once(kind: Kind) {
     let (desk, _db) = desk_on(kind).await;
     let desk = desk.notifying(vec!["webhook".to_owned()]);
     for _ in 0..40 {
-        desk.create(new_ask(None)).await.expect("created");
+        desk.create(new_ask(None), &desk::Caller::Unnamed)
+            .await
+            .expect("created");
     }
     let workers = (0..8).map(|_| {
         let desk = desk.clone();
@@ -1057,9 +1286,17 @@ pub async fn action_tokens_answer_once_and_only_their_own_ask_and_option(kind: K
     let twin = desk::Desk::open(store, "http://127.0.0.1:3000")
         .await
         .expect("desk");
-    let id = desk.create(yes_no()).await.expect("created").id;
-    let other = desk.create(yes_no()).await.expect("created").id;
-    let ask = desk.get(&id).await.expect("ask");
+    let id = desk
+        .create(yes_no(), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
+    let other = desk
+        .create(yes_no(), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
+    let ask = desk.get(&id, &desk::Caller::Unnamed).await.expect("ask");
     let actions = desk.actions(&ask, 3, Via::Ntfy);
     assert_eq!(actions.len(), 2);
     assert_eq!(twin.actions(&ask, 3, Via::Ntfy), actions);
@@ -1073,7 +1310,14 @@ pub async fn action_tokens_answer_once_and_only_their_own_ask_and_option(kind: K
         "more options than buttons"
     );
     let multi = desk
-        .get(&desk.create(new_ask(None)).await.expect("created").id)
+        .get(
+            &desk
+                .create(new_ask(None), &desk::Caller::Unnamed)
+                .await
+                .expect("created")
+                .id,
+            &desk::Caller::Unnamed,
+        )
         .await;
     assert!(
         desk.actions(&multi.expect("ask"), 3, Via::Ntfy).is_empty(),
@@ -1107,7 +1351,13 @@ pub async fn action_tokens_answer_once_and_only_their_own_ask_and_option(kind: K
         ),
         "an ntfy token pressed as a Slack button"
     );
-    assert_eq!(desk.get(&id).await.expect("ask").status, AskStatus::Pending);
+    assert_eq!(
+        desk.get(&id, &desk::Caller::Unnamed)
+            .await
+            .expect("ask")
+            .status,
+        AskStatus::Pending
+    );
 
     let answered = twin
         .answer_by_action(&SURFACES, &id, &yes, &yes_token)
@@ -1128,7 +1378,7 @@ pub async fn action_tokens_answer_once_and_only_their_own_ask_and_option(kind: K
         desk.answer_by_action(&SURFACES, &id, &no, &no_token).await,
         Err(DeskError::Finished(_))
     ));
-    let ended = desk.get(&id).await.expect("ask");
+    let ended = desk.get(&id, &desk::Caller::Unnamed).await.expect("ask");
     assert_eq!(ended.answers.expect("answers")[0].selected, ["Yes"]);
     assert_eq!(ended.via, Some(Via::Ntfy), "read back");
 }
@@ -1162,9 +1412,17 @@ pub async fn reminders_are_written_with_the_ask_come_due_in_turn_and_end_with_it
             got
         }
     };
-    let id = desk.create(new_ask(None)).await.expect("created").id;
+    let id = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     // An ask that expires after 90 s gets only the reminder due before.
-    let short = desk.create(new_ask(Some(90))).await.expect("created").id;
+    let short = desk
+        .create(new_ask(Some(90)), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     assert_eq!(
         desk.delivery_rows(&id).await.expect("rows").len(),
         1 + 3 + 1
@@ -1218,7 +1476,12 @@ pub async fn a_thousand_asks_page_through_without_gaps_or_repeats_and_filter_by_
             ask["questions"][0]["question"] = "Take the 50x Off deal?".into();
         }
         let ask: NewAsk = serde_json::from_value(ask).expect("ask");
-        made.push(desk.create(ask).await.expect("created").id);
+        made.push(
+            desk.create(ask, &desk::Caller::Unnamed)
+                .await
+                .expect("created")
+                .id,
+        );
     }
     let all = |filter: ListFilter, limit: u32| {
         let desk = desk.clone();
@@ -1226,7 +1489,10 @@ pub async fn a_thousand_asks_page_through_without_gaps_or_repeats_and_filter_by_
             let (mut ids, mut pages) = (Vec::new(), 0);
             let mut filter = filter;
             loop {
-                let page = desk.search(&filter, limit).await.expect("page");
+                let page = desk
+                    .search(&filter, limit, &desk::Caller::Unnamed)
+                    .await
+                    .expect("page");
                 assert!(page.asks.len() <= limit as usize);
                 pages += 1;
                 ids.extend(page.asks.into_iter().map(|a| a.id));
@@ -1242,7 +1508,10 @@ pub async fn a_thousand_asks_page_through_without_gaps_or_repeats_and_filter_by_
     assert_eq!(ids, newest_first, "every ask once, newest first");
     assert_eq!(pages, 28);
     // A cursor survives its text form.
-    let first = desk.search(&ListFilter::default(), 10).await.expect("page");
+    let first = desk
+        .search(&ListFilter::default(), 10, &desk::Caller::Unnamed)
+        .await
+        .expect("page");
     let next = first.next.expect("more");
     assert_eq!(desk::Cursor::parse(&next.encode()), Some(next));
 
@@ -1292,21 +1561,25 @@ pub async fn control_characters_are_refused_and_nothing_is_stored(kind: Kind) {
     let (desk, _db) = desk_on(kind).await;
     let mut new = new_ask(None);
     new.title = Some("Deploy\u{0}now".to_owned());
-    let Err(DeskError::Invalid(problems)) = desk.create(new).await else {
+    let Err(DeskError::Invalid(problems)) = desk.create(new, &desk::Caller::Unnamed).await else {
         panic!("a NUL in the title is refused");
     };
     assert_eq!(problems.0[0].path, "title");
     assert_eq!(problems.0[0].code, ProblemCode::ControlCharacter);
-    let listed = desk.list(None).await.expect("list");
+    let listed = desk.list(None, &desk::Caller::Unnamed).await.expect("list");
     assert!(listed.is_empty(), "nothing stored");
 
-    let id = desk.create(new_ask(None)).await.expect("created").id;
+    let id = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     let mut with_escape = combined();
     with_escape.answers[1].custom = Some("Rate\u{1b}[2Jlimiting".to_owned());
     let Err(DeskError::Invalid(problems)) = desk.answer(&id, with_escape, &by_api()).await else {
         panic!("an escape in an answer is refused");
     };
     assert_eq!(problems.0[0].path, "answers[1].custom");
-    let ask = desk.get(&id).await.expect("ask");
+    let ask = desk.get(&id, &desk::Caller::Unnamed).await.expect("ask");
     assert_eq!(ask.status, AskStatus::Pending, "nothing changed");
 }

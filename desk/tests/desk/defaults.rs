@@ -57,14 +57,24 @@ pub async fn an_ask_that_expires_with_defaults_ends_expired_with_them_and_no_per
 ) {
     let now = Arc::new(AtomicI64::new(1_000_000));
     let (desk, _db) = timed(kind, &now).await;
-    let id = desk.create(with_defaults(60)).await.expect("created").id;
-    let pending = desk.get(&id).await.expect("pending");
+    let id = desk
+        .create(with_defaults(60), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
+    let pending = desk
+        .get(&id, &desk::Caller::Unnamed)
+        .await
+        .expect("pending");
     assert_eq!(pending.status, AskStatus::Pending);
     assert_eq!(pending.default_answers, Some(canonical_defaults()));
     assert_eq!((pending.answers, pending.defaulted), (None, false));
 
     now.fetch_add(60_000, Ordering::SeqCst);
-    let expired = desk.get(&id).await.expect("expired");
+    let expired = desk
+        .get(&id, &desk::Caller::Unnamed)
+        .await
+        .expect("expired");
     assert_eq!(expired.status, AskStatus::Expired);
     assert_eq!(expired.answers, Some(canonical_defaults()));
     assert!(expired.defaulted);
@@ -81,7 +91,10 @@ pub async fn an_ask_that_expires_with_defaults_ends_expired_with_them_and_no_per
     );
 
     // Read back from the store, and refused to a late answer as expired.
-    let again = desk.get(&id).await.expect("read back");
+    let again = desk
+        .get(&id, &desk::Caller::Unnamed)
+        .await
+        .expect("read back");
     assert_eq!(
         (again.answers, again.defaulted),
         (Some(canonical_defaults()), true)
@@ -92,10 +105,17 @@ pub async fn an_ask_that_expires_with_defaults_ends_expired_with_them_and_no_per
     assert!(gone.defaulted);
 
     // The server's sweep expires a second one the same way.
-    let swept = desk.create(with_defaults(1)).await.expect("created").id;
+    let swept = desk
+        .create(with_defaults(1), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     now.fetch_add(1_000, Ordering::SeqCst);
     assert_eq!(desk.expire_due().await.expect("swept"), 1);
-    let swept = desk.get(&swept).await.expect("read");
+    let swept = desk
+        .get(&swept, &desk::Caller::Unnamed)
+        .await
+        .expect("read");
     assert_eq!((swept.status, swept.defaulted), (AskStatus::Expired, true));
     assert_eq!(swept.answers, Some(canonical_defaults()));
 }
@@ -103,14 +123,18 @@ pub async fn an_ask_that_expires_with_defaults_ends_expired_with_them_and_no_per
 pub async fn an_ask_answered_in_time_keeps_the_persons_answers_not_the_defaults(kind: Kind) {
     let now = Arc::new(AtomicI64::new(1_000_000));
     let (desk, _db) = timed(kind, &now).await;
-    let id = desk.create(with_defaults(60)).await.expect("created").id;
+    let id = desk
+        .create(with_defaults(60), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     let alice = as_person("alice", Role::Person, Via::Web);
     let answered = desk
         .answer(&id, combined(), &alice)
         .await
         .expect("answered");
     now.fetch_add(120_000, Ordering::SeqCst);
-    let read = desk.get(&id).await.expect("read");
+    let read = desk.get(&id, &desk::Caller::Unnamed).await.expect("read");
     for ask in [answered, read] {
         assert_eq!(ask.status, AskStatus::Answered);
         assert!(!ask.defaulted);
@@ -126,9 +150,16 @@ pub async fn an_ask_answered_in_time_keeps_the_persons_answers_not_the_defaults(
 pub async fn an_ask_without_defaults_expires_as_before(kind: Kind) {
     let now = Arc::new(AtomicI64::new(1_000_000));
     let (desk, _db) = timed(kind, &now).await;
-    let id = desk.create(new_ask(Some(60))).await.expect("created").id;
+    let id = desk
+        .create(new_ask(Some(60)), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     now.fetch_add(60_000, Ordering::SeqCst);
-    let expired = desk.get(&id).await.expect("expired");
+    let expired = desk
+        .get(&id, &desk::Caller::Unnamed)
+        .await
+        .expect("expired");
     assert_eq!(expired.status, AskStatus::Expired);
     assert_eq!(
         (
@@ -152,7 +183,8 @@ pub async fn defaults_are_refused_without_a_timeout_or_when_invalid_and_nothing_
     let (desk, _db) = desk_on(kind).await;
     let mut untimed = with_defaults(60);
     untimed.timeout_seconds = None;
-    let Err(DeskError::Invalid(problems)) = desk.create(untimed).await else {
+    let Err(DeskError::Invalid(problems)) = desk.create(untimed, &desk::Caller::Unnamed).await
+    else {
         panic!("defaults without a timeout are refused");
     };
     assert!(problems.has(ProblemCode::DefaultsWithoutTimeout));
@@ -166,31 +198,50 @@ pub async fn defaults_are_refused_without_a_timeout_or_when_invalid_and_nothing_
         ]))
         .expect("items"),
     );
-    let Err(DeskError::Invalid(problems)) = desk.create(wrong).await else {
+    let Err(DeskError::Invalid(problems)) = desk.create(wrong, &desk::Caller::Unnamed).await else {
         panic!("invalid defaults are refused");
     };
     assert!(problems.has(ProblemCode::UnknownLabel));
     assert_eq!(problems.0[0].path, "defaultAnswers[0].selected[0]");
-    assert!(desk.list(None).await.expect("list").is_empty());
+    assert!(desk
+        .list(None, &desk::Caller::Unnamed)
+        .await
+        .expect("list")
+        .is_empty());
 }
 
 pub async fn defaults_are_part_of_what_an_idempotency_key_names(kind: Kind) {
     let (desk, _db) = desk_on(kind).await;
     let key = IdempotencyKey::parse("call-defaults", "idempotencyKey").expect("key");
     let (first, made) = desk
-        .create_once(with_defaults(60), &key, "idempotencyKey")
+        .create_once(
+            with_defaults(60),
+            &key,
+            "idempotencyKey",
+            &desk::Caller::Unnamed,
+        )
         .await
         .expect("created");
     assert!(made);
     let (again, made) = desk
-        .create_once(with_defaults(60), &key, "idempotencyKey")
+        .create_once(
+            with_defaults(60),
+            &key,
+            "idempotencyKey",
+            &desk::Caller::Unnamed,
+        )
         .await
         .expect("the same ask");
     assert!(!made);
     assert_eq!(again.id, first.id);
     // The same questions without the defaults are other content.
     let Err(DeskError::Invalid(problems)) = desk
-        .create_once(new_ask(Some(60)), &key, "idempotencyKey")
+        .create_once(
+            new_ask(Some(60)),
+            &key,
+            "idempotencyKey",
+            &desk::Caller::Unnamed,
+        )
         .await
     else {
         panic!("other defaults under a used key are refused");

@@ -5,6 +5,7 @@ mod common;
 mod conformance;
 mod defaults;
 mod messages;
+mod owners;
 mod postgres;
 mod retention;
 mod sessions;

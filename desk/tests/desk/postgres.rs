@@ -68,8 +68,14 @@ async fn an_instance_hears_at_once_what_another_creates_and_finishes() {
     });
     let mut heard = a.subscribe();
 
-    let own = a.create(new_ask(None)).await.expect("create on a");
-    let theirs = b.create(new_ask(None)).await.expect("create on b");
+    let own = a
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("create on a");
+    let theirs = b
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("create on b");
     let first = next(&mut heard).await;
     assert_eq!(first.ask.id, own.id);
     let second = next(&mut heard).await;
@@ -83,7 +89,10 @@ async fn an_instance_hears_at_once_what_another_creates_and_finishes() {
     let waiter = tokio::spawn({
         let a = a.clone();
         let id = theirs.id.clone();
-        async move { a.wait(&id, Duration::from_secs(300)).await }
+        async move {
+            a.wait(&id, Duration::from_secs(300), &desk::Caller::Unnamed)
+                .await
+        }
     });
     b.answer(&theirs.id, combined(), &by_api())
         .await
@@ -122,7 +131,7 @@ async fn asks_stored_before_search_existed_are_found_by_their_questions() {
     };
     let id = open()
         .await
-        .create(crate::common::new_ask(None))
+        .create(crate::common::new_ask(None), &desk::Caller::Unnamed)
         .await
         .expect("created")
         .id;
@@ -141,7 +150,10 @@ async fn asks_stored_before_search_existed_are_found_by_their_questions() {
             text: Some(text.to_owned()),
             ..desk::ListFilter::default()
         };
-        let page = desk.search(&filter, 10).await.expect("search");
+        let page = desk
+            .search(&filter, 10, &desk::Caller::Unnamed)
+            .await
+            .expect("search");
         assert_eq!(
             page.asks.iter().map(|a| a.id.as_str()).collect::<Vec<_>>(),
             [id.as_str()],

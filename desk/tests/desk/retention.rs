@@ -32,27 +32,51 @@ pub async fn asks_finished_longer_ago_than_kept_are_removed_and_the_rest_stay(ki
         .keeping_finished(Some(Duration::from_secs(90 * 86_400)));
 
     // 100 days ago: one answered, one declined, one cancelled; one left pending.
-    let old_answered = desk.create(new_ask(None)).await.expect("created").id;
+    let old_answered = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     desk.answer(&old_answered, combined(), &by_api())
         .await
         .expect("answered");
-    let old_declined = desk.create(new_ask(None)).await.expect("created").id;
+    let old_declined = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     desk.decline(&old_declined, Default::default(), &by_api())
         .await
         .expect("declined");
-    let old_cancelled = desk.create(new_ask(None)).await.expect("created").id;
+    let old_cancelled = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     desk.cancel(&old_cancelled, &by_api())
         .await
         .expect("cancelled");
-    let old_pending = desk.create(new_ask(None)).await.expect("created").id;
+    let old_pending = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     // Created 100 days ago, answered 10 days ago: finished recently, kept.
-    let answered_lately = desk.create(new_ask(None)).await.expect("created").id;
+    let answered_lately = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     now.fetch_add(90 * DAY, Ordering::SeqCst);
     desk.answer(&answered_lately, combined(), &by_api())
         .await
         .expect("answered");
     now.fetch_add(10 * DAY, Ordering::SeqCst);
-    let new_answered = desk.create(new_ask(None)).await.expect("created").id;
+    let new_answered = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     desk.answer(&new_answered, combined(), &by_api())
         .await
         .expect("answered");
@@ -64,7 +88,10 @@ pub async fn asks_finished_longer_ago_than_kept_are_removed_and_the_rest_stay(ki
     assert_eq!(desk.remove_old_finished().await.expect("removed"), 3);
     for gone in [&old_answered, &old_declined, &old_cancelled] {
         assert!(
-            matches!(desk.get(gone).await, Err(DeskError::NotFound)),
+            matches!(
+                desk.get(gone, &desk::Caller::Unnamed).await,
+                Err(DeskError::NotFound)
+            ),
             "{gone} is removed"
         );
         assert!(
@@ -78,18 +105,24 @@ pub async fn asks_finished_longer_ago_than_kept_are_removed_and_the_rest_stay(ki
         .expect("deliveries")
         .is_empty());
     assert_eq!(
-        desk.get(&old_pending).await.expect("kept").status,
+        desk.get(&old_pending, &desk::Caller::Unnamed)
+            .await
+            .expect("kept")
+            .status,
         AskStatus::Pending
     );
     for kept in [&answered_lately, &new_answered] {
         assert_eq!(
-            desk.get(kept).await.expect("kept").status,
+            desk.get(kept, &desk::Caller::Unnamed)
+                .await
+                .expect("kept")
+                .status,
             AskStatus::Answered
         );
     }
     // The lists and the event stream no longer know the removed asks.
     let listed: Vec<String> = desk
-        .list(None)
+        .list(None, &desk::Caller::Unnamed)
         .await
         .expect("list")
         .into_iter()
@@ -124,14 +157,21 @@ pub async fn a_desk_that_keeps_everything_removes_nothing(kind: Kind) {
     let clock = now.clone();
     let (desk, _db) = desk_on(kind).await;
     let desk = desk.with_clock(Arc::new(move || clock.load(Ordering::SeqCst)));
-    let id = desk.create(new_ask(None)).await.expect("created").id;
+    let id = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     desk.answer(&id, combined(), &by_api())
         .await
         .expect("answered");
     now.fetch_add(5_000 * DAY, Ordering::SeqCst);
     assert_eq!(desk.remove_old_finished().await.expect("removed"), 0);
     assert_eq!(
-        desk.get(&id).await.expect("kept").status,
+        desk.get(&id, &desk::Caller::Unnamed)
+            .await
+            .expect("kept")
+            .status,
         AskStatus::Answered
     );
 }
@@ -144,10 +184,18 @@ pub async fn more_asks_than_a_batch_are_all_removed(kind: Kind) {
         .with_clock(Arc::new(move || clock.load(Ordering::SeqCst)))
         .keeping_finished(Some(Duration::from_secs(86_400)));
     for _ in 0..450 {
-        let id = desk.create(new_ask(None)).await.expect("created").id;
+        let id = desk
+            .create(new_ask(None), &desk::Caller::Unnamed)
+            .await
+            .expect("created")
+            .id;
         desk.cancel(&id, &by_api()).await.expect("cancelled");
     }
     now.fetch_add(2 * DAY, Ordering::SeqCst);
     assert_eq!(desk.remove_old_finished().await.expect("removed"), 450);
-    assert!(desk.list(None).await.expect("list").is_empty());
+    assert!(desk
+        .list(None, &desk::Caller::Unnamed)
+        .await
+        .expect("list")
+        .is_empty());
 }

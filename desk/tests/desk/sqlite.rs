@@ -34,14 +34,22 @@ async fn an_answer_survives_reopening_the_database() {
     let path = dir.path().join("asks.db");
     let (id, answered) = {
         let desk = desk_at(&path).await;
-        let id = desk.create(new_ask(None)).await.expect("created").id;
+        let id = desk
+            .create(new_ask(None), &desk::Caller::Unnamed)
+            .await
+            .expect("created")
+            .id;
         let answered = desk
             .answer(&id, combined(), &by_api())
             .await
             .expect("answered");
         (id, answered)
     };
-    let ask = desk_at(&path).await.get(&id).await.expect("ask");
+    let ask = desk_at(&path)
+        .await
+        .get(&id, &desk::Caller::Unnamed)
+        .await
+        .expect("ask");
     assert_eq!(ask.status, AskStatus::Answered);
     assert_eq!(
         ask.answers.as_ref().expect("answers")[0].custom.as_deref(),
@@ -56,7 +64,11 @@ async fn event_numbers_continue_after_reopening_and_old_ones_replay() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("asks.db");
     let first = desk_at(&path).await;
-    let id = first.create(new_ask(None)).await.expect("created").id;
+    let id = first
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     drop(first);
 
     let desk = desk_at(&path).await;
@@ -75,7 +87,11 @@ async fn the_projection_is_made_once_when_the_ask_ends_and_stored() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("asks.db");
     let desk = desk_at(&path).await;
-    let id = desk.create(new_ask(None)).await.expect("created").id;
+    let id = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     desk.answer(&id, combined(), &by_api())
         .await
         .expect("answered");
@@ -88,7 +104,11 @@ async fn the_projection_is_made_once_when_the_ask_ends_and_stored() {
         ),
     )
     .await;
-    let projection = desk.get(&id).await.expect("ask").projection;
+    let projection = desk
+        .get(&id, &desk::Caller::Unnamed)
+        .await
+        .expect("ask")
+        .projection;
     assert_eq!(projection.expect("projection").text, "as stored");
     // Asks that ended before projections were stored get theirs on reading.
     tamper(
@@ -96,7 +116,11 @@ async fn the_projection_is_made_once_when_the_ask_ends_and_stored() {
         &format!("UPDATE asks SET projection = NULL WHERE id = '{id}'"),
     )
     .await;
-    let projection = desk.get(&id).await.expect("ask").projection;
+    let projection = desk
+        .get(&id, &desk::Caller::Unnamed)
+        .await
+        .expect("ask")
+        .projection;
     assert!(projection
         .expect("projection")
         .text
@@ -108,8 +132,16 @@ async fn a_stored_ask_that_no_longer_validates_is_one_clear_error_naming_it() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("asks.db");
     let desk = desk_at(&path).await;
-    let pending = desk.create(new_ask(None)).await.expect("created").id;
-    let answered = desk.create(new_ask(None)).await.expect("created").id;
+    let pending = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
+    let answered = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     desk.answer(&answered, combined(), &by_api())
         .await
         .expect("answered");
@@ -125,7 +157,7 @@ async fn a_stored_ask_that_no_longer_validates_is_one_clear_error_naming_it() {
     .await;
     for id in [&pending, &answered] {
         for result in [
-            desk.get(id).await,
+            desk.get(id, &desk::Caller::Unnamed).await,
             desk.cancel(id, &by_api()).await,
             desk.answer(id, combined(), &by_api()).await,
         ] {
@@ -167,7 +199,11 @@ async fn asks_stored_before_search_existed_are_found_by_their_questions() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("asks.db");
     let desk = desk_at(&path).await;
-    let id = desk.create(new_ask(None)).await.expect("created").id;
+    let id = desk
+        .create(new_ask(None), &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id;
     drop(desk);
     // As an askdesk before migration 8 left it: no search text, and the
     // migration not yet run.
@@ -183,7 +219,10 @@ async fn asks_stored_before_search_existed_are_found_by_their_questions() {
             text: Some(text.to_owned()),
             ..desk::ListFilter::default()
         };
-        let page = desk.search(&filter, 10).await.expect("search");
+        let page = desk
+            .search(&filter, 10, &desk::Caller::Unnamed)
+            .await
+            .expect("search");
         assert_eq!(
             page.asks.iter().map(|a| a.id.as_str()).collect::<Vec<_>>(),
             [id.as_str()],

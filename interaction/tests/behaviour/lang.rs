@@ -108,6 +108,7 @@ fn every_problem_code() -> Vec<ProblemCode> {
             | C::InvalidRecipient
             | C::UnknownRecipient
             | C::InvalidSession
+            | C::SessionTaken
             | C::EmptyMessage
             | C::MessageTooLong
             | C::ControlCharacter => {}

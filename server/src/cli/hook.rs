@@ -24,7 +24,7 @@ mod transcript;
 pub(crate) use permission::relayed;
 
 use crate::{
-    backend::{Backend, BackendError},
+    backend::{Backend, BackendError, BY_CLIENT_TOKEN},
     cli::{config::DeskArgs, detached, run::StartError},
 };
 use interaction::{Ask, AskCreated, NewAsk, Problems};
@@ -93,7 +93,9 @@ trait HookEvent {
         _agent: Agent,
         new: NewAsk,
     ) -> Result<AskCreated, BackendError> {
-        backend.create(new, self.key().as_deref()).await
+        backend
+            .create(new, self.key().as_deref(), &BY_CLIENT_TOKEN)
+            .await
     }
 
     /// What the hook prints for the ended `ask`; nothing, for an answer
@@ -225,7 +227,10 @@ async fn put_and_wait(
         .await
         .map_err(AsUsual::Refused)?;
     eprintln!("askdesk: answer at {}", created.url);
-    let ask = backend.ended(&created.id).await.map_err(AsUsual::Waiting)?;
+    let ask = backend
+        .ended(&created.id, &BY_CLIENT_TOKEN)
+        .await
+        .map_err(AsUsual::Waiting)?;
     event.output(&ask)
 }
 

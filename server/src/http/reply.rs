@@ -84,7 +84,9 @@ fn desk_error_body(error: DeskError) -> (StatusCode, ErrorBody) {
             problems: Vec::new(),
             ask: Some(ask),
         },
-        DeskError::Forbidden(text) | DeskError::Conflict(text) => message(text),
+        DeskError::Forbidden(text) | DeskError::Conflict(text) | DeskError::TooMany(text) => {
+            message(text)
+        }
         DeskError::Store(StoreError::Corrupt { id, detail }) => {
             tracing::error!(id = %desk::Logged(&id), "stored ask is unreadable: {detail}");
             message(format!(

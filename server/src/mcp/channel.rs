@@ -19,7 +19,10 @@
 //! names it (`session`), so the ask's page lets the person write to it,
 //! and what they write comes into the session as a channel event.
 
-use crate::{backend::Backend, cli::hook::relayed};
+use crate::{
+    backend::{Backend, BY_CLIENT_TOKEN},
+    cli::hook::relayed,
+};
 use relayed::{Relayed, Verdict};
 use rmcp::{
     model::{CustomNotification, ServerCapabilities, ServerNotification},
@@ -136,7 +139,7 @@ impl Relay {
                 return;
             }
         };
-        let created = match backend.create(new, None).await {
+        let created = match backend.create(new, None, &BY_CLIENT_TOKEN).await {
             Ok(created) => created,
             Err(e) => {
                 tracing::warn!("the desk refused a relayed permission prompt: {e}");
@@ -169,7 +172,7 @@ impl Relay {
     async fn withdraw(&self, backend: &Backend) {
         let withdrawn: Vec<String> = self.lock().drain().map(|(_, ask)| ask).collect();
         for id in withdrawn {
-            if let Err(e) = backend.cancel(&id, &desk::Caller::Unnamed).await {
+            if let Err(e) = backend.cancel(&id, &BY_CLIENT_TOKEN).await {
                 tracing::warn!(ask = %desk::Logged(&id), "a relayed prompt's ask could not be withdrawn: {e}");
             }
         }
@@ -178,7 +181,7 @@ impl Relay {
     /// Waits for the ask of prompt `request_id` to end; its verdict, if
     /// the person decided it before the session moved on.
     async fn decided(&self, backend: &Backend, request_id: &str, id: &str) -> Option<Verdict> {
-        let ask = match backend.ended(id).await {
+        let ask = match backend.ended(id, &BY_CLIENT_TOKEN).await {
             Ok(ask) => ask,
             Err(e) => {
                 tracing::warn!(ask = %desk::Logged(id), "waiting for a relayed prompt failed: {e}");
@@ -196,7 +199,10 @@ impl Relay {
     async fn pass_messages(self, backend: Backend, peer: Peer<RoleServer>) {
         let mut last = 0;
         loop {
-            let read = match backend.messages(&self.session, last, READ_WAIT).await {
+            let read = match backend
+                .messages(&self.session, last, READ_WAIT, &BY_CLIENT_TOKEN)
+                .await
+            {
                 Ok(read) => read,
                 Err(e) => {
                     tracing::warn!("reading the session's messages failed: {e}");

@@ -262,12 +262,13 @@ impl AskDesk {
             Err(refusal) => return refusal,
         };
         let wait = Duration::from_secs(input.wait_seconds.unwrap_or(0).min(READ_WAIT_SECONDS));
+        let caller = caller(&context);
         let read = self
             .backend
-            .wait(&input.ask_id, wait)
+            .wait(&input.ask_id, wait, &caller)
             .await
             .map_err(BackendError::for_page);
-        self.forget_draft_once_ended(&read, &caller(&context)).await;
+        self.forget_draft_once_ended(&read, &caller).await;
         reply(&read)
     }
 

@@ -99,7 +99,8 @@ impl AskDesk {
             Err(refusal) => return refusal,
         };
         // Read it first: an unknown id is the agent's mistake to hear of.
-        let ask = match self.backend.wait(&input.ask_id, Duration::ZERO).await {
+        // Another agent's ask is not found.
+        let ask = match self.backend.get(&input.ask_id, &caller(&context)).await {
             Ok(ask) => ask,
             Err(e) => {
                 return tool_error(format!(
@@ -193,6 +194,7 @@ impl AskDesk {
             }
         };
         let deadline = wait.map(|w| Instant::now() + w);
+        let caller = caller(&context);
         progress(0).await;
         let mut step = 0;
         loop {
@@ -200,22 +202,22 @@ impl AskDesk {
             let slice = left.map_or(PROGRESS_EVERY, |left| left.min(PROGRESS_EVERY));
             tokio::select! {
                 biased;
-                () = self.stopped() => return self.come_back(id).await,
+                () = self.stopped() => return self.come_back(id, &caller).await,
                 () = context.ct.cancelled() => {
                     // Cancelled by the server's stop, not by the client.
                     if self.stopping.as_ref().is_some_and(CancellationToken::is_cancelled) {
-                        return self.come_back(id).await;
+                        return self.come_back(id, &caller).await;
                     }
                     if on_abort == OnAbort::Keep {
                         return tool_error("The call was cancelled; the ask keeps waiting.".to_owned());
                     }
                     tracing::info!(id = %desk::Logged(id), "the client cancelled; cancelling the ask");
-                    if let Err(e) = self.backend.cancel(id, &caller(&context)).await {
+                    if let Err(e) = self.backend.cancel(id, &caller).await {
                         tracing::warn!(id = %desk::Logged(id), "could not cancel the ask: {e}");
                     }
                     return tool_error("The call was cancelled, and so was the ask.".to_owned());
                 }
-                waited = self.backend.wait(id, slice) => match waited {
+                waited = self.backend.wait(id, slice, &caller) => match waited {
                     Ok(ask) if ask.status.is_finished() => return finished(ask),
                     Ok(ask) if left.is_some_and(|left| left <= slice) => return pending(&ask),
                     Ok(_) => {
@@ -241,9 +243,9 @@ impl AskDesk {
     /// A waiting call's reply when the server stops: the ask stays, and
     /// the agent is told to come back to it (`await_answer`), which
     /// another instance answers.
-    async fn come_back(&self, id: &str) -> CallToolResult {
+    async fn come_back(&self, id: &str, caller: &Caller) -> CallToolResult {
         tracing::info!(id = %desk::Logged(id), "the server stops; the waiting call is told to come back");
-        match self.backend.wait(id, Duration::ZERO).await {
+        match self.backend.get(id, caller).await {
             Ok(ask) if ask.status.is_finished() => finished(ask),
             Ok(ask) => pending(&ask),
             Err(e) => tool_error(format!("The server is stopping: {e}")),

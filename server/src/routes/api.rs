@@ -201,8 +201,13 @@ async fn create(
     // With a key, the same body again gets the ask made the first time
     // (200), never a second one.
     let (created, new) = match key {
-        Some(key) => state.desk.create_once(new, &key, "Idempotency-Key").await?,
-        None => (state.desk.create(new).await?, true),
+        Some(key) => {
+            state
+                .desk
+                .create_once(new, &key, "Idempotency-Key", &caller)
+                .await?
+        }
+        None => (state.desk.create(new, &caller).await?, true),
     };
     Ok(Stored { created, new })
 }
@@ -242,7 +247,7 @@ async fn read(
     let started = state.desk.now_ms();
     let mut ended = None;
     if let Some(wait) = wait_seconds(query.wait.as_deref())? {
-        match Box::pin(state.desk.watch(&id, wait)).await? {
+        match Box::pin(state.desk.watch(&id, wait, &caller)).await? {
             Watch::Over(ask) => ended = Some(ask),
             Watch::Pending(end) => {
                 wait_or_stop(end.ended(), &state.shutdown).await;
@@ -252,22 +257,24 @@ async fn read(
             }
         }
     }
-    let read = Box::pin(read_now(&state, &id, ended)).await?;
+    let read = Box::pin(read_now(&state, &id, ended, &caller)).await?;
     if query.wait.is_some() {
         crate::metrics::woke(read.ask.finished_at, started, state.desk.now_ms());
     }
     Ok(Waited::Reply(read))
 }
 
-/// The ask (`known` already, or read now) with its notifications.
+/// The ask (`known` already, or read now for `caller`) with its
+/// notifications.
 async fn read_now(
     state: &AppState,
     id: &str,
     known: Option<Box<Ask>>,
+    caller: &Caller,
 ) -> Result<AskRead, ApiError> {
     let ask = match known {
         Some(ask) => *ask,
-        None => state.desk.get(id).await?,
+        None => state.desk.get(id, caller).await?,
     };
     let deliveries = state.desk.deliveries(&ask.id).await?;
     Ok(AskRead { ask, deliveries })

@@ -16,7 +16,7 @@ use crate::{
     AppState,
 };
 use axum::{
-    extract::{Path, State},
+    extract::{Extension, Path, State},
     response::{
         sse::{Event as SseEvent, KeepAlive, Sse},
         IntoResponse, Response,
@@ -24,7 +24,7 @@ use axum::{
     routing::get,
     Router,
 };
-use desk::{Desk, Event};
+use desk::{Caller, Desk, Event};
 use futures_util::{stream, Stream, StreamExt};
 use interaction::{AskEvent, AskSummary, ResetEvent, ASK_EVENT, RESET_EVENT};
 use serde::Deserialize;
@@ -207,17 +207,24 @@ pub(super) async fn all(
     State(state): State<AppState>,
     LastEventId(last): LastEventId,
     QueryParams(query): QueryParams<EventsQuery>,
+    Extension(caller): Extension<Caller>,
 ) -> Result<EventStream<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
     let resume = resume(last.as_deref(), query.after);
-    Ok(EventStream(event_stream(&state, resume, |_| true).await?))
+    // An agent hears only of its own asks.
+    let sees = move |e: &Event| caller.sees_listed(&e.ask);
+    Ok(EventStream(event_stream(&state, resume, sees).await?))
 }
 
-async fn one(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+async fn one(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Extension(caller): Extension<Caller>,
+) -> Result<Response, ApiError> {
     // Follow first, then read: a change in between shows in the snapshot
     // and again as an event, never in neither.
     let wanted = id.clone();
     let changes = event_stream(&state, Resume::Now, move |e| e.ask.id == wanted).await?;
-    let ask = state.desk.get(&id).await?;
+    let ask = state.desk.get(&id, &caller).await?;
     // The ask as it is now, then its changes.
     let now = ask_event(state.desk.version(), &AskSummary::from(&ask));
     Ok(EventStream(stream::iter([Ok(now)]).chain(changes)).into_response())

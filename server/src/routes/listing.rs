@@ -149,6 +149,7 @@ pub(crate) async fn list(
         return Ok(Waited::Reply(Listing::Export(export(
             state.desk.clone(),
             filter,
+            caller,
         ))));
     }
     // The wait re-reads the version once it listens, so a change between
@@ -167,7 +168,7 @@ pub(crate) async fn list(
     // Read the version first: a change after it makes the next poll return.
     let version = state.desk.version();
     // Boxed: a waiting handler keeps only what it waits on.
-    let page = Box::pin(state.desk.search(&filter, limit)).await?;
+    let page = Box::pin(state.desk.search(&filter, limit, &caller)).await?;
     Ok(Waited::Reply(Listing::Page(AskList {
         asks: page.asks,
         version,
@@ -190,16 +191,17 @@ impl IntoResponse for Listing {
     }
 }
 
-/// `format=jsonl`: every ask the filter lets through, newest first, one
-/// JSON summary per line, read a page at a time as the client takes them.
-fn export(desk: Desk, filter: desk::ListFilter) -> Response {
+/// `format=jsonl`: every ask the filter lets through that `caller` sees,
+/// newest first, one JSON summary per line, read a page at a time as the client takes them.
+fn export(desk: Desk, filter: desk::ListFilter, caller: Caller) -> Response {
     use futures_util::{stream, StreamExt};
     const BATCH: u32 = 500;
     let pages = stream::unfold(Some(filter), move |filter| {
         let desk = desk.clone();
+        let caller = caller.clone();
         async move {
             let filter = filter?;
-            match desk.search(&filter, BATCH).await {
+            match desk.search(&filter, BATCH, &caller).await {
                 // Nothing (more) matches: the end. An empty chunk would end
                 // a chunked body early.
                 Ok(page) if page.asks.is_empty() => None,

@@ -42,7 +42,8 @@ pub(crate) struct ReadQuery {
     wait: Option<String>,
 }
 
-/// `GET /api/v1/sessions/{session}/messages`: for the agents that ask.
+/// `GET /api/v1/sessions/{session}/messages`: for the agent whose session
+/// it is (and admins).
 pub(super) async fn read(
     State(state): State<AppState>,
     Path(SessionPath { session }): Path<SessionPath>,
@@ -61,10 +62,13 @@ pub(super) async fn read(
     }
     let after = query.after.unwrap_or_default();
     let wait = wait_seconds(query.wait.as_deref())?;
+    // Another agent's session is not found.
     let read = tokio::select! {
-        read = state.desk.messages(&session, after, wait) => read?,
+        read = state.desk.messages(&session, after, wait, &caller) => read?,
         // A stopping server answers what there is: the session comes back.
-        () = state.shutdown.cancelled() => state.desk.messages(&session, after, None).await?,
+        () = state.shutdown.cancelled() => {
+            state.desk.messages(&session, after, None, &caller).await?
+        }
     };
     Ok(Json(read))
 }

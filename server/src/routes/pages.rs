@@ -155,6 +155,7 @@ pub async fn post_message(
         Err(e @ DeskError::Invalid(_)) => (StatusCode::UNPROCESSABLE_ENTITY, e),
         Err(e @ DeskError::Forbidden(_)) => (StatusCode::FORBIDDEN, e),
         Err(e @ DeskError::Conflict(_)) => (StatusCode::CONFLICT, e),
+        Err(e @ DeskError::TooMany(_)) => (StatusCode::TOO_MANY_REQUESTS, e),
         Err(e) => {
             tracing::error!("{e}");
             return StatusCode::INTERNAL_SERVER_ERROR.into_response();

@@ -842,7 +842,11 @@ async fn the_client_follows_next_through_every_page() {
         .expect("server");
     let new: interaction::NewAsk = serde_json::from_value(release_ask()).expect("ask");
     for _ in 0..230 {
-        started.desk.create(new.clone()).await.expect("created");
+        started
+            .desk
+            .create(new.clone(), &desk::Caller::Unnamed)
+            .await
+            .expect("created");
     }
     let client = client::Client::builder(format!("http://{}", started.addr))
         .build()

@@ -130,7 +130,7 @@ async fn a_backup_taken_while_64_clients_answer_holds_every_answer_acknowledged_
     .expect("desk");
     for id in &before {
         let ask = restored
-            .get(id)
+            .get(id, &desk::Caller::Unnamed)
             .await
             .unwrap_or_else(|e| panic!("ask {id} acknowledged before the backup: {e}"));
         let answers = serde_json::to_value(&ask.answers).expect("json");

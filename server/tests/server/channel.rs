@@ -112,7 +112,10 @@ impl ClaudeCode {
 /// The pending ask other than `except`, once it is there.
 async fn another(desk: &Desk, except: &str) -> String {
     for _ in 0..1500 {
-        let asks = desk.list(Some(AskStatus::Pending)).await.expect("list");
+        let asks = desk
+            .list(Some(AskStatus::Pending), &desk::Caller::Unnamed)
+            .await
+            .expect("list");
         if let Some(ask) = asks.iter().find(|ask| ask.id != except) {
             return ask.id.clone();
         }
@@ -136,7 +139,10 @@ async fn the_channel_is_declared_and_a_relayed_prompt_allowed_at_the_desk_is_all
 
     claude.relay("abcde", r#"{"command":"ls -la"}"#).await;
     let id = pending(&desk).await;
-    let ask = desk.get(&id).await.expect("the ask");
+    let ask = desk
+        .get(&id, &desk::Caller::Unnamed)
+        .await
+        .expect("the ask");
     let question = &ask.request.questions()[0];
     assert!(question
         .question
@@ -206,7 +212,10 @@ async fn a_prompt_answered_in_the_terminal_is_withdrawn_when_the_session_moves_o
     // all askdesk sees of it.
     claude.relay("qrstu", r#"{"command":"make"}"#).await;
     let second = another(&desk, &first).await;
-    let withdrawn = desk.get(&first).await.expect("the first ask");
+    let withdrawn = desk
+        .get(&first, &desk::Caller::Unnamed)
+        .await
+        .expect("the first ask");
     assert_eq!(withdrawn.status, AskStatus::Cancelled);
     // Declined without a reason: denied, and nothing more said.
     desk.decline(&second, Decline { reason: None }, &crate::common::by_api())
@@ -228,7 +237,10 @@ async fn a_prompt_answered_in_the_terminal_is_withdrawn_when_the_session_moves_o
         .await;
     claude.next(|m| m["id"] == 2).await;
     assert_eq!(
-        desk.get(&third).await.expect("the third ask").status,
+        desk.get(&third, &desk::Caller::Unnamed)
+            .await
+            .expect("the third ask")
+            .status,
         AskStatus::Cancelled
     );
     claude
@@ -254,13 +266,19 @@ async fn what_the_person_writes_on_an_ask_comes_into_the_live_session() {
                          "timeoutSeconds": 1}}}))
         .await;
     let early = pending(&desk).await;
-    assert_eq!(desk.get(&early).await.expect("the ask").session, None);
+    assert_eq!(
+        desk.get(&early, &desk::Caller::Unnamed)
+            .await
+            .expect("the ask")
+            .session,
+        None
+    );
     claude.next(|m| m["id"] == 2).await;
 
     claude.relay("abcde", r#"{"command":"ls"}"#).await;
     let id = another(&desk, &early).await;
     let session = desk
-        .get(&id)
+        .get(&id, &desk::Caller::Unnamed)
         .await
         .expect("the prompt's ask")
         .session
@@ -276,17 +294,10 @@ async fn what_the_person_writes_on_an_ask_comes_into_the_live_session() {
     assert_eq!(
         event,
         json!({"jsonrpc": "2.0", "method": "notifications/claude/channel",
-               "params": {"content": "Only list, never delete.", "meta": {"ask_id": id}}})
+               "params": {"content": "Only list, never delete.",
+                          "meta": {"ask_id": id, "from": "admin"}}})
     );
-    // Answered or not, and in order.
-    desk.answer(
-        &id,
-        answers(json!([{"id": "permission", "selected": ["Allow once"]}])),
-        &by,
-    )
-    .await
-    .expect("answered");
-    assert_eq!(claude.notification().await["params"]["behavior"], "allow");
+    // In order, while the ask waits.
     desk.message(&id, message("Then run the tests."), &by)
         .await
         .expect("written");
@@ -297,6 +308,19 @@ async fn what_the_person_writes_on_an_ask_comes_into_the_live_session() {
         let event = claude.notification().await;
         assert_eq!(event["params"]["content"], expected);
     }
+    desk.answer(
+        &id,
+        answers(json!([{"id": "permission", "selected": ["Allow once"]}])),
+        &by,
+    )
+    .await
+    .expect("answered");
+    assert_eq!(claude.notification().await["params"]["behavior"], "allow");
+    // Once answered, the session has moved on: nothing more is written.
+    assert!(matches!(
+        desk.message(&id, message("Too late."), &by).await,
+        Err(desk::DeskError::Conflict(_))
+    ));
     // The session's later asks name it too.
     claude
         .send(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
@@ -306,6 +330,12 @@ async fn what_the_person_writes_on_an_ask_comes_into_the_live_session() {
                          "timeoutSeconds": 1}}}))
         .await;
     let later = another(&desk, &early).await;
-    assert_eq!(desk.get(&later).await.expect("ask").session, Some(session));
+    assert_eq!(
+        desk.get(&later, &desk::Caller::Unnamed)
+            .await
+            .expect("ask")
+            .session,
+        Some(session)
+    );
     shutdown.cancel();
 }

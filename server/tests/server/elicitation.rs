@@ -33,7 +33,7 @@ async fn a_form_is_asked_at_the_desk_and_its_content_comes_back_typed() {
         async move { run_hook(&url, stdin).await }
     });
     let id = pending(&desk).await;
-    let ask = desk.get(&id).await.expect("ask");
+    let ask = desk.get(&id, &desk::Caller::Unnamed).await.expect("ask");
     assert_eq!(ask.title.as_deref(), Some("deploy: Confirm the rollout."));
     let ids: Vec<&str> = ask
         .request
@@ -100,7 +100,10 @@ async fn a_decline_and_a_withdrawal_say_so_and_what_cannot_be_asked_prints_nothi
     assert_eq!(stdout, "");
     assert!(stderr.contains("url mode"), "{stderr}");
     assert!(desk
-        .list(Some(interaction::AskStatus::Pending))
+        .list(
+            Some(interaction::AskStatus::Pending),
+            &desk::Caller::Unnamed
+        )
         .await
         .expect("list")
         .is_empty());

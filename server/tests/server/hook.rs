@@ -75,7 +75,10 @@ pub(crate) async fn pending(desk: &Desk) -> String {
     let appears = async {
         loop {
             let asks = desk
-                .list(Some(interaction::AskStatus::Pending))
+                .list(
+                    Some(interaction::AskStatus::Pending),
+                    &desk::Caller::Unnamed,
+                )
                 .await
                 .expect("list");
             if let Some(ask) = asks.first() {
@@ -102,7 +105,7 @@ async fn an_answer_comes_back_in_claude_codes_format_with_askdesks_projection() 
         async move { run_hook(&url, stdin).await }
     });
     let id = pending(&desk).await;
-    let ask = desk.get(&id).await.expect("ask");
+    let ask = desk.get(&id, &desk::Caller::Unnamed).await.expect("ask");
     assert_eq!(ask.agent.as_deref(), Some("Claude Code · askdesk"));
     let answered = desk
         .answer(
@@ -223,7 +226,13 @@ async fn the_same_tool_use_id_twice_reattaches_to_one_ask() {
     let (one, _) = first.await.expect("hook");
     let (two, _) = second.await.expect("hook");
     assert_eq!(one, two);
-    assert_eq!(desk.list(None).await.expect("list").len(), 1);
+    assert_eq!(
+        desk.list(None, &desk::Caller::Unnamed)
+            .await
+            .expect("list")
+            .len(),
+        1
+    );
 }
 
 #[tokio::test]
@@ -269,7 +278,11 @@ async fn other_tools_bad_input_and_no_desk_print_nothing_so_claude_code_asks_its
     let (stdout, stderr) = run_hook(&format!("https://127.0.0.1:{closed}"), stdin).await;
     assert_eq!(stdout, "", "{stderr}");
     assert!(stderr.contains("Claude Code asks as usual"), "{stderr}");
-    assert!(desk.list(None).await.expect("list").is_empty());
+    assert!(desk
+        .list(None, &desk::Caller::Unnamed)
+        .await
+        .expect("list")
+        .is_empty());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -293,7 +306,7 @@ async fn the_agents_last_words_from_its_transcript_stand_above_the_questions() {
         async move { run_hook(&url, input.to_string()).await }
     });
     let id = pending(&desk).await;
-    let ask = desk.get(&id).await.expect("ask");
+    let ask = desk.get(&id, &desk::Caller::Unnamed).await.expect("ask");
     assert_eq!(
         ask.request.context(),
         Some("I moved the tests under tests/.\nTwo of them are slow.")

@@ -22,6 +22,7 @@ mod messages;
 mod metrics;
 mod notify;
 mod oidc;
+mod owners;
 mod pages;
 mod people;
 mod permission;

@@ -144,7 +144,10 @@ fn spawn_hook(
 async fn pending(desk: &Desk, count: usize) -> Vec<String> {
     let appear = async {
         loop {
-            let asks = desk.list(Some(AskStatus::Pending)).await.expect("list");
+            let asks = desk
+                .list(Some(AskStatus::Pending), &desk::Caller::Unnamed)
+                .await
+                .expect("list");
             if asks.len() >= count {
                 return asks.into_iter().map(|a| a.id).collect();
             }
@@ -178,7 +181,7 @@ async fn allow_once_lets_the_command_run_and_the_ask_says_who_where_and_what() {
         &claude_code("Bash", rm_rf(), bash_rule()),
     );
     let id = pending(&desk, 1).await.remove(0);
-    let ask = desk.get(&id).await.expect("ask");
+    let ask = desk.get(&id, &desk::Caller::Unnamed).await.expect("ask");
     assert_eq!(ask.agent.as_deref(), Some("Claude Code · askdesk"));
     assert_eq!(ask.title.as_deref(), Some("Bash: rm -rf node_modules"));
     let question = &ask.request.questions()[0];
@@ -266,7 +269,7 @@ async fn always_allow_gives_back_the_suggestions_the_event_brought() {
     event["permission_suggestions"] = rule.clone();
     let hook = spawn_hook("codex", &url, &event);
     let id = pending(&desk, 1).await.remove(0);
-    let ask = desk.get(&id).await.expect("ask");
+    let ask = desk.get(&id, &desk::Caller::Unnamed).await.expect("ask");
     assert_eq!(ask.agent.as_deref(), Some("Codex · askdesk"));
     assert_eq!(
         ask.request.questions()[0].options[1].description.as_deref(),
@@ -294,7 +297,7 @@ async fn typed_text_denies_with_the_persons_words_and_deny_says_no() {
     // Codex's documented input has no suggestions: no Always allow.
     let hook = spawn_hook("codex", &url, &codex("rm -rf ./build"));
     let id = pending(&desk, 1).await.remove(0);
-    let ask = desk.get(&id).await.expect("ask");
+    let ask = desk.get(&id, &desk::Caller::Unnamed).await.expect("ask");
     let labels: Vec<&str> = ask.request.questions()[0]
         .options
         .iter()
@@ -341,7 +344,7 @@ async fn an_edit_shows_its_change_as_a_diff_and_a_write_from_nothing() {
     let edit = json!({"file_path": path, "old_string": "\"hi\"", "new_string": "\"hello\""});
     let hook = spawn_hook("claude-code", &url, &claude_code("Edit", edit, json!([])));
     let id = pending(&desk, 1).await.remove(0);
-    let ask = desk.get(&id).await.expect("ask");
+    let ask = desk.get(&id, &desk::Caller::Unnamed).await.expect("ask");
     assert_eq!(ask.title, Some(format!("Edit: {path}")));
     let question = &ask.request.questions()[0];
     assert!(
@@ -388,7 +391,7 @@ async fn an_edit_shows_its_change_as_a_diff_and_a_write_from_nothing() {
     let write = json!({"file_path": new_file, "content": "# Notes\n"});
     let hook = spawn_hook("claude-code", &url, &claude_code("Write", write, json!([])));
     let id = pending(&desk, 1).await.remove(0);
-    let ask = desk.get(&id).await.expect("ask");
+    let ask = desk.get(&id, &desk::Caller::Unnamed).await.expect("ask");
     assert_eq!(
         ask.request.questions()[0].options[0].preview.as_deref(),
         Some(format!("--- /dev/null\n+++ {new_file}\n@@ -0,0 +1 @@\n+# Notes\n").as_str())

@@ -52,13 +52,25 @@ async fn a_desk_keeping_90_days_removes_older_finished_asks_and_says_how_many() 
         .with_clock(Arc::new(move || clock.load(Ordering::SeqCst)));
         let mut old = Vec::new();
         for _ in 0..3 {
-            let id = desk.create(new_ask()).await.expect("created").id;
+            let id = desk
+                .create(new_ask(), &desk::Caller::Unnamed)
+                .await
+                .expect("created")
+                .id;
             desk.answer(&id, answer(), &by_api).await.expect("answered");
             old.push(id);
         }
-        let pending = desk.create(new_ask()).await.expect("created").id;
+        let pending = desk
+            .create(new_ask(), &desk::Caller::Unnamed)
+            .await
+            .expect("created")
+            .id;
         now.store(system_now - 10 * DAY, Ordering::SeqCst);
-        let recent = desk.create(new_ask()).await.expect("created").id;
+        let recent = desk
+            .create(new_ask(), &desk::Caller::Unnamed)
+            .await
+            .expect("created")
+            .id;
         desk.cancel(&recent, &by_api).await.expect("cancelled");
         (old, recent, pending)
     };

@@ -20,7 +20,12 @@ fn post_ask(host: &str, origin: Option<&str>) -> Request<Body> {
 }
 
 async fn stored_count(server: &TestServer) -> usize {
-    server.desk.list(None).await.expect("list").len()
+    server
+        .desk
+        .list(None, &desk::Caller::Unnamed)
+        .await
+        .expect("list")
+        .len()
 }
 
 #[tokio::test]

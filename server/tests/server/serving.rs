@@ -22,7 +22,12 @@ async fn serve(stop: &CancellationToken) -> (Started, client::Client) {
 
 async fn new_ask(started: &Started) -> String {
     let ask = serde_json::from_value(release_ask()).expect("ask");
-    started.desk.create(ask).await.expect("created").id
+    started
+        .desk
+        .create(ask, &desk::Caller::Unnamed)
+        .await
+        .expect("created")
+        .id
 }
 
 /// One kept-alive HTTP/1.1 connection, written and read by hand.

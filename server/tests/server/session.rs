@@ -24,7 +24,7 @@ fn message_form(id: &str, text: &str) -> Request<Body> {
 async fn a_person_writes_on_an_ask_and_its_session_reads_in_order_and_waits_for_the_next() {
     let team = Team::new(|_| {}).await;
     let server = &team.server;
-    let id = team.pending(in_session("work-1")).await;
+    let id = team.pending_by(&team.agent, in_session("work-1")).await;
     assert_eq!(team.ask(&id).await["session"], "work-1");
     let path = format!("/api/v1/asks/{id}/messages");
     let read = "/api/v1/sessions/work-1/messages";
@@ -72,8 +72,7 @@ async fn a_person_writes_on_an_ask_and_its_session_reads_in_order_and_waits_for_
     assert_eq!(woke["messages"][0]["text"], "Use the staging database.");
     assert_eq!(woke["messages"][0]["ask"], id.as_str());
 
-    // Answered, the ask still leads to the session; reading after the
-    // last one read gives only the new one.
+    // Reading after the last one read gives only the new one.
     let (status, _) = call(
         server,
         Method::POST,
@@ -108,7 +107,7 @@ async fn a_person_writes_on_an_ask_and_its_session_reads_in_order_and_waits_for_
 async fn who_may_write_and_read_and_what_is_refused_stores_nothing() {
     let team = Team::new(|_| {}).await;
     let server = &team.server;
-    let id = team.pending(in_session("work-2")).await;
+    let id = team.pending_by(&team.agent, in_session("work-2")).await;
     let silent = team.pending(release_ask()).await;
     let write = |id: &str| format!("/api/v1/asks/{id}/messages");
     let cases = [
@@ -176,13 +175,17 @@ async fn who_may_write_and_read_and_what_is_refused_stores_nothing() {
         (status, read["messages"].clone(), read["last"].clone()),
         (StatusCode::OK, json!([]), json!(0))
     );
+    // A session nobody named is no agent's: the admin reads nothing there,
+    // an agent does not find it.
     let unknown = "/api/v1/sessions/unknown/messages";
-    let (status, _) = call(server, Method::GET, unknown, Some(&team.agent), None, &[]).await;
+    let (status, _) = call(server, Method::GET, unknown, Some(TOKEN), None, &[]).await;
     assert_eq!(
         status,
         StatusCode::OK,
         "a name no session has yet reads nothing"
     );
+    let (status, _) = call(server, Method::GET, unknown, Some(&team.agent), None, &[]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
     let malformed = "/api/v1/sessions/not%20one/messages";
     let (status, _) = call(server, Method::GET, malformed, Some(&team.agent), None, &[]).await;
     assert_eq!(
@@ -196,7 +199,7 @@ async fn who_may_write_and_read_and_what_is_refused_stores_nothing() {
 async fn the_page_offers_the_box_only_for_a_session_and_its_plain_form_writes_to_it() {
     let team = Team::new(|_| {}).await;
     let server = &team.server;
-    let id = team.pending(in_session("work-3")).await;
+    let id = team.pending_by(&team.agent, in_session("work-3")).await;
     let silent = team.pending(release_ask()).await;
     let cookie = sign_in(server, &team.alice).await;
     let page = |id: &str| {

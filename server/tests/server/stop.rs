@@ -28,7 +28,7 @@ where
     let stdin = payload(message);
     let hook = tokio::spawn(async move { run_hook(&url, stdin).await });
     let id = pending(&desk).await;
-    let ask = desk.get(&id).await.expect("ask");
+    let ask = desk.get(&id, &desk::Caller::Unnamed).await.expect("ask");
     assert_eq!(ask.title.as_deref(), Some("What next?"));
     assert_eq!(ask.request.context(), Some(message));
     assert!(
@@ -110,7 +110,7 @@ async fn a_fifo_named_as_the_transcript_is_no_transcript_and_the_hook_goes_on() 
     let hook = tokio::spawn(async move { run_hook(&url, stdin).await });
     // The ask appears within `pending`'s time: the FIFO was not waited on.
     let id = pending(&desk).await;
-    let ask = desk.get(&id).await.expect("ask");
+    let ask = desk.get(&id, &desk::Caller::Unnamed).await.expect("ask");
     assert_eq!(ask.title.as_deref(), Some("What next?"));
     assert_eq!(ask.request.context(), None);
     desk.cancel(&id, &crate::common::by_api())

@@ -46,13 +46,17 @@ async fn finish_with(team: &Team, id: &str, token: &str, via: &str) -> [StatusCo
 #[tokio::test]
 async fn an_agents_token_answers_and_declines_nothing_whatever_surface_it_names() {
     let team = Team::new(|_| {}).await;
-    let id = team.pending(release_ask()).await;
+    // Each agent on its own ask: another's it does not even find.
+    let id = team.pending_by(&team.agent, release_ask()).await;
     for via in every_via() {
         let statuses = finish_with(&team, &id, &team.agent, via).await;
         assert_eq!(statuses, [StatusCode::FORBIDDEN; 2], "via {via:?}");
     }
+    let ask = team.ask(&id).await;
+    assert_eq!(ask["status"], "pending", "nothing changed: {ask}");
     // A relaying agent answers only what a person gave inside its host:
     // through any other surface it is an agent answering its own ask.
+    let id = team.pending_by(&team.relay, release_ask()).await;
     for via in every_via()
         .into_iter()
         .filter(|via| !["mcp-client", "mcp-app"].contains(via))
@@ -68,7 +72,7 @@ async fn an_agents_token_answers_and_declines_nothing_whatever_surface_it_names(
 async fn an_answer_a_relaying_agents_client_carries_names_the_agent_and_no_person() {
     let team = Team::new(|_| {}).await;
     for via in ["mcp-client", "mcp-app"] {
-        let id = team.pending(release_ask()).await;
+        let id = team.pending_by(&team.relay, release_ask()).await;
         let (status, body) = call(
             &team.server,
             Method::POST,
@@ -116,7 +120,7 @@ async fn an_answer_a_relaying_agents_client_carries_names_the_agent_and_no_perso
 #[tokio::test]
 async fn with_sign_in_required_not_even_a_relaying_agent_answers() {
     let team = Team::new(|settings| settings.answer_requires_sign_in = true).await;
-    let id = team.pending(release_ask()).await;
+    let id = team.pending_by(&team.relay, release_ask()).await;
     for via in ["mcp-client", "mcp-app"] {
         let statuses = finish_with(&team, &id, &team.relay, via).await;
         assert_eq!(statuses, [StatusCode::FORBIDDEN; 2], "via {via}");

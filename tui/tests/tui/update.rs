@@ -369,6 +369,8 @@ fn ask(id: &str, status: AskStatus) -> Ask {
         via: None,
         to: Vec::new(),
         session: None,
+        listens: false,
+        asked_by: None,
     }
 }
 
@@ -384,6 +386,7 @@ fn summary(id: &str) -> AskSummary {
         question_count: 3,
         to: Vec::new(),
         listens: false,
+        asked_by: None,
     }
 }
 

@@ -36,7 +36,7 @@ mod prompt;
 pub(crate) mod relayed;
 
 use super::{Agent, AsUsual, HookEvent};
-use crate::backend::{Backend, BackendError};
+use crate::backend::{Backend, BackendError, BY_CLIENT_TOKEN};
 use interaction::{json_quote, Answers, Ask, AskCreated, AskStatus, IdempotencyKey, NewAsk};
 use prompt::Choice;
 use serde::{Deserialize, Serialize};
@@ -156,17 +156,19 @@ impl HookEvent for PermissionRequest {
             .map(|id| format!("{}:{id}", agent.permission_key()))
             .filter(|key| IdempotencyKey::parse(key, "").is_ok());
         if let Some(key) = by_id {
-            return backend.create(new, Some(&key)).await;
+            return backend.create(new, Some(&key), &BY_CLIENT_TOKEN).await;
         }
         let digest = digest(agent, self);
         for generation in 0..MAX_GENERATIONS {
             let key = format!("{}:{digest}:{generation}", agent.permission_key());
-            let created = backend.create(new.clone(), Some(&key)).await?;
+            let created = backend
+                .create(new.clone(), Some(&key), &BY_CLIENT_TOKEN)
+                .await?;
             if !created.status.is_finished() {
                 return Ok(created);
             }
         }
-        backend.create(new, None).await
+        backend.create(new, None, &BY_CLIENT_TOKEN).await
     }
 
     fn output(&self, ask: &Ask) -> Result<Option<Value>, AsUsual> {

@@ -30,7 +30,11 @@ pub fn last_message(path: &Path) -> Option<String> {
         .rev()
         .filter_map(|line| serde_json::from_str::<Value>(line).ok())
         .find_map(|entry| assistant_text(&entry))?;
-    Some(cut(text.trim(), interaction::MAX_CONTEXT_CHARS))
+    // A terminal's escapes and the like would get the whole ask refused
+    // (control characters are no text): shown as their code points, the
+    // message still reaches the desk.
+    let shown = interaction::with_visible_controls(text.trim());
+    Some(cut(&shown, interaction::MAX_CONTEXT_CHARS))
 }
 
 fn read_tail(path: &Path) -> io::Result<String> {
@@ -127,6 +131,25 @@ mod tests {
 
     fn claude(role: &str, content: Value) -> Value {
         json!({"type": role, "message": {"role": role, "content": content}})
+    }
+
+    #[test]
+    fn control_characters_in_the_message_are_shown_as_code_points_so_the_ask_is_taken() {
+        let file = transcript(&[claude(
+            "assistant",
+            json!([{"type": "text", "text": "Built \u{1b}[32mgreen\u{1b}[0m, \u{85}done\u{202e}."}]),
+        )]);
+        let text = last_message(file.path()).expect("a message");
+        assert_eq!(
+            text,
+            "Built ⟨U+001B⟩[32mgreen⟨U+001B⟩[0m, ⟨U+0085⟩done⟨U+202E⟩."
+        );
+        let request: interaction::Request = serde_json::from_value(json!({
+            "questions": [{"id": "go", "question": "Go on?"}],
+            "context": text,
+        }))
+        .expect("a request");
+        assert!(interaction::ValidRequest::new(request).is_ok());
     }
 
     #[test]

@@ -19,7 +19,6 @@ use rmcp::{
     tool, tool_router, RoleServer,
 };
 use serde::{Deserialize, Serialize};
-use std::time::Duration;
 
 /// A kept draft: the form's fields.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -70,8 +69,9 @@ impl AskDesk {
         if let Some(why) = input.fields.as_deref().and_then(too_big) {
             return tool_error(why);
         }
-        let key = key(&input.ask_id, &caller(&context));
-        match self.backend.wait(&input.ask_id, Duration::ZERO).await {
+        let caller = caller(&context);
+        let key = key(&input.ask_id, &caller);
+        match self.backend.get(&input.ask_id, &caller).await {
             Ok(ask) if ask.status.is_finished() => {
                 self.drafts.forget(&key).await;
                 return kept(KeptDraft::default());

@@ -22,7 +22,6 @@ use rmcp::{
     service::RequestContext,
     tool, tool_router, RoleServer,
 };
-use std::time::Duration;
 
 /// The app-only tool of a view without WebAssembly, listed and callable
 /// only for clients that show apps.
@@ -54,11 +53,11 @@ impl AskDesk {
             .as_deref()
             .and_then(Lang::parse)
             .unwrap_or_default();
-        let ask = match self.backend.wait(&input.ask_id, Duration::ZERO).await {
+        let caller = caller(&context);
+        let ask = match self.backend.get(&input.ask_id, &caller).await {
             Ok(ask) => ask,
             Err(e) => return result(shown_failure(&e.for_page(), lang)),
         };
-        let caller = caller(&context);
         let draft = super::drafts::key(&ask.id, &caller);
         // Shown afresh (the host showed the view again): what the person
         // had entered, as kept.

@@ -152,7 +152,7 @@ impl AskDesk {
             }
         }
         self.backend
-            .create(new, key)
+            .create(new, key, &caller(context))
             .await
             .map_err(|e| match e.problems() {
                 Some(problems) => tool_error(problem_list(problems)),
@@ -231,9 +231,10 @@ impl AskDesk {
         let refused = |why: String| ErrorData::invalid_params(why, None);
         let state = RoundState::parse(&round.state)
             .ok_or_else(|| refused("requestState is not one askdesk gave".to_owned()))?;
+        // Another agent's ask is not found: its rounds are not ours.
         let ask = self
             .backend
-            .wait(&state.id, Duration::ZERO)
+            .get(&state.id, &caller(&context))
             .await
             .map_err(|e| refused(format!("requestState names no ask here: {e}")))?;
         // The state belongs to the call that made the ask.

@@ -41,7 +41,11 @@ async fn ask_user_questions_own_permission_event_is_left_to_the_pre_tool_use_pat
     let event = claude_code("AskUserQuestion", questions, json!([]));
     let (stdout, stderr) = run_hook("claude-code", &url, event.to_string()).await;
     assert_eq!((stdout.as_str(), stderr.as_str()), ("", ""));
-    assert!(desk.list(None).await.expect("list").is_empty());
+    assert!(desk
+        .list(None, &desk::Caller::Unnamed)
+        .await
+        .expect("list")
+        .is_empty());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -64,7 +68,13 @@ async fn a_retried_prompt_finds_its_ask_and_a_later_one_is_asked_anew() {
     let (one, _) = first.await.expect("hook");
     let (two, _) = second.await.expect("hook");
     assert_eq!(one, two);
-    assert_eq!(desk.list(None).await.expect("list").len(), 1);
+    assert_eq!(
+        desk.list(None, &desk::Caller::Unnamed)
+            .await
+            .expect("list")
+            .len(),
+        1
+    );
 
     // The same command later is a new prompt: allowing once did not
     // allow it again.
@@ -101,7 +111,13 @@ async fn a_retried_prompt_finds_its_ask_and_a_later_one_is_asked_anew() {
         retried_err.contains(&format!("/asks/{keyed}")),
         "{retried_err}"
     );
-    assert_eq!(desk.list(None).await.expect("list").len(), 3);
+    assert_eq!(
+        desk.list(None, &desk::Caller::Unnamed)
+            .await
+            .expect("list")
+            .len(),
+        3
+    );
 }
 
 #[tokio::test]
@@ -134,5 +150,9 @@ async fn without_a_desk_or_with_other_events_each_agent_asks_itself() {
             "{stderr}"
         );
     }
-    assert!(desk.list(None).await.expect("list").is_empty());
+    assert!(desk
+        .list(None, &desk::Caller::Unnamed)
+        .await
+        .expect("list")
+        .is_empty());
 }
