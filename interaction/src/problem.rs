@@ -152,7 +152,8 @@ pub enum ProblemCode {
     /// A message to an agent's session is too long.
     MessageTooLong,
     // Every text.
-    /// A text has a C0 control character other than tab and newline.
+    /// A text has a control character (C0, DEL or C1) other than tab and
+    /// newline.
     ControlCharacter,
 }
 
@@ -284,13 +285,10 @@ impl fmt::Display for Quoted<'_> {
                 '\r' => f.write_str("\\r")?,
                 '\n' => f.write_str("\\n")?,
                 // Other controls, and the bidirectional marks, embeddings,
-                // overrides and isolates.
-                '\u{0}'..='\u{1f}'
-                | '\u{7f}'..='\u{9f}'
-                | '\u{200e}'
-                | '\u{200f}'
-                | '\u{202a}'..='\u{202e}'
-                | '\u{2066}'..='\u{2069}' => write!(f, "\\u{{{:x}}}", u32::from(c))?,
+                // overrides and isolates (the text rules' one list).
+                c if c.is_control() || crate::validate::is_bidi_control(c) => {
+                    write!(f, "\\u{{{:x}}}", u32::from(c))?;
+                }
                 c => f.write_char(c)?,
             }
         }

@@ -10,7 +10,7 @@ pub(crate) use answer::item_problems;
 pub(crate) use answer::typed_problem;
 pub(crate) use request::is_valid_id;
 pub use text::with_visible_controls;
-pub(crate) use text::{control_problem, too_long, trimmed, Texts};
+pub(crate) use text::{control_problem, is_bidi_control, too_long, trimmed, Texts};
 
 use crate::{
     model::{AnswerItem, Answers, Question, Request},

@@ -36,6 +36,7 @@ fn quoting_writes_a_text_as_debug_would() {
         "tab\tnew\nline\r",
         "nul\0 esc\u{1b} del\u{7f}",
         "ünï 中文 \u{202e}rtl\u{2066}\u{2069}\u{200f}",
+        "arabic mark\u{61c} next line\u{85} csi\u{9b}",
     ] {
         assert_eq!(quoted(text).to_string(), format!("{text:?}"), "{text}");
     }

@@ -33,7 +33,7 @@ fn is_refused_control(c: char) -> bool {
 /// Whether `c` reorders the text around it without being seen: the marks
 /// (U+200E, U+200F, U+061C), embeddings and overrides (U+202A to U+202E)
 /// and isolates (U+2066 to U+2069).
-fn is_bidi_control(c: char) -> bool {
+pub(crate) fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
