@@ -3,19 +3,15 @@
 //! one [`Desk`].
 //!
 //! Its rooms, each using only the ones after it: [`cli`] (the commands and
-//! their settings) → [`routes`] and [`mcp`] (what each path does) →
-//! [`http`] (replies, the guard, identity, limits, serving) → the desk.
-//! [`notify`] delivers notifications and is started by [`cli`]; `mac`
-//! is the keyed digests every room signs with. `main.rs` only parses the
-//! command line; tests drive the same router in-process.
+//! their settings) → [`routes`] (what each path does; `/mcp` serves the
+//! `agents` crate's MCP server) → [`http`] (replies, the guard, identity,
+//! limits, serving) → the desk. The `notify` crate delivers notifications
+//! and is started by [`cli`]. `main.rs` only parses the command line;
+//! tests drive the same router in-process.
 
-pub mod backend;
 pub mod cli;
 pub mod http;
-mod mac;
-pub mod mcp;
 pub mod metrics;
-pub mod notify;
 pub mod oidc;
 pub mod routes;
 

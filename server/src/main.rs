@@ -2,7 +2,7 @@ use clap::Parser;
 use server::cli::{
     backup,
     config::{Cli, Command, Hook, LogFormat, ServeArgs},
-    detached, hook, people,
+    people,
     run::{self, StartError},
     shell, stdio,
 };
@@ -76,7 +76,10 @@ async fn run() -> ExitCode {
         Some(Command::Man) => shell::manual(&mut std::io::stdout())
             .map(|()| ExitCode::SUCCESS)
             .map_err(|e| format!("cannot write the manual page: {e}")),
-        Some(Command::Stop(args)) => match detached::stop(&args) {
+        Some(Command::Stop(args)) => match agents::detached::stop(
+            &args.url,
+            &server::cli::config::data_folder().map_err(|e| e.to_string()),
+        ) {
             Ok(done) => {
                 println!("{done}");
                 Ok(ExitCode::SUCCESS)
@@ -149,8 +152,8 @@ async fn run_hook(which: Hook) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let output = match which {
-        Hook::ClaudeCode(args) => hook::claude_code(args, &stdin).await,
-        Hook::Codex(args) => hook::codex(args, &stdin).await,
+        Hook::ClaudeCode(args) => agents::hook::claude_code(&args.place(), &stdin).await,
+        Hook::Codex(args) => agents::hook::codex(&args.place(), &stdin).await,
     };
     if let Some(output) = output {
         println!("{output}");

@@ -20,7 +20,7 @@ use desk::{
     metered::{ASKS_CREATED, ASKS_ENDED, TIME_TO_ANSWER},
     Caller, Desk,
 };
-use interaction::{Role, Timestamp};
+use interaction::Role;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use std::{
     sync::{Arc, OnceLock},
@@ -35,11 +35,8 @@ pub const BACKLOG: &str = "askdesk_notifications_backlog";
 /// Requests waiting on this instance, by `kind`: `long_poll`,
 /// `event_stream` or `mcp`.
 pub const WAITING: &str = "askdesk_waiting_requests";
-/// Notification attempts, by `channel` and `outcome`: `delivered`,
-/// `retry` or `gave_up`.
-pub const ATTEMPTS: &str = "askdesk_notification_attempts_total";
-/// Seconds from an ask's end to the reply of an agent's wait on it.
-pub const ANSWER_TO_WAITER: &str = "askdesk_answer_to_waiter_seconds";
+pub use desk::metered::ANSWER_TO_WAITER;
+pub use notify::ATTEMPTS;
 
 /// The Prometheus recorder of this process, installed on first use;
 /// `None` when another recorder was installed first.
@@ -208,19 +205,4 @@ impl Drop for Waiting {
     fn drop(&mut self) {
         metrics::gauge!(WAITING, "kind" => self.0).decrement(1.0);
     }
-}
-
-/// A wait that began at `started` (ms) replies now (`now`, ms) with an
-/// ask that ended at `finished`: counted when the ask ended while it
-/// waited.
-pub fn woke(finished: Option<Timestamp>, started: i64, now: i64) {
-    if let Some(finished) = finished.filter(|at| at.ms() >= started) {
-        let late = Duration::from_millis(u64::try_from(now - finished.ms()).unwrap_or_default());
-        metrics::histogram!(ANSWER_TO_WAITER).record(late.as_secs_f64());
-    }
-}
-
-/// A notification attempt's outcome on `channel`.
-pub fn attempted(channel: &str, outcome: &'static str) {
-    metrics::counter!(ATTEMPTS, "channel" => channel.to_owned(), "outcome" => outcome).increment(1);
 }

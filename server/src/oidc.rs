@@ -297,7 +297,7 @@ impl Oidc {
 /// `flow` as a cookie value: its JSON and its MAC, base64url.
 fn seal(key: &[u8], flow: &Flow) -> String {
     let json = serde_json::to_vec(flow).unwrap_or_default();
-    let tag = crate::mac::digest(key, &[&json]);
+    let tag = notify::mac::digest(key, &[&json]);
     format!(
         "{}.{}",
         URL_SAFE_NO_PAD.encode(json),
@@ -310,6 +310,6 @@ fn unseal(key: &[u8], sealed: &str) -> Option<Flow> {
     let (json, tag) = sealed.split_once('.')?;
     let json = URL_SAFE_NO_PAD.decode(json).ok()?;
     let tag = URL_SAFE_NO_PAD.decode(tag).ok()?;
-    crate::mac::keyed(key, &[&json]).verify_slice(&tag).ok()?;
+    notify::mac::keyed(key, &[&json]).verify_slice(&tag).ok()?;
     serde_json::from_slice(&json).ok()
 }

@@ -7,6 +7,7 @@ pub mod api;
 pub mod events;
 pub mod health;
 pub mod listing;
+pub mod mcp;
 pub mod messages;
 pub mod oidc;
 pub mod openapi;
@@ -17,7 +18,7 @@ pub mod rpc;
 pub mod sign_in;
 pub mod slack;
 
-use crate::{http::guard, mcp, AppState};
+use crate::{http::guard, AppState};
 use axum::{
     routing::{get, post},
     Router,

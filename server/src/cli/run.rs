@@ -127,7 +127,7 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
     let desk = open_desk(args, &settings, &opened, security.public_url()).await?;
     let push = match &args.web_push {
         Some(contact) => Some(Arc::new(
-            crate::notify::webpush::WebPush::open(&desk, contact)
+            notify::webpush::WebPush::open(&desk, contact)
                 .await
                 .context("--web-push")?
                 .with_code(page.bundle(app::Bundle::Ask)),
@@ -278,7 +278,7 @@ async fn open_desk(
         }
     }
     Ok(if settings.channels.pushes() {
-        desk.pushing(crate::notify::WEB_PUSH)
+        desk.pushing(notify::WEB_PUSH)
     } else {
         desk
     })
@@ -290,8 +290,8 @@ async fn open_desk(
 fn spawn_workers(
     desk: &Desk,
     args: &ServeArgs,
-    channels: crate::notify::Channels,
-    push: Option<Arc<crate::notify::webpush::WebPush>>,
+    channels: notify::Channels,
+    push: Option<Arc<notify::webpush::WebPush>>,
     changes: Option<desk::Changes>,
     shutdown: &CancellationToken,
 ) {
@@ -307,7 +307,7 @@ fn spawn_workers(
     }
     if !channels.is_empty() {
         tracing::info!(channels = ?channels.names(), "notifications go to these channels");
-        tokio::spawn(crate::notify::run(
+        tokio::spawn(notify::run(
             desk.clone(),
             channels.with_push(push),
             shutdown.clone(),

@@ -2,12 +2,13 @@
 //!
 //! It uses the askdesk server at `--url` (`ASKDESK_URL`); if nothing
 //! answers there and the address is on this machine, it starts one there
-//! ([`super::detached`]), which keeps serving after this client leaves, so
+//! (`agents::detached`), which keeps serving after this client leaves, so
 //! a first-time user needs nothing else. Only protocol messages go to
 //! stdout; logs go to stderr.
 
-use crate::{
-    cli::{config::DeskArgs, detached, run},
+use crate::cli::{config::DeskArgs, run};
+use agents::{
+    detached,
     mcp::{hosted, AskDesk},
 };
 use anyhow::Context;
@@ -15,12 +16,12 @@ use rmcp::ServiceExt;
 
 /// Serves MCP on stdio until the client closes stdin.
 pub async fn run(args: DeskArgs) -> Result<(), run::StartError> {
-    let backend = detached::find_desk(&args).await?;
+    let backend = detached::find_desk(&args.place()).await?;
     // The form's document for hosts that show MCP Apps, from this binary's
     // own site (or --site-root), read when a host first asks for it.
     let serve = args.serve.clone();
     let view = hosted::View::reading(move || match serve.assets() {
-        Ok(assets) => Some(std::sync::Arc::new(assets)),
+        Ok(assets) => Some(std::sync::Arc::new(assets) as std::sync::Arc<dyn hosted::SiteFiles>),
         Err(e) => {
             tracing::warn!("no form for hosts that show MCP Apps: {e}");
             None

@@ -234,3 +234,14 @@ fn accepts(headers: &HeaderMap, coding: &str) -> bool {
             name.eq_ignore_ascii_case(coding) && !refused
         })
 }
+
+/// The form askdesk shows inside agents' hosts is made of the site's files.
+impl agents::mcp::hosted::SiteFiles for Assets {
+    fn bytes(&self, path: &str) -> Option<&[u8]> {
+        Assets::bytes(self, path).map(|bytes| bytes.as_ref())
+    }
+
+    fn stylesheet(&self) -> Option<&str> {
+        Assets::stylesheet(self)
+    }
+}

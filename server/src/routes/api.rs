@@ -259,7 +259,7 @@ async fn read(
     }
     let read = Box::pin(read_now(&state, &id, ended, &caller)).await?;
     if query.wait.is_some() {
-        crate::metrics::woke(read.ask.finished_at, started, state.desk.now_ms());
+        desk::metered::woke(read.ask.finished_at, started, state.desk.now_ms());
     }
     Ok(Waited::Reply(read))
 }

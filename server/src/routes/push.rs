@@ -1,15 +1,15 @@
 //! Web Push subscriptions over the API: the server's VAPID key, and a
 //! browser subscribing or unsubscribing (the pushes themselves are sent by
-//! [`crate::notify::webpush`]).
+//! [`notify::webpush`]).
 
 use super::openapi::described::{Empty, Status};
 use crate::{
     http::reply::{ApiError, JsonBody},
-    notify::webpush::{unb64, WebPush},
     AppState,
 };
 use axum::{extract::State, http::StatusCode, Json};
 use desk::{DeskError, PushSubscription};
+use notify::webpush::{unb64, WebPush};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 

@@ -45,7 +45,7 @@ pub fn verify(secret: &str, timestamp: &str, body: &[u8], signature: &str, now: 
 
 /// Slack's v0 HMAC: `v0:<timestamp>:<body>` under the signing secret.
 fn signed(secret: &str, timestamp: &str, body: &[u8]) -> Hmac<Sha256> {
-    crate::mac::keyed(
+    notify::mac::keyed(
         secret.as_bytes(),
         &[b"v0:", timestamp.as_bytes(), b":", body],
     )
@@ -172,7 +172,7 @@ pub async fn actions(State(state): State<AppState>, headers: HeaderMap, body: By
         tokio::spawn(async move {
             let sent = reqwest::Client::new()
                 .post(&url)
-                .timeout(crate::notify::DELIVERY_TIMEOUT)
+                .timeout(notify::DELIVERY_TIMEOUT)
                 .json(&serde_json::json!({"replace_original": false, "text": outcome}))
                 .send()
                 .await;

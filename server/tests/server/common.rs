@@ -117,7 +117,7 @@ impl TestServer {
             slack_signing_secret: None,
             push: match &args.web_push {
                 Some(contact) => Some(Arc::new(
-                    server::notify::webpush::WebPush::open(&desk, contact)
+                    ::notify::webpush::WebPush::open(&desk, contact)
                         .await
                         .expect("web push"),
                 )),

@@ -3,13 +3,11 @@
 //! to show a failed delivery is retried with the same id.
 
 use crate::common::args;
+use ::notify::signature;
 use axum::{body::Bytes, extract::State, http::HeaderMap, http::StatusCode, routing::post, Router};
 use client::Client;
 use interaction::{Answers, NewAsk};
-use server::{
-    cli::run::{start, Started},
-    notify::signature,
-};
+use server::cli::run::{start, Started};
 use std::{
     collections::{HashMap, HashSet},
     net::SocketAddr,
@@ -373,7 +371,7 @@ async fn a_notification_owed_when_askdesk_is_killed_arrives_after_a_restart_unde
     let (_, mut heard) = receiver_on(port, 0, false).await;
     // Killed between claiming the delivery and recording its failure, the
     // first process leaves it leased: it comes back when the lease ends.
-    let arrived = next_within(&mut heard, server::notify::LEASE * 2).await;
+    let arrived = next_within(&mut heard, ::notify::LEASE * 2).await;
     assert!(arrived.signed && arrived.taken);
     assert_eq!(arrived.event, "ask.created");
     assert_eq!(arrived.body["ask"]["id"], created.id.as_str());

@@ -166,7 +166,7 @@ fn products() -> impl clap::builder::TypedValueParser<Value = setup::Product> {
 }
 
 /// How `askdesk mcp` and the hooks find their desk, or start one: both
-/// are clients of a desk at `--url` (`cli/detached.rs`).
+/// are clients of a desk at `--url` (`agents::detached`).
 #[derive(Debug, Clone, Args)]
 pub struct DeskArgs {
     /// The askdesk server whose desk the questions go to. If nothing answers
@@ -181,4 +181,23 @@ pub struct DeskArgs {
     pub ca_cert: Option<PathBuf>,
     #[command(flatten)]
     pub serve: ServeArgs,
+}
+
+impl DeskArgs {
+    /// Where the agents' doors find this desk, and how they start one
+    /// there: `askdesk serve` with these settings at the address.
+    pub fn place(&self) -> agents::detached::Place {
+        let serve = self.serve.clone();
+        agents::detached::Place {
+            url: self.url.clone(),
+            token: self.serve.token.clone(),
+            ca_cert: self.ca_cert.clone(),
+            folder: super::data_folder().map_err(|e| e.to_string()),
+            serve: std::sync::Arc::new(move |addr| {
+                let mut serve = serve.clone();
+                serve.addr = addr;
+                serve.to_command()
+            }),
+        }
+    }
 }

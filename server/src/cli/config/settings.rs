@@ -3,11 +3,9 @@
 //! starts another process with the same settings (a detached desk).
 
 use super::{database_at, ConfigError, Database, ServeArgs};
-use crate::{
-    http::{assets::Assets, security::Security, tls::TlsFiles},
-    notify::{ChannelSettings, Channels},
-};
+use crate::http::{assets::Assets, security::Security, tls::TlsFiles};
 use leptos::prelude::LeptosOptions;
+use notify::{ChannelSettings, Channels};
 use std::net::SocketAddr;
 
 /// Leptos' live-reload port when `LEPTOS_RELOAD_PORT` names none.

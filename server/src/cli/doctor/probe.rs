@@ -2,7 +2,8 @@
 //! event, and the desk asked who the token is.
 
 use super::Report;
-use crate::cli::{config::DeskArgs, detached::loopback_addr};
+use crate::cli::config::DeskArgs;
+use agents::detached::loopback_addr;
 use setup::WrittenHook;
 use std::{path::PathBuf, process::Stdio, time::Duration};
 use tokio::{io::AsyncWriteExt, process::Command};

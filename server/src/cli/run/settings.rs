@@ -6,10 +6,10 @@
 use crate::{
     cli::config::{ConfigError, Database, ServeArgs, MIN_TOKEN_CHARS},
     http::{crowding::Limits, security::Security, tls::TlsFiles},
-    notify::Channels,
 };
 use axum::http::Uri;
 use desk::{LinkAnswers, PoolSettings};
+use notify::Channels;
 
 use std::net::SocketAddr;
 

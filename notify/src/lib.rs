@@ -7,6 +7,7 @@
 //! receiver costs rows and a worker's time, never an API request's.
 
 mod channels;
+pub mod mac;
 mod messages;
 pub mod webpush;
 
@@ -20,6 +21,15 @@ use desk::{Attempt, Claimed, Desk, DeskError};
 use messages::{ntfy_message, slack_message};
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
+
+/// Notification attempts, by `channel` and `outcome`: `delivered`,
+/// `retry` or `gave_up` (the server exports it).
+pub const ATTEMPTS: &str = "askdesk_notification_attempts_total";
+
+/// A notification attempt's outcome on `channel`.
+fn attempted(channel: &str, outcome: &'static str) {
+    metrics::counter!(ATTEMPTS, "channel" => channel.to_owned(), "outcome" => outcome).increment(1);
+}
 
 /// How long one delivery may take before it counts as failed.
 pub const DELIVERY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -144,7 +154,7 @@ async fn deliver(desk: &Desk, channels: &Channels, http: &reqwest::Client, claim
         Attempt::Retry { .. } => "retry",
         Attempt::GaveUp { .. } => "gave_up",
     };
-    crate::metrics::attempted(&claimed.channel, outcome);
+    attempted(&claimed.channel, outcome);
     if let Err(e) = desk.record_attempt(&claimed.id, &record).await {
         // The lease runs out and the delivery is tried again: at least once.
         tracing::warn!(delivery = %claimed.id, "recording a delivery failed: {e}");

@@ -137,7 +137,7 @@ impl Backend {
             Self::Local(desk) => {
                 let started = desk.now_ms();
                 let ask = desk.wait(id, wait, caller).await?;
-                crate::metrics::woke(ask.finished_at, started, desk.now_ms());
+                desk::metered::woke(ask.finished_at, started, desk.now_ms());
                 ask
             }
             Self::Remote(client) => client.wait(id, wait).await?,

@@ -133,7 +133,7 @@ impl WebPush {
     /// 8292): a JWT for the endpoint's origin, valid 12 hours from `now`.
     pub fn authorization(&self, endpoint: &str, now: u64) -> Result<String, PushError> {
         let uri = endpoint
-            .parse::<axum::http::Uri>()
+            .parse::<http::Uri>()
             .map_err(|_| PushError::Endpoint("is not a URL"))?;
         let (Some(scheme), Some(authority)) = (uri.scheme_str(), uri.authority()) else {
             return Err(PushError::Endpoint("has no origin"));
@@ -248,7 +248,7 @@ pub fn payload(
     notice: Notice,
     ask: &interaction::Ask,
 ) -> serde_json::Value {
-    let title = crate::notify::ask_title(notice, ask);
+    let title = crate::ask_title(notice, ask);
     let body = if ask.status == interaction::AskStatus::Pending {
         let question = ask
             .request
@@ -257,12 +257,12 @@ pub fn payload(
             .map(|q| q.question.clone())
             .unwrap_or_default();
         // What the agent was doing, its first line, above the question.
-        match crate::notify::context_excerpt(ask) {
+        match crate::context_excerpt(ask) {
             Some(context) => format!("{}\n{question}", context.lines().next().unwrap_or("")),
             None => question,
         }
     } else {
-        crate::notify::ended_text(ask)
+        crate::ended_text(ask)
     };
     let actions: Vec<serde_json::Value> = desk
         .actions(ask, PUSH_ACTIONS, interaction::Via::Push)

@@ -258,7 +258,7 @@ impl AskDesk {
 pub(super) fn caller(context: &RequestContext<RoleServer>) -> Caller {
     context
         .extensions
-        .get::<axum::http::request::Parts>()
+        .get::<http::request::Parts>()
         .and_then(|parts| parts.extensions.get::<Caller>())
         .cloned()
         .unwrap_or(Caller::Unnamed)

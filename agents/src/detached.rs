@@ -8,19 +8,16 @@
 //! (its log, appended), `desk-<port>.pid`, and `desk-<port>.lock`, which a
 //! starting client holds so that two clients racing start one server.
 
-use crate::{
-    backend::Backend,
-    cli::config::{self, DeskArgs, ServeArgs, StopArgs},
-    cli::run::StartError,
-};
+use crate::backend::Backend;
 use anyhow::{anyhow, Context};
-use axum::http::Uri;
+use http::Uri;
 use std::{
     fs::OpenOptions,
     net::{SocketAddr, ToSocketAddrs},
     os::unix::process::CommandExt,
     path::{Path, PathBuf},
     process::{Command, Stdio},
+    sync::Arc,
     time::{Duration, Instant},
 };
 
@@ -29,23 +26,55 @@ const STARTUP: Duration = Duration::from_secs(30);
 /// How long `askdesk stop` waits for the server to exit.
 const STOPPING: Duration = Duration::from_secs(15);
 
-/// The desk at `args.url`, started there first when nothing answers and
+/// Why no desk could be found or started: with its causes.
+pub type StartError = anyhow::Error;
+
+/// The `askdesk serve` flags and environment of a desk at an address.
+pub type ServeCommand = (Vec<String>, Vec<(&'static str, String)>);
+
+/// Where an agent's door (`askdesk mcp`, a hook) finds its desk, and how
+/// it starts one there when nothing answers: the binary makes it of its
+/// flags.
+#[derive(Clone)]
+pub struct Place {
+    /// The desk's URL (`--url`).
+    pub url: String,
+    /// The token sent to it.
+    pub token: Option<String>,
+    /// The CA that signed its certificate, when no system-wide CA did.
+    pub ca_cert: Option<PathBuf>,
+    /// askdesk's data folder, where a started desk's files go; why there
+    /// is none, when there is none.
+    pub folder: Result<PathBuf, String>,
+    /// The command line that serves a desk at an address, with the
+    /// settings the door was given.
+    pub serve: Arc<dyn Fn(SocketAddr) -> ServeCommand + Send + Sync>,
+}
+
+/// The desk at `place.url`, started there first when nothing answers and
 /// the address is on this machine.
-pub async fn find_desk(args: &DeskArgs) -> Result<Backend, StartError> {
+pub async fn find_desk(place: &Place) -> Result<Backend, StartError> {
     // Its answers come from the client's own form (elicitation).
-    let remote = client::Client::builder(&args.url)
-        .token(args.serve.token.clone())
+    let remote = client::Client::builder(&place.url)
+        .token(place.token.clone())
         .via(Some(interaction::Via::McpClient))
-        .ca_cert(args.ca_cert.clone())
+        .ca_cert(place.ca_cert.clone())
         .build()
-        .with_context(|| format!("--url {}", args.url))?;
+        .with_context(|| format!("--url {}", place.url))?;
     if remote.is_up().await {
-        tracing::info!(url = %args.url, "using the askdesk server there");
+        tracing::info!(url = %place.url, "using the askdesk server there");
         return Ok(Backend::Remote(remote));
     }
-    let addr = loopback_addr(&args.url)?;
-    start(&args.serve, addr, &remote).await?;
+    let addr = loopback_addr(&place.url)?;
+    start(place, addr, &remote).await?;
     Ok(Backend::Remote(remote))
+}
+
+/// The hooks reach their desk as `askdesk mcp` does.
+impl crate::hook::Reach for Place {
+    async fn reach(&self) -> Result<Backend, String> {
+        find_desk(self).await.map_err(|e| format!("{e:#}"))
+    }
 }
 
 /// The files of the desk started for one port.
@@ -60,9 +89,9 @@ pub struct Files {
 }
 
 impl Files {
-    /// The files for a desk on `port`, in askdesk's data folder.
-    pub fn for_port(port: u16) -> Result<Self, StartError> {
-        let folder = config::data_folder()?;
+    /// The files for a desk on `port`, in askdesk's data folder `folder`.
+    pub fn for_port(folder: &Result<PathBuf, String>, port: u16) -> Result<Self, StartError> {
+        let folder = folder.clone().map_err(|why| anyhow!(why))?;
         std::fs::create_dir_all(&folder)
             .with_context(|| format!("cannot create {}", folder.display()))?;
         let file = |ext: &str| folder.join(format!("desk-{port}.{ext}"));
@@ -74,15 +103,15 @@ impl Files {
     }
 }
 
-/// Starts a detached server on `addr` with the settings of `serve`, and
-/// returns once it answers `probe`. When another client started one while
-/// this one waited for the start lock, that one is used instead.
+/// Starts a detached server on `addr` as `place` serves one, and returns
+/// once it answers `probe`. When another client started one while this
+/// one waited for the start lock, that one is used instead.
 pub async fn start(
-    serve: &ServeArgs,
+    place: &Place,
     addr: SocketAddr,
     probe: &client::Client,
 ) -> Result<Files, StartError> {
-    let files = Files::for_port(addr.port())?;
+    let files = Files::for_port(&place.folder, addr.port())?;
     let lock = OpenOptions::new()
         .create(true)
         .truncate(false)
@@ -102,9 +131,7 @@ pub async fn start(
         .append(true)
         .open(&files.log)
         .with_context(|| format!("cannot open {}", files.log.display()))?;
-    let mut serve = serve.clone();
-    serve.addr = addr;
-    let (flags, env) = serve.to_command();
+    let (flags, env) = (place.serve)(addr);
     let exe = std::env::current_exe().context("cannot find the askdesk binary to start")?;
     let mut child = Command::new(exe)
         .arg("serve")
@@ -147,18 +174,17 @@ pub async fn start(
     Ok(files)
 }
 
-/// `askdesk stop`: ends the desk started for `--url`. Returns what it did,
-/// or why the desk would not stop.
-pub fn stop(args: &StopArgs) -> Result<String, StartError> {
-    let addr = loopback_addr(&args.url).map_err(|_| {
+/// `askdesk stop`: ends the desk started for `url`, whose files are in
+/// `folder`. Returns what it did, or why the desk would not stop.
+pub fn stop(url: &str, folder: &Result<PathBuf, String>) -> Result<String, StartError> {
+    let addr = loopback_addr(url).map_err(|_| {
         anyhow!(
             "askdesk stop stops a desk on this machine, at an http:// address on 127.0.0.1 \
-             or localhost; {} is not one",
-            args.url
+             or localhost; {url} is not one"
         )
     })?;
-    let files = Files::for_port(addr.port())?;
-    let none = || format!("no askdesk started by `askdesk mcp` serves at {}", args.url);
+    let files = Files::for_port(folder, addr.port())?;
+    let none = || format!("no askdesk started by `askdesk mcp` serves at {url}");
     let Some(pid) = std::fs::read_to_string(&files.pid)
         .ok()
         .and_then(|text| text.trim().parse::<u32>().ok())
@@ -183,7 +209,7 @@ pub fn stop(args: &StopArgs) -> Result<String, StartError> {
             return Err(anyhow!(
                 "the askdesk at {} (pid {pid}) is still running {} s after it was asked to \
                  stop; see {}",
-                args.url,
+                url,
                 STOPPING.as_secs(),
                 files.log.display()
             ));
@@ -191,7 +217,7 @@ pub fn stop(args: &StopArgs) -> Result<String, StartError> {
         std::thread::sleep(Duration::from_millis(50));
     }
     let _ = std::fs::remove_file(&files.pid);
-    Ok(format!("stopped the askdesk at {} (pid {pid})", args.url))
+    Ok(format!("stopped the askdesk at {url} (pid {pid})"))
 }
 
 /// Whether `pid` is the desk started for `port`, not a process that

@@ -103,7 +103,7 @@ pub(super) fn ask(agent: Agent, event: &Event) -> Result<NewAsk, String> {
             "multiSelect": false,
         }],
         "title": fit(&action.title, MAX_TITLE_CHARS),
-        "agent": fit(&crate::cli::hook::agent_name(agent, event.cwd.as_deref()), MAX_AGENT_CHARS),
+        "agent": fit(&crate::hook::agent_name(agent, event.cwd.as_deref()), MAX_AGENT_CHARS),
     });
     serde_json::from_value::<LenientAsk>(lenient)
         .map(LenientAsk::into_new_ask)

@@ -20,7 +20,7 @@ use super::{
     tools::caller,
     AskDesk,
 };
-use crate::{backend::BackendError, http::assets::Assets};
+use crate::backend::BackendError;
 use app::hosted::{AnswerInApp, AppReply, ReadAsk, ANSWER_TOOL, READ_TOOL, READ_WAIT_SECONDS};
 use interaction::{Answers, Via};
 use rmcp::{
@@ -134,9 +134,18 @@ fn resource_meta() -> MetaObject {
     meta
 }
 
+/// The site's files, as the server keeps them: what the form's document
+/// is made of.
+pub trait SiteFiles: Send + Sync {
+    /// The file at `path` (e.g. `/pkg/hosted.js`), as it is on disk.
+    fn bytes(&self, path: &str) -> Option<&[u8]>;
+    /// The path of the site's stylesheet.
+    fn stylesheet(&self) -> Option<&str>;
+}
+
 /// Where the site comes from: the server's own, or one read when first
 /// needed (`askdesk mcp`, which serves no pages).
-type Site = Arc<dyn Fn() -> Option<Arc<Assets>> + Send + Sync>;
+type Site = Arc<dyn Fn() -> Option<Arc<dyn SiteFiles>> + Send + Sync>;
 
 /// The form's document, rendered from the site's stylesheet and `hosted`
 /// bundle the first time a host reads it, then kept.
@@ -155,12 +164,12 @@ impl Default for View {
 
 impl View {
     /// The document of the site in `assets`.
-    pub fn of(assets: Arc<Assets>) -> Self {
+    pub fn of(assets: Arc<dyn SiteFiles>) -> Self {
         Self::reading(move || Some(assets.clone()))
     }
 
     /// The document of the site `site` reads, when first asked for.
-    pub fn reading(site: impl Fn() -> Option<Arc<Assets>> + Send + Sync + 'static) -> Self {
+    pub fn reading(site: impl Fn() -> Option<Arc<dyn SiteFiles>> + Send + Sync + 'static) -> Self {
         Self {
             site: Arc::new(site),
             document: Arc::default(),
@@ -188,7 +197,7 @@ impl View {
 /// The document from `assets`, or why there is none: no site, no `hosted`
 /// bundle or script (a site cargo-leptos built has neither), or one that
 /// may not stand inline (a site not built by `scripts/dev.sh`).
-fn render(assets: Option<&Assets>) -> Result<Arc<str>, String> {
+fn render(assets: Option<&dyn SiteFiles>) -> Result<Arc<str>, String> {
     let missing = |path: &str| {
         format!("this askdesk's site has no {path} for its form in hosts; scripts/dev.sh builds it")
     };

@@ -4,7 +4,7 @@
 //! so the desk shows one kind of permission prompt whichever way it came.
 
 use super::{decide, prompt, Decision, PermissionRequest};
-use crate::cli::hook::Agent;
+use crate::hook::Agent;
 use interaction::{Ask, AskStatus, NewAsk};
 use serde_json::Value;
 

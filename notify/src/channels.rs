@@ -48,9 +48,7 @@ impl Channel {
                      (each with http:// too)";
         let url_ok = |url: &str| {
             (url.starts_with("https://") || url.starts_with("http://"))
-                && url
-                    .parse::<axum::http::Uri>()
-                    .is_ok_and(|u| u.host().is_some())
+                && url.parse::<http::Uri>().is_ok_and(|u| u.host().is_some())
         };
         match prefix {
             "webhook" if url_ok(url) => Ok(Self {
@@ -114,7 +112,7 @@ pub struct Channels {
     /// The channel of browsers' push subscriptions, with `--web-push`.
     web_push: Option<Channel>,
     /// The server's Web Push identity, once the desk has its key.
-    pub(super) push: Option<Arc<crate::notify::webpush::WebPush>>,
+    pub(super) push: Option<Arc<crate::webpush::WebPush>>,
 }
 
 /// The name of the Web Push channel.
@@ -137,7 +135,7 @@ impl Channels {
     }
 
     /// The same channels pushing to browsers as `push`.
-    pub fn with_push(mut self, push: Option<Arc<crate::notify::webpush::WebPush>>) -> Self {
+    pub fn with_push(mut self, push: Option<Arc<crate::webpush::WebPush>>) -> Self {
         self.push = push;
         self
     }
@@ -274,7 +272,7 @@ impl Channels {
 
 /// An ntfy URL: `http(s)://[user:password@]host[:port]/topic`.
 fn ntfy(url: &str) -> Option<Kind> {
-    let uri = url.parse::<axum::http::Uri>().ok()?;
+    let uri = url.parse::<http::Uri>().ok()?;
     let scheme = uri
         .scheme_str()
         .filter(|s| matches!(*s, "http" | "https"))?;
@@ -304,7 +302,7 @@ fn ntfy(url: &str) -> Option<Kind> {
 /// `kind host[:port] #digest`: which receiver, without the path or query.
 fn channel_name(kind: &str, url: &str) -> String {
     let host = url
-        .parse::<axum::http::Uri>()
+        .parse::<http::Uri>()
         .ok()
         .and_then(|u| {
             u.authority()

@@ -1,6 +1,7 @@
-//! Agents ask through MCP, over streamable HTTP at `/mcp` and over stdio
-//! (`askdesk mcp`). Three tools, routed by rmcp's `#[tool_router]` (in
-//! [`tools`]; the app-only ones in [`hosted`]): `ask_user`
+//! Agents ask through MCP: the binary serves this handler over streamable
+//! HTTP at `/mcp` and over stdio (`askdesk mcp`). Three tools, routed by
+//! rmcp's `#[tool_router]` (in [`tools`]; the app-only ones in
+//! [`hosted`]): `ask_user`
 //! decodes the agent's input leniently (the `interaction` crate's
 //! `LenientAsk`), creates an ask through the same desk code path as
 //! `POST /api/v1/asks`, tells the human where to answer, and waits until the
@@ -12,19 +13,15 @@
 
 pub mod channel;
 pub mod elicit;
-pub mod holders;
 pub mod hosted;
-mod http;
 mod kept;
 mod replies;
 mod rounds;
 mod schema;
-mod sessions;
 mod tasks;
 mod tools;
 
 pub use crate::backend::Backend;
-pub use http::http_service;
 
 use rmcp::{
     handler::server::{router::tool::ToolRouter, tool::ToolCallContext},
@@ -65,7 +62,7 @@ pub struct AskDesk {
     default_timeout: Option<u64>,
     elicit: bool,
     /// How many asks each agent may create a minute (`--create-limit`).
-    create_limit: Option<Arc<crate::http::limit::CreateLimit>>,
+    create_limit: Option<Arc<crate::limit::CreateLimit>>,
     /// Why tasks' last replies were refused.
     notes: tasks::Notes,
     /// The form's document for hosts that show MCP Apps.
@@ -134,7 +131,7 @@ impl AskDesk {
     }
 
     /// Counts each agent's creations against `limit`.
-    pub fn limiting(mut self, limit: Option<Arc<crate::http::limit::CreateLimit>>) -> Self {
+    pub fn limiting(mut self, limit: Option<Arc<crate::limit::CreateLimit>>) -> Self {
         self.create_limit = limit;
         self
     }

@@ -21,7 +21,7 @@
 
 use crate::{
     backend::{Backend, BY_CLIENT_TOKEN},
-    cli::hook::relayed,
+    hook::relayed,
 };
 use relayed::{Relayed, Verdict};
 use rmcp::{

@@ -1,8 +1,13 @@
-//! `/mcp`: the streamable HTTP transport over the server's own desk, its
-//! sessions kept for every instance on PostgreSQL.
+//! `/mcp`: the streamable HTTP transport over the server's own desk
+//! (`agents::mcp`), its sessions kept for every instance on PostgreSQL
+//! ([`sessions`]) and each bound to the credential that opened it
+//! ([`holders`]).
 
-use super::{hosted, sessions, AskDesk, Backend};
+pub mod holders;
+mod sessions;
+
 use crate::AppState;
+use agents::mcp::{hosted, AskDesk, Backend};
 use rmcp::transport::streamable_http_server::{
     session::local::LocalSessionManager, StreamableHttpServerConfig, StreamableHttpService,
 };

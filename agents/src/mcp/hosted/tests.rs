@@ -63,13 +63,29 @@ fn without_a_hosted_bundle_the_resource_says_how_to_get_one() {
     assert!(error.contains("pkg/hosted.js"), "{error}");
 }
 
+/// A site of the files given, by path.
+struct Files(Vec<(String, Vec<u8>)>);
+
+impl SiteFiles for Files {
+    fn bytes(&self, path: &str) -> Option<&[u8]> {
+        self.0
+            .iter()
+            .find(|(name, _)| name == path)
+            .map(|(_, bytes)| bytes.as_slice())
+    }
+
+    fn stylesheet(&self) -> Option<&str> {
+        None
+    }
+}
+
 #[test]
 fn a_bundle_that_may_not_stand_inline_is_not_served() {
-    let error = render(Some(&Assets::from_files([(
-        "pkg/hosted.js".to_owned(),
+    let files = Files(vec![(
+        "/pkg/hosted.js".to_owned(),
         b"var s=\"</script>\";".to_vec(),
-    )])))
-    .expect_err("not inline");
+    )]);
+    let error = render(Some(&files)).expect_err("not inline");
     assert!(
         error.contains("pkg/hosted.js may not stand inline"),
         "{error}"

@@ -3,7 +3,7 @@
 //! to the desk as an ask, waits for the person and prints the decision in
 //! the product's own format.
 //!
-//! Each event is a file of its own under `cli/hook/`, implementing
+//! Each event is a file of its own under `hook/`, implementing
 //! [`HookEvent`]: the ask it puts, how a hook run again for the same event
 //! finds that ask, and what its answer prints. [`Event`] names them by
 //! `hook_event_name`; [`run`] is the one pipeline every event goes through
@@ -23,10 +23,7 @@ mod transcript;
 
 pub(crate) use permission::relayed;
 
-use crate::{
-    backend::{Backend, BackendError, BY_CLIENT_TOKEN},
-    cli::{config::DeskArgs, detached, run::StartError},
-};
+use crate::backend::{Backend, BackendError, BY_CLIENT_TOKEN};
 use interaction::{Ask, AskCreated, NewAsk, Problems};
 use serde::Deserialize;
 use serde_json::Value;
@@ -57,7 +54,7 @@ impl Agent {
 }
 
 /// An event as the products send it, by its `hook_event_name`. A new
-/// event is a variant here and a file under `cli/hook/`.
+/// event is a variant here and a file under `hook/`.
 #[derive(Debug, Deserialize)]
 #[serde(tag = "hook_event_name")]
 enum Event {
@@ -122,8 +119,8 @@ pub enum AsUsual {
     },
     #[error("{0}")]
     Unaskable(String),
-    #[error("{0:#}")]
-    NoDesk(StartError),
+    #[error("{0}")]
+    NoDesk(String),
     #[error("the desk refused the questions: {0}")]
     Refused(BackendError),
     #[error("waiting for the answer failed: {0}")]
@@ -138,21 +135,28 @@ pub enum AsUsual {
     Unwritable(serde_json::Error),
 }
 
+/// How a hook reaches the desk: the binary finds one at its URL, or
+/// starts one there (its detached desk), as `askdesk mcp` does.
+pub trait Reach: Sync {
+    /// The desk, or why there is none, in one line.
+    fn reach(&self) -> impl std::future::Future<Output = Result<Backend, String>> + Send;
+}
+
 /// `askdesk hook claude-code`: Claude Code's event on `stdin`; returns
 /// what to print on stdout, if anything.
-pub async fn claude_code(args: DeskArgs, stdin: &str) -> Option<String> {
-    run(Agent::ClaudeCode, &args, stdin).await
+pub async fn claude_code(desk: &impl Reach, stdin: &str) -> Option<String> {
+    run(Agent::ClaudeCode, desk, stdin).await
 }
 
 /// `askdesk hook codex`: Codex's event on `stdin`; returns what to print
 /// on stdout, if anything.
-pub async fn codex(args: DeskArgs, stdin: &str) -> Option<String> {
-    run(Agent::Codex, &args, stdin).await
+pub async fn codex(desk: &impl Reach, stdin: &str) -> Option<String> {
+    run(Agent::Codex, desk, stdin).await
 }
 
 /// Runs `agent`'s hook on `stdin`: the one place that says why the agent
 /// asks as usual.
-async fn run(agent: Agent, args: &DeskArgs, stdin: &str) -> Option<String> {
+async fn run(agent: Agent, args: &impl Reach, stdin: &str) -> Option<String> {
     match answer(agent, args, stdin).await {
         Ok(output) => output,
         Err(why) => {
@@ -163,7 +167,7 @@ async fn run(agent: Agent, args: &DeskArgs, stdin: &str) -> Option<String> {
 }
 
 /// The event on `stdin`, put to the desk and answered: what to print.
-async fn answer(agent: Agent, args: &DeskArgs, stdin: &str) -> Result<Option<String>, AsUsual> {
+async fn answer(agent: Agent, args: &impl Reach, stdin: &str) -> Result<Option<String>, AsUsual> {
     let input: Value = serde_json::from_str(stdin).map_err(AsUsual::NotJson)?;
     let name = input
         .get("hook_event_name")
@@ -211,7 +215,7 @@ async fn answer(agent: Agent, args: &DeskArgs, stdin: &str) -> Result<Option<Str
 /// decided.
 async fn put_and_wait(
     agent: Agent,
-    args: &DeskArgs,
+    args: &impl Reach,
     event: &impl HookEvent,
     context: impl FnOnce() -> Option<String>,
 ) -> Result<Option<Value>, AsUsual> {
@@ -221,7 +225,7 @@ async fn put_and_wait(
     if new.context.is_none() {
         new.context = context();
     }
-    let backend = detached::find_desk(args).await.map_err(AsUsual::NoDesk)?;
+    let backend = args.reach().await.map_err(AsUsual::NoDesk)?;
     let created = event
         .create(&backend, agent, new)
         .await
