@@ -640,7 +640,7 @@ summarize() {
 
 # What a save in these rebuilds: everything the server and the bundles are
 # made of.
-WATCHED=(app askform client desk frontend interaction server/src style public scripts/wasm-module.mjs scripts/wasm-dead-exports.mjs Cargo.toml)
+WATCHED=(app askform client desk frontend interaction server/src agents/src notify/src style public scripts/wasm-module.mjs scripts/wasm-dead-exports.mjs Cargo.toml)
 
 # Serves a debug server and the site, rebuilds both when a watched file is
 # saved, restarts the server on the new build, and then tells every open

@@ -1,0 +1,24 @@
+//! `cargo xtask tidy`: the workspace's own checks (see the library).
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    match std::env::args().nth(1).as_deref() {
+        Some("tidy") => {
+            let problems = xtask::tidy(&xtask::workspace());
+            for problem in &problems {
+                eprintln!("{problem}");
+            }
+            if problems.is_empty() {
+                println!("tidy: the workspace keeps ARCHITECTURE.md's rules");
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        _ => {
+            eprintln!("usage: cargo xtask tidy");
+            ExitCode::FAILURE
+        }
+    }
+}
