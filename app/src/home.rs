@@ -190,12 +190,12 @@ pub(crate) fn AskItem(
     let title = ask.title.clone().unwrap_or_else(|| t.untitled.to_owned());
     let count = (t.questions)(ask.question_count);
     let agent = ask.agent.clone().unwrap_or_else(|| t.an_agent.to_owned());
-    // Whose token made it, when that says more than the agent's own name.
-    let asker = ask
-        .asked_by
-        .clone()
-        .filter(|name| *name != agent)
-        .map(|name| view! { " (" <span class="asker">{name}</span> ")" });
+    // Whose token made it, when that says more than the agent's own name
+    // (one text: the desk's bundle carries no view more for it).
+    let agent = match &ask.asked_by {
+        Some(name) if *name != agent => format!("{agent} ({name})"),
+        _ => agent,
+    };
     let created = ask.created_at.ms();
     let age = move || (t.ago)(&(t.span)(now.get() - created));
     let expires = ask.expires_at.map(Timestamp::ms);
@@ -218,7 +218,7 @@ pub(crate) fn AskItem(
             {for_you.then(|| view! { " " <span class="for-you">{t.for_you}</span> })}
             <p class="meta">
                 {status}
-                <bdi class="agent">{agent}</bdi> {asker} " · " {count} {t.asked}
+                <bdi class="agent">{agent}</bdi> " · " {count} {t.asked}
                 <time datetime=ask.created_at.to_string() title=ask.created_at.short()>{age}</time>
                 {countdown}
                 {to_session}

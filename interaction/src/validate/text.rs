@@ -72,7 +72,16 @@ pub fn with_visible_controls(text: &str) -> Cow<'_, str> {
     let mut shown = String::with_capacity(text.len() + 16);
     for c in text.chars() {
         if hidden(c) {
-            shown.push_str(&format!("⟨U+{:04X}⟩", u32::from(c)));
+            // By hand, not `format!`: the browser bundles carry this for
+            // notifications' titles, and the formatting machinery is bytes.
+            shown.push_str("⟨U+");
+            let code = u32::from(c);
+            let digits = if code > 0xffff { 6 } else { 4 };
+            for shift in (0..digits).rev() {
+                let digit = (code >> (shift * 4)) & 0xf;
+                shown.push(char::from_digit(digit, 16).map_or('0', |d| d.to_ascii_uppercase()));
+            }
+            shown.push('⟩');
         } else {
             shown.push(c);
         }
