@@ -1,3 +1,4 @@
+use anyhow::Context;
 use clap::Parser;
 use server::cli::{
     backup,
@@ -42,18 +43,27 @@ fn main() -> ExitCode {
 }
 
 async fn run() -> ExitCode {
+    match command().await {
+        Ok(code) => code,
+        // The one place an error is said: its message and its causes
+        // ("cannot open …: permission denied").
+        Err(e) => {
+            eprintln!("askdesk: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs the command the command line names.
+async fn command() -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let cli = Cli::parse();
-    let result = match cli.command {
+    match cli.command {
         Some(Command::Serve(args)) => logged(cli.log_format, serve(args)).await,
         Some(Command::Mcp(args)) => logged(cli.log_format, stdio::run(args)).await,
-        Some(Command::People(command)) => people::run(command, cli.serve.database)
-            .await
-            .map_err(|e| format!("{e:#}")),
-        Some(Command::Setup(args)) => server::cli::setup::run(&args).map_err(|e| e.to_string()),
-        Some(Command::Doctor(args)) => server::cli::doctor::run(&args)
-            .await
-            .map_err(|e| e.to_string()),
+        Some(Command::People(command)) => Ok(people::run(command, cli.serve.database).await?),
+        Some(Command::Setup(args)) => Ok(server::cli::setup::run(&args)?),
+        Some(Command::Doctor(args)) => Ok(server::cli::doctor::run(&args).await?),
         None => logged(cli.log_format, serve(cli.serve)).await,
         // The terminal loop blocks its thread, so it runs where blocking
         // is allowed; its HTTP calls run on this runtime. No log lines
@@ -66,32 +76,21 @@ async fn run() -> ExitCode {
             in_terminal(move || tui::terminal::answer(args, started)).await
         }
         Some(Command::Hook(which)) => Ok(run_hook(which).await),
-        Some(Command::Backup { file, database }) => backup::run(file, database, cli.serve.database)
-            .await
-            .map_err(|e| format!("{e:#}")),
+        Some(Command::Backup { file, database }) => {
+            Ok(backup::run(file, database, cli.serve.database).await?)
+        }
         Some(Command::Completions { shell }) => {
             shell::completions(shell, &mut std::io::stdout());
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Man) => shell::manual(&mut std::io::stdout())
-            .map(|()| ExitCode::SUCCESS)
-            .map_err(|e| format!("cannot write the manual page: {e}")),
-        Some(Command::Stop(args)) => match agents::detached::stop(
-            &args.url,
-            &server::cli::config::data_folder().map_err(|e| e.to_string()),
-        ) {
-            Ok(done) => {
-                println!("{done}");
-                Ok(ExitCode::SUCCESS)
-            }
-            Err(e) => Err(format!("{e:#}")),
-        },
-    };
-    match result {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("askdesk: {e}");
-            ExitCode::FAILURE
+        Some(Command::Man) => {
+            shell::manual(&mut std::io::stdout()).context("cannot write the manual page")?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Stop(args)) => {
+            let folder = server::cli::config::data_folder().map_err(|e| e.to_string());
+            println!("{}", agents::detached::stop(&args.url, &folder)?);
+            Ok(ExitCode::SUCCESS)
         }
     }
 }
@@ -107,7 +106,7 @@ const DEFAULT_LOG_FILTER: &str = "info,rmcp=warn,rmcp::transport::streamable_htt
 async fn logged(
     format: LogFormat,
     command: impl std::future::Future<Output = Result<(), StartError>>,
-) -> Result<ExitCode, String> {
+) -> anyhow::Result<ExitCode> {
     let filter =
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(DEFAULT_LOG_FILTER));
     let lines = tracing_subscriber::fmt()
@@ -125,20 +124,18 @@ async fn logged(
             .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
             .init(),
     }
-    command
-        .await
-        .map(|()| ExitCode::SUCCESS)
-        // The message and its causes: "cannot open …: permission denied".
-        .map_err(|e| format!("{e:#}"))
+    command.await?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Runs a terminal UI off the runtime's worker threads.
 async fn in_terminal(
     body: impl FnOnce() -> Result<ExitCode, String> + Send + 'static,
-) -> Result<ExitCode, String> {
+) -> anyhow::Result<ExitCode> {
     tokio::task::spawn_blocking(body)
         .await
-        .map_err(|e| format!("the terminal UI stopped: {e}"))?
+        .context("the terminal UI stopped")?
+        .map_err(anyhow::Error::msg)
 }
 
 /// `askdesk hook claude-code` and `askdesk hook codex`: always exits 0,
