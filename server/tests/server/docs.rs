@@ -1,18 +1,20 @@
-//! The README's configuration table is held to `askdesk --help`: every
-//! option of the server, with its environment variable and default, and
-//! nothing that does not exist.
+//! The documents hold true: the configuration tables of
+//! `docs/operating.md` are `askdesk --help` (every option of the server,
+//! with its environment variable and default, and nothing that does not
+//! exist), and every relative link of the README and `docs/` leads to a
+//! file that is there.
 
 use clap::CommandFactory;
 use server::cli::config::Cli;
 use std::collections::BTreeMap;
 
-/// The rows of the README's configuration table: flag → (env, default).
+/// The rows of the configuration tables: flag → (env, default).
 fn readme_table() -> BTreeMap<String, (String, String)> {
-    let readme = include_str!("../../../README.md");
-    let section = readme
+    let operating = include_str!("../../../docs/operating.md");
+    let section = operating
         .split("\n## Configuration\n")
         .nth(1)
-        .expect("the README has a Configuration section");
+        .expect("docs/operating.md has a Configuration section");
     let section = section.split("\n## ").next().unwrap_or_default();
     section
         .lines()
@@ -50,7 +52,7 @@ fn the_readme_configuration_table_is_askdesk_help() {
     assert_eq!(
         flags(&documented),
         flags(&actual),
-        "the README's table lists exactly the flags of `askdesk --help`"
+        "docs/operating.md's tables list exactly the flags of `askdesk --help`"
     );
     for (flag, (env, default)) in &actual {
         let (doc_env, doc_default) = &documented[flag];
@@ -62,5 +64,74 @@ fn the_readme_configuration_table_is_askdesk_help() {
                 "{flag}: default value"
             );
         }
+    }
+}
+
+/// The workspace's folder.
+fn workspace() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the workspace")
+        .to_path_buf()
+}
+
+/// Every relative link of the README and `docs/`, `[text](target)`, leads
+/// to a file or folder that exists (web links are the web's).
+#[test]
+fn every_relative_link_of_the_documents_leads_somewhere() {
+    let root = workspace();
+    let mut documents = vec![root.join("README.md"), root.join("ARCHITECTURE.md")];
+    for entry in std::fs::read_dir(root.join("docs")).expect("docs/") {
+        let path = entry.expect("an entry").path();
+        if path.extension().is_some_and(|e| e == "md") {
+            documents.push(path);
+        }
+    }
+    let mut broken = Vec::new();
+    let mut seen = 0;
+    for document in &documents {
+        let text = std::fs::read_to_string(document).expect("readable");
+        for target in text
+            .split("](")
+            .skip(1)
+            .filter_map(|rest| rest.split(')').next())
+        {
+            if target.contains("://") || target.starts_with('#') || target.starts_with("mailto:") {
+                continue;
+            }
+            seen += 1;
+            let file = target.split('#').next().unwrap_or_default();
+            let resolved = document.parent().expect("a folder").join(file);
+            if !resolved.exists() {
+                broken.push(format!("{}: {target}", document.display()));
+            }
+        }
+    }
+    assert!(seen >= 10, "the README links its documents ({seen} links)");
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+/// The README is a first page: short, with setting an agent up and its
+/// check within its first screen.
+#[test]
+fn the_readme_is_a_first_page() {
+    let readme = include_str!("../../../README.md");
+    assert!(
+        readme.lines().count() <= 250,
+        "the README is over 250 lines"
+    );
+    let first: String = readme.lines().take(100).collect::<Vec<_>>().join("\n");
+    for command in [
+        "askdesk setup claude-code",
+        "askdesk setup codex",
+        "askdesk setup cursor",
+        "askdesk doctor",
+        "scripts/dev.sh run",
+        "scripts/dev.sh test",
+    ] {
+        assert!(
+            first.contains(command),
+            "{command} in the README's first 100 lines"
+        );
     }
 }
