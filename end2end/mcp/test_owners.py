@@ -15,6 +15,7 @@ import pytest
 from conftest import BINARY, SITE, wait_for_url
 from test_ask_user import connect
 from test_elicitation import ask
+from test_relay import add
 import test_tasks as tasks
 
 pytestmark = pytest.mark.anyio
@@ -22,14 +23,6 @@ pytestmark = pytest.mark.anyio
 UI = "io.modelcontextprotocol/ui"
 SHOWS_APPS = {"extensions": {UI: {"mimeTypes": ["text/html;profile=mcp-app"]}}}
 ANSWERS = [{"id": "q1", "selected": ["Auth"], "custom": "SSO"}, {"id": "q2", "selected": ["SQLite"]}]
-
-
-def add(database: str, *args: str) -> str:
-    done = subprocess.run(
-        [str(BINARY), "people", "add", *args, "--database", database],
-        capture_output=True, text=True, check=True,
-    )
-    return done.stdout.strip()
 
 
 @pytest.fixture(scope="module")

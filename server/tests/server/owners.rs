@@ -30,17 +30,7 @@ async fn ask_as(team: &Team, token: &str, extra: Value) -> String {
     if let (Some(body), Some(extra)) = (body.as_object_mut(), extra.as_object()) {
         body.extend(extra.clone());
     }
-    let (status, created) = call(
-        &team.server,
-        Method::POST,
-        "/api/v1/asks",
-        Some(token),
-        Some(body),
-        &[],
-    )
-    .await;
-    assert_eq!(status, StatusCode::CREATED, "{created}");
-    created["id"].as_str().expect("id").to_owned()
+    team.pending_by(token, body).await
 }
 
 async fn get(team: &Team, path: &str, token: Option<&str>) -> (StatusCode, Value) {
