@@ -11,6 +11,7 @@ pub mod field;
 pub mod form;
 mod live;
 pub mod outcome;
+mod problems;
 mod session;
 
 pub use live::{FormOrOutcome, LiveForm, Woken};

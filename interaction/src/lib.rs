@@ -78,6 +78,7 @@
 //! the OpenAPI document's components are those.
 
 mod ask;
+mod chars;
 mod decline;
 mod delivery;
 mod draft;

@@ -61,13 +61,6 @@ pub struct Question {
 }
 
 impl Question {
-    /// Whether `text` stands as this question's typed answer: of its
-    /// format and within its bounds, as the validator reads answers (any
-    /// text, for a question without a format).
-    pub fn accepts_typed(&self, text: &str) -> bool {
-        crate::validate::typed_problem(self, text.trim()).is_none()
-    }
-
     /// The format the typed answer must have, if the question names a
     /// known one (a valid request names only known formats).
     pub fn format(&self) -> Option<Format> {

@@ -286,7 +286,7 @@ impl fmt::Display for Quoted<'_> {
                 '\n' => f.write_str("\\n")?,
                 // Other controls, and the bidirectional marks, embeddings,
                 // overrides and isolates (the text rules' one list).
-                c if c.is_control() || crate::validate::is_bidi_control(c) => {
+                c if c.is_control() || crate::chars::is_bidi_control(c) => {
                     write!(f, "\\u{{{:x}}}", u32::from(c))?;
                 }
                 c => f.write_char(c)?,

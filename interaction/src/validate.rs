@@ -10,7 +10,7 @@ pub(crate) use answer::item_problems;
 pub(crate) use answer::typed_problem;
 pub(crate) use request::is_valid_id;
 pub use text::with_visible_controls;
-pub(crate) use text::{control_problem, is_bidi_control, too_long, trimmed, Texts};
+pub(crate) use text::{control_problem, too_long, trimmed, Texts};
 
 use crate::{
     model::{AnswerItem, Answers, Question, Request},
@@ -243,5 +243,15 @@ fn canonicalize(question: &Question, item: &mut AnswerItem) {
     if let Some(custom) = &mut item.custom {
         custom.truncate(custom.trim_end().len());
         custom.drain(..custom.len() - custom.trim_start().len());
+    }
+}
+
+impl Question {
+    /// Whether `text` stands as this question's typed answer: of its
+    /// format and within its bounds, as the validator reads answers (any
+    /// text, for a question without a format). Here, beside the rule, so
+    /// the wire types know nothing of the validator.
+    pub fn accepts_typed(&self, text: &str) -> bool {
+        typed_problem(self, text.trim()).is_none()
     }
 }

@@ -3,6 +3,7 @@
 //! into one router behind the guard. A new route goes in the file of its
 //! kind here.
 
+pub mod actions;
 pub mod api;
 pub mod events;
 pub mod health;

@@ -7,7 +7,7 @@
 mod hooks;
 
 use crate::{
-    inspect::{self, Found},
+    found::{self, Found},
     line_and_column, Action, Change, EditError, Field, FieldValue, Format, McpServer, Program,
     SettingsFile, Verb, SERVER_NAME,
 };
@@ -98,7 +98,7 @@ pub(crate) fn found(
             .transpose()?
             .flatten();
         if let Some(ours) = ours {
-            found.push(inspect::server(
+            found.push(found::server(
                 command_of(&ours),
                 command_line_no(&ours, text),
             ));
@@ -106,7 +106,7 @@ pub(crate) fn found(
     }
     for hook in file.hooks {
         for (command, at) in hooks::lines(&top, hook, program, text)? {
-            found.push(inspect::hook(hook, command, at));
+            found.push(found::hook(hook, command, at));
         }
     }
     Ok(found)

@@ -9,13 +9,15 @@
 //! files.
 
 mod command;
+mod found;
 mod inspect;
 mod json;
 mod products;
 mod toml;
 
 pub use command::{NotWritten, WrittenHook};
-pub use inspect::{inspect, Entry, Found};
+pub use found::{Entry, Found};
+pub use inspect::inspect;
 pub use products::{
     Field, FieldValue, Format, Hook, McpServer, Options, Product, Root, Scope, SettingsFile,
     SERVER_NAME, STOP_SECONDS,

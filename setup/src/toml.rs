@@ -5,7 +5,7 @@
 //! file of Claude Code's shape, which `json.rs` writes.
 
 use crate::{
-    inspect::{self, Found},
+    found::{self, Found},
     line_and_column, Action, Change, EditError, Field, FieldValue, McpServer, Program,
     SettingsFile, Verb, SERVER_NAME,
 };
@@ -55,7 +55,7 @@ pub(crate) fn found(file: &SettingsFile, text: &str) -> Result<Vec<Found>, EditE
             let at = command
                 .and_then(Item::span)
                 .map(|span| line_and_column(text, span.start).0);
-            inspect::server(command.and_then(Item::as_str).map(str::to_owned), at)
+            found::server(command.and_then(Item::as_str).map(str::to_owned), at)
         })
         .into_iter()
         .collect())

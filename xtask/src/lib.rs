@@ -2,8 +2,11 @@
 //! over the workspace's files (rust-analyzer's `tidy`, in spirit): each
 //! crate depends only on the layers below it in the crates' picture; each
 //! crate has its entry, with what it may not do; no source file is over
-//! the line limit; every path the code map names exists. `cargo xtask
+//! the line limit; every path the code map names exists; no crate's
+//! modules import one another in a circle. `cargo xtask
 //! tidy` prints what is wrong; `tests/tidy.rs` fails on it.
+
+mod circles;
 
 use std::{
     collections::BTreeMap,
@@ -36,6 +39,22 @@ pub fn tidy(root: &Path) -> Vec<String> {
     problems.extend(entries(&members, &architecture));
     problems.extend(file_lengths(root, &members));
     problems.extend(code_map(root, &members, &architecture));
+    problems.extend(module_circles(root, &members));
+    problems
+}
+
+/// No crate's modules import in a circle ([`circles`]).
+fn module_circles(root: &Path, members: &[String]) -> Vec<String> {
+    let mut problems = Vec::new();
+    for krate in members {
+        for circle in circles::circles(&root.join(krate).join("src")) {
+            problems.push(format!(
+                "{krate}/src: its modules {} import one another in a circle; one of them \
+                 should not need the others (move what both use below both)",
+                circle.join(", ")
+            ));
+        }
+    }
     problems
 }
 

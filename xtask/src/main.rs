@@ -5,7 +5,11 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     match std::env::args().nth(1).as_deref() {
         Some("tidy") => {
-            let problems = xtask::tidy(&xtask::workspace());
+            // Another checkout's, when one is named.
+            let root = std::env::args()
+                .nth(2)
+                .map_or_else(xtask::workspace, std::path::PathBuf::from);
+            let problems = xtask::tidy(&root);
             for problem in &problems {
                 eprintln!("{problem}");
             }
@@ -17,7 +21,7 @@ fn main() -> ExitCode {
             }
         }
         _ => {
-            eprintln!("usage: cargo xtask tidy");
+            eprintln!("usage: cargo xtask tidy [WORKSPACE]");
             ExitCode::FAILURE
         }
     }

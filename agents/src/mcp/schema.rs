@@ -114,7 +114,7 @@ pub fn input() -> Arc<JsonObject> {
             "waitSeconds": {
                 "type": "integer",
                 "minimum": 1,
-                "description": super::tools::WAIT_SECONDS
+                "description": WAIT_SECONDS
             },
             "answerIn": {
                 "type": "string",
@@ -180,3 +180,8 @@ pub fn input_of<T: JsonSchema>() -> Arc<JsonObject> {
 pub fn output_of<T: JsonSchema>() -> Arc<JsonObject> {
     derived::<T>(SchemaSettings::draft2020_12().for_serialize())
 }
+
+/// What `waitSeconds` means, wherever a tool takes it.
+pub const WAIT_SECONDS: &str = "Return after this many seconds with status \"pending\" if the \
+human has not answered yet; the ask keeps waiting (call await_answer). Default: wait until the ask \
+ends. Set it below your client's tool-call timeout.";

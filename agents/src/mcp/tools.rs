@@ -26,11 +26,6 @@ mod ask_user;
 /// `ask_user`'s argument choosing where the person may answer.
 pub const ANSWER_IN: &str = "answerIn";
 
-/// What `waitSeconds` means, wherever a tool takes it.
-pub const WAIT_SECONDS: &str = "Return after this many seconds with status \"pending\" if the \
-human has not answered yet; the ask keeps waiting (call await_answer). Default: wait until the ask \
-ends. Set it below your client's tool-call timeout.";
-
 /// What `askId` is, wherever a tool takes it.
 const ASK_ID: &str = "The askId from an earlier result.";
 
@@ -41,7 +36,7 @@ struct AwaitInput {
     #[schemars(description = ASK_ID, pattern(r"^[0-9a-f]{32}$"))]
     ask_id: String,
     #[serde(default)]
-    #[schemars(description = WAIT_SECONDS, range(min = 1))]
+    #[schemars(description = schema::WAIT_SECONDS, range(min = 1))]
     wait_seconds: Option<u64>,
 }
 

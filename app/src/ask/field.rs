@@ -11,7 +11,7 @@
 //! also carry their first state as HTML attributes and field names, so the
 //! form posts as it stands before and without the wasm.
 
-use super::form::ProblemList;
+use super::problems::ProblemList;
 use crate::{
     form::{other_field, selected_field},
     i18n::{use_lang, Speak},

@@ -3,7 +3,7 @@
 //! (posted to `/asks/{id}`); in the browser the ask island hydrates it, and
 //! every input changes the state through its own transition.
 
-use super::field::QuestionField;
+use super::{field::QuestionField, problems::ProblemList};
 use crate::{
     error::ServerError,
     form::{INTENT_FIELD, REASON_FIELD},
@@ -91,24 +91,6 @@ pub fn AskForm(
             <DeclineBox form busy send/>
         </form>
     }
-}
-
-/// Problems the server reported, each worded in the page's language from
-/// its stable code.
-#[component]
-pub fn ProblemList(
-    /// The problems, in the order the validator found them.
-    problems: Vec<Problem>,
-    /// The list's element id, for `aria-describedby`.
-    #[prop(optional, into)]
-    id: Option<String>,
-) -> impl IntoView {
-    let lang = use_lang();
-    let items = problems
-        .iter()
-        .map(|p| view! { <li>{p.text(lang)}</li> })
-        .collect_view();
-    view! { <ul class="problems" id=id>{items}</ul> }
 }
 
 /// Moves `form` to sending what `begin` lets go (answers or a decline),

@@ -9,6 +9,7 @@
 //! no longer than their field allows.
 
 use crate::{
+    chars::{is_bidi_control, is_refused_control},
     model::Request,
     problem::{Problem, ProblemCode},
 };
@@ -22,19 +23,6 @@ pub(crate) enum Texts {
     /// What a store kept, written before askdesk refused control
     /// characters: read as it was, so that no earlier ask becomes unreadable.
     Stored,
-}
-
-/// Whether the text rules refuse `c`: a control character (Unicode's
-/// `Cc`: U+0000 to U+001F and U+007F to U+009F) other than tab and newline.
-fn is_refused_control(c: char) -> bool {
-    c.is_control() && c != '\t' && c != '\n'
-}
-
-/// Whether `c` reorders the text around it without being seen: the marks
-/// (U+200E, U+200F, U+061C), embeddings and overrides (U+202A to U+202E)
-/// and isolates (U+2066 to U+2069).
-pub(crate) fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 /// The first control character of `text` other than tab and newline, and

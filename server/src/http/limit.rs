@@ -1,12 +1,11 @@
-//! Counting in fixed windows: failed attempts at a token per client
-//! address ([`Failures`]: after [`FAILURES`] wrong tokens or failed
-//! sign-ins within [`WINDOW`], that address is refused with `429` and
-//! `Retry-After` until the window ends, whatever it sends), and asks
-//! created per agent (`--create-limit`). Counted per instance.
+//! Failed attempts at a token per client address ([`Failures`]: after
+//! [`FAILURES`] wrong tokens or failed sign-ins within [`WINDOW`], that
+//! address is refused with `429` and `Retry-After` until the window ends,
+//! whatever it sends), counted per instance in `agents::limit`'s windows,
+//! which also count `--create-limit` ([`CreateLimit`]).
 
 pub use agents::limit::CreateLimit;
 use agents::limit::Windows;
-use axum::response::Response;
 use std::{
     net::IpAddr,
     time::{Duration, Instant},
@@ -37,14 +36,6 @@ impl Failures {
     pub fn fail(&self, addr: IpAddr, now: Instant) {
         self.0.count(addr, now);
     }
-}
-
-/// The refusal of a creation over the limit: `429` with `Retry-After`.
-pub fn too_many_asks(wait: Duration) -> Response {
-    super::reply::too_many(
-        "this agent has created too many asks this minute (--create-limit)",
-        wait,
-    )
 }
 
 #[cfg(test)]

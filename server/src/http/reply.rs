@@ -112,7 +112,12 @@ fn desk_error_body(error: DeskError) -> (StatusCode, ErrorBody) {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, body) = match self {
-            Self::Limited(wait) => return super::limit::too_many_asks(wait),
+            Self::Limited(wait) => {
+                return too_many(
+                    "this agent has created too many asks this minute (--create-limit)",
+                    wait,
+                )
+            }
             Self::Desk(error) => desk_error_body(error),
             Self::Body(status, text) => (status, message(text)),
             Self::Query(text) => (StatusCode::BAD_REQUEST, message(text)),

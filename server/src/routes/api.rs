@@ -2,7 +2,7 @@
 //! message a person can act on. The handlers only decode and encode; the
 //! [`Desk`] does the work, as it does for the answering page.
 
-use super::openapi::Document;
+use super::openapi::{described::Waited, Document};
 use crate::{
     http::{
         guard::Recheck,
@@ -79,7 +79,7 @@ pub(super) fn described() -> ApiRouter<AppState> {
         )
         .api_route(
             "/api/v1/actions/{id}",
-            post_with(act, |op| ends_an_ask(op.id("actOnAsk"))),
+            post_with(super::actions::act, |op| ends_an_ask(op.id("actOnAsk"))),
         )
         .api_route(
             "/api/v1/events",
@@ -212,22 +212,6 @@ async fn create(
     Ok(Stored { created, new })
 }
 
-/// A reply after a wait: what the call answers, or the refusal of the
-/// credentials that were taken back while it waited.
-pub(crate) enum Waited<T> {
-    Reply(T),
-    Refused(Response),
-}
-
-impl<T: IntoResponse> IntoResponse for Waited<T> {
-    fn into_response(self) -> Response {
-        match self {
-            Self::Reply(reply) => reply.into_response(),
-            Self::Refused(refused) => refused,
-        }
-    }
-}
-
 /// What `GET /api/v1/asks/{id}` reads of its query string.
 #[derive(Deserialize, schemars::JsonSchema)]
 pub(crate) struct ReadQuery {
@@ -307,33 +291,6 @@ async fn answer(
     Ok(Json(state.desk.answer(&id, answers, &by).await?))
 }
 
-/// What a notification's button sends: the option it stands for and its
-/// action token.
-#[derive(Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub(super) struct Action {
-    /// The option's label.
-    label: String,
-    /// The action token the notification carried.
-    token: String,
-}
-
-/// `POST /api/v1/actions/{id}`: a notification's button answers with its
-/// option. The token is the capability (no session, no bearer token).
-async fn act(
-    State(state): State<AppState>,
-    Path(AskPath { id }): Path<AskPath>,
-    JsonBody(action): JsonBody<Action>,
-) -> Result<Json<Ask>, ApiError> {
-    // ntfy's buttons and browsers' push notifications post here; Slack's
-    // come through its own signed endpoint.
-    let ask = state
-        .desk
-        .answer_by_action(&[Via::Ntfy, Via::Push], &id, &action.label, &action.token)
-        .await?;
-    Ok(Json(ask))
-}
-
 /// The body is optional: no body declines without a reason.
 async fn decline(
     State(state): State<AppState>,
@@ -378,8 +335,17 @@ async fn me(
     Ok(Json(me))
 }
 
+/// The OpenAPI document of these routes, written once.
+static DOCUMENT: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| super::openapi::written(described()));
+
+/// The API's OpenAPI document, as `GET /api/v1/openapi.json` serves it.
+pub fn document() -> &'static str {
+    &DOCUMENT
+}
+
 async fn openapi() -> Document {
-    Document
+    Document(document())
 }
 
 async fn unknown(request: Request) -> ApiError {
@@ -389,3 +355,6 @@ async fn unknown(request: Request) -> ApiError {
 async fn wrong_method(request: Request) -> ApiError {
     ApiError::WrongMethod(format!("{} {}", request.method(), request.uri().path()))
 }
+
+/// What the OpenAPI document reads off this module's extractors and replies.
+mod operation;

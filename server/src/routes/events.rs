@@ -229,3 +229,57 @@ async fn one(
     let now = ask_event(state.desk.version(), &AskSummary::from(&ask));
     Ok(EventStream(stream::iter([Ok(now)]).chain(changes)).into_response())
 }
+
+/// What the OpenAPI document reads off the event streams' extractor and reply.
+mod operation {
+    use super::{EventStream, LastEventId};
+    use crate::routes::openapi::described::{header, schema_object};
+    use aide::{
+        generate::GenContext,
+        openapi::{MediaType, Operation, Response, StatusCode},
+        operation::{OperationInput, OperationOutput},
+    };
+    use indexmap::IndexMap;
+    use schemars::json_schema;
+
+    impl OperationInput for LastEventId {
+        fn operation_input(ctx: &mut GenContext, operation: &mut Operation) {
+            header::<String>(ctx, operation, "Last-Event-ID");
+        }
+    }
+
+    impl<S> OperationOutput for EventStream<S> {
+        type Inner = ();
+
+        /// One event, as an EventSource reads it.
+        fn inferred_responses(
+            _: &mut GenContext,
+            _: &mut Operation,
+        ) -> Vec<(Option<StatusCode>, Response)> {
+            let event = json_schema!({
+                "type": "object",
+                "description": "One event, as an EventSource reads it. `data` is JSON: for `ask` \
+                    {\"seq\": n, \"ask\": AskSummary}; for `reset` {\"reason\": text}.",
+                "required": ["data"],
+                "properties": {
+                    "event": {"type": "string", "enum": [interaction::ASK_EVENT, interaction::RESET_EVENT]},
+                    "id": {
+                        "type": "string",
+                        "description": "The event's number, `<seq>`; send it back as `Last-Event-ID`.",
+                    },
+                    "data": {"type": "string", "contentMediaType": "application/json"},
+                    "retry": {"type": "integer", "minimum": 0},
+                },
+            });
+            let stream = MediaType {
+                schema: Some(schema_object(event)),
+                ..MediaType::default()
+            };
+            let reply = Response {
+                content: IndexMap::from([("text/event-stream".to_owned(), stream)]),
+                ..Response::default()
+            };
+            vec![(Some(StatusCode::Code(200)), reply)]
+        }
+    }
+}

@@ -1,7 +1,7 @@
 //! `GET /api/v1/asks`: the list of asks, its filters and pages, the
 //! long-poll for a change, and the `format=jsonl` export.
 
-use super::api::Waited;
+use super::openapi::described::Waited;
 use crate::{
     http::guard::Recheck,
     http::reply::{ApiError, QueryParams},
@@ -234,4 +234,41 @@ fn export(desk: Desk, filter: desk::ListFilter, caller: Caller) -> Response {
         axum::body::Body::from_stream(pages),
     )
         .into_response()
+}
+
+/// What the OpenAPI document reads off the listing's reply.
+mod operation {
+    use super::Listing;
+    use crate::routes::openapi::described::{json, schema_object};
+    use aide::{
+        generate::GenContext,
+        openapi::{MediaType, Operation, Response, StatusCode},
+        operation::OperationOutput,
+    };
+
+    use interaction::AskList;
+    use schemars::json_schema;
+
+    impl OperationOutput for Listing {
+        type Inner = AskList;
+
+        /// A page as JSON, or with `format=jsonl` every match a line.
+        fn inferred_responses(
+            ctx: &mut GenContext,
+            operation: &mut Operation,
+        ) -> Vec<(Option<StatusCode>, Response)> {
+            let mut reply = json::<AskList>(ctx, operation);
+            let lines = MediaType {
+                schema: Some(schema_object(json_schema!({
+                    "type": "string",
+                    "description": "One `AskSummary` as JSON per line.",
+                }))),
+                ..MediaType::default()
+            };
+            reply
+                .content
+                .insert("application/x-ndjson".to_owned(), lines);
+            vec![(Some(StatusCode::Code(200)), reply)]
+        }
+    }
 }

@@ -12,7 +12,7 @@ use interaction::{
 use serde_json::{json, Value};
 
 fn document() -> Value {
-    serde_json::from_str(server::routes::openapi::document()).expect("openapi.json is JSON")
+    serde_json::from_str(server::routes::api::document()).expect("openapi.json is JSON")
 }
 
 fn schema<'a>(doc: &'a Value, name: &str) -> &'a Value {
@@ -122,7 +122,7 @@ fn the_page_limit_is_the_apis() {
 fn the_wait_limits_are_the_desks() {
     let doc = document();
     let max = desk::MAX_WAIT.as_secs().to_string();
-    let text = server::routes::openapi::document();
+    let text = server::routes::api::document();
     assert!(
         text.contains(&format!("capped at {max}")),
         "the document names the longest wait, {max} s"
@@ -177,4 +177,35 @@ fn incoming_texts_refuse_control_characters_as_the_validator_does() {
         property(&doc, "AnswerItem", "id")["pattern"],
         property(&doc, "Question", "id")["pattern"]
     );
+}
+
+/// Every `$ref` under `value`.
+fn refs<'a>(value: &'a Value, found: &mut Vec<&'a str>) {
+    match value {
+        Value::Object(map) => {
+            for (key, inner) in map {
+                match (key.as_str(), inner) {
+                    ("$ref", Value::String(target)) => found.push(target),
+                    _ => refs(inner, found),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| refs(item, found)),
+        _ => {}
+    }
+}
+
+#[test]
+fn every_reference_names_something_the_document_has() {
+    let document = document();
+    let mut found = Vec::new();
+    refs(&document, &mut found);
+    assert!(found.len() > 50, "{}", found.len());
+    for target in found {
+        let pointer = target.strip_prefix('#').expect("a local reference");
+        assert!(
+            document.pointer(pointer).is_some(),
+            "{target} names nothing"
+        );
+    }
 }

@@ -10,15 +10,14 @@ use crate::http::{
 use aide::{
     generate::GenContext,
     openapi::{
-        Header, HeaderStyle, MediaType, Operation, Parameter, ParameterData,
-        ParameterSchemaOrContent, ReferenceOr, Response, SchemaObject, StatusCode,
+        HeaderStyle, Operation, Parameter, ParameterData, ParameterSchemaOrContent, ReferenceOr,
+        Response, SchemaObject, StatusCode,
     },
     operation::{add_parameters, OperationInput, OperationOutput},
 };
 use axum::{extract::Query, Json};
 use indexmap::IndexMap;
-use interaction::{Ask, AskCreated, AskList, IdempotencyKey};
-use schemars::{json_schema, JsonSchema, Schema};
+use schemars::{JsonSchema, Schema};
 
 /// A reply the document keeps once, in `components.responses`.
 fn shared(name: &str) -> ReferenceOr<Response> {
@@ -39,7 +38,7 @@ pub(crate) fn refuses(operation: &mut Operation, code: u16, name: &str) {
         .or_insert_with(|| shared(name));
 }
 
-fn schema_object(json_schema: Schema) -> SchemaObject {
+pub(crate) fn schema_object(json_schema: Schema) -> SchemaObject {
     SchemaObject {
         json_schema,
         example: None,
@@ -48,7 +47,7 @@ fn schema_object(json_schema: Schema) -> SchemaObject {
 }
 
 /// `operation` reads the optional header `name`, written as `T` is.
-fn header<T: JsonSchema>(ctx: &mut GenContext, operation: &mut Operation, name: &str) {
+pub(crate) fn header<T: JsonSchema>(ctx: &mut GenContext, operation: &mut Operation, name: &str) {
     let schema = ctx.schema.subschema_for::<T>();
     let parameter = Parameter::Header {
         parameter_data: ParameterData {
@@ -68,7 +67,7 @@ fn header<T: JsonSchema>(ctx: &mut GenContext, operation: &mut Operation, name: 
 }
 
 /// A JSON reply of type `T`, as axum's `Json` describes it.
-fn json<T: JsonSchema>(ctx: &mut GenContext, operation: &mut Operation) -> Response {
+pub(crate) fn json<T: JsonSchema>(ctx: &mut GenContext, operation: &mut Operation) -> Response {
     Json::<T>::operation_response(ctx, operation).unwrap_or_default()
 }
 
@@ -104,18 +103,6 @@ impl<T: JsonSchema> OperationInput for QueryParams<T> {
 impl OperationInput for ApiVia {
     fn operation_input(ctx: &mut GenContext, operation: &mut Operation) {
         header::<String>(ctx, operation, "X-Askdesk-Via");
-    }
-}
-
-impl OperationInput for super::super::api::Idempotency {
-    fn operation_input(ctx: &mut GenContext, operation: &mut Operation) {
-        header::<IdempotencyKey>(ctx, operation, "Idempotency-Key");
-    }
-}
-
-impl OperationInput for super::super::events::LastEventId {
-    fn operation_input(ctx: &mut GenContext, operation: &mut Operation) {
-        header::<String>(ctx, operation, "Last-Event-ID");
     }
 }
 
@@ -169,107 +156,6 @@ impl<const N: u16> OperationOutput for Empty<N> {
     }
 }
 
-impl OperationOutput for super::super::api::Stored {
-    type Inner = AskCreated;
-
-    /// `201` for a new ask, `200` for the one an idempotency key made
-    /// before; both say where it is.
-    fn inferred_responses(
-        ctx: &mut GenContext,
-        operation: &mut Operation,
-    ) -> Vec<(Option<StatusCode>, Response)> {
-        let mut reply = json::<AskCreated>(ctx, operation);
-        let location = Header {
-            description: None,
-            style: HeaderStyle::Simple,
-            required: true,
-            deprecated: None,
-            format: ParameterSchemaOrContent::Schema(schema_object(
-                json_schema!({"type": "string"}),
-            )),
-            example: None,
-            examples: IndexMap::new(),
-            extensions: IndexMap::new(),
-        };
-        reply
-            .headers
-            .insert("Location".to_owned(), ReferenceOr::Item(location));
-        vec![
-            (Some(StatusCode::Code(201)), reply.clone()),
-            (Some(StatusCode::Code(200)), reply),
-        ]
-    }
-}
-
-impl OperationOutput for super::super::api::AskRead {
-    type Inner = Ask;
-
-    fn inferred_responses(
-        ctx: &mut GenContext,
-        operation: &mut Operation,
-    ) -> Vec<(Option<StatusCode>, Response)> {
-        vec![(Some(StatusCode::Code(200)), json::<Ask>(ctx, operation))]
-    }
-}
-
-impl OperationOutput for super::super::listing::Listing {
-    type Inner = AskList;
-
-    /// A page as JSON, or with `format=jsonl` every match a line.
-    fn inferred_responses(
-        ctx: &mut GenContext,
-        operation: &mut Operation,
-    ) -> Vec<(Option<StatusCode>, Response)> {
-        let mut reply = json::<AskList>(ctx, operation);
-        let lines = MediaType {
-            schema: Some(schema_object(json_schema!({
-                "type": "string",
-                "description": "One `AskSummary` as JSON per line.",
-            }))),
-            ..MediaType::default()
-        };
-        reply
-            .content
-            .insert("application/x-ndjson".to_owned(), lines);
-        vec![(Some(StatusCode::Code(200)), reply)]
-    }
-}
-
-impl<S> OperationOutput for super::super::events::EventStream<S> {
-    type Inner = ();
-
-    /// One event, as an EventSource reads it.
-    fn inferred_responses(
-        _: &mut GenContext,
-        _: &mut Operation,
-    ) -> Vec<(Option<StatusCode>, Response)> {
-        let event = json_schema!({
-            "type": "object",
-            "description": "One event, as an EventSource reads it. `data` is JSON: for `ask` \
-                {\"seq\": n, \"ask\": AskSummary}; for `reset` {\"reason\": text}.",
-            "required": ["data"],
-            "properties": {
-                "event": {"type": "string", "enum": [interaction::ASK_EVENT, interaction::RESET_EVENT]},
-                "id": {
-                    "type": "string",
-                    "description": "The event's number, `<seq>`; send it back as `Last-Event-ID`.",
-                },
-                "data": {"type": "string", "contentMediaType": "application/json"},
-                "retry": {"type": "integer", "minimum": 0},
-            },
-        });
-        let stream = MediaType {
-            schema: Some(schema_object(event)),
-            ..MediaType::default()
-        };
-        let reply = Response {
-            content: IndexMap::from([("text/event-stream".to_owned(), stream)]),
-            ..Response::default()
-        };
-        vec![(Some(StatusCode::Code(200)), reply)]
-    }
-}
-
 impl OperationOutput for super::Document {
     type Inner = ();
 
@@ -282,7 +168,7 @@ impl OperationOutput for super::Document {
     }
 }
 
-impl<T: OperationOutput> OperationOutput for super::super::api::Waited<T> {
+impl<T: OperationOutput> OperationOutput for Waited<T> {
     type Inner = T::Inner;
 
     /// What `T` answers; a refusal after the wait is the guard's.
@@ -291,5 +177,21 @@ impl<T: OperationOutput> OperationOutput for super::super::api::Waited<T> {
         operation: &mut Operation,
     ) -> Vec<(Option<StatusCode>, Response)> {
         T::inferred_responses(ctx, operation)
+    }
+}
+
+/// A reply after a wait: what the call answers, or the refusal of the
+/// credentials that were taken back while it waited.
+pub(crate) enum Waited<T> {
+    Reply(T),
+    Refused(axum::response::Response),
+}
+
+impl<T: axum::response::IntoResponse> axum::response::IntoResponse for Waited<T> {
+    fn into_response(self) -> axum::response::Response {
+        match self {
+            Self::Reply(reply) => reply.into_response(),
+            Self::Refused(refused) => refused,
+        }
     }
 }
