@@ -32,9 +32,7 @@ use tokio_util::sync::CancellationToken;
 pub const PENDING: &str = "askdesk_asks_pending";
 /// Notifications neither delivered nor given up, in the database.
 pub const BACKLOG: &str = "askdesk_notifications_backlog";
-/// Requests waiting on this instance, by `kind`: `long_poll`,
-/// `event_stream` or `mcp`.
-pub const WAITING: &str = "askdesk_waiting_requests";
+pub use crate::http::waiting::WAITING;
 pub use desk::metered::ANSWER_TO_WAITER;
 pub use notify::ATTEMPTS;
 
@@ -181,28 +179,4 @@ pub fn serve_open(listener: tokio::net::TcpListener, router: Router, stop: Cance
             tracing::warn!("serving /metrics stopped: {e}");
         }
     });
-}
-
-/// A request counted among those waiting here while it lives.
-pub struct Waiting(&'static str);
-
-impl Waiting {
-    /// Counts `request` as waiting, by its kind.
-    pub fn new<B>(request: &axum::http::Request<B>) -> Self {
-        let kind = if request.uri().path().starts_with("/mcp") {
-            "mcp"
-        } else if crate::http::waiting::is_long_poll(request) {
-            "long_poll"
-        } else {
-            "event_stream"
-        };
-        metrics::gauge!(WAITING, "kind" => kind).increment(1.0);
-        Self(kind)
-    }
-}
-
-impl Drop for Waiting {
-    fn drop(&mut self) {
-        metrics::gauge!(WAITING, "kind" => self.0).decrement(1.0);
-    }
 }

@@ -14,7 +14,6 @@
 #[cfg(test)]
 mod tests;
 
-use crate::cli::config::OidcArgs;
 use anyhow::Context;
 use base64::{engine::general_purpose::URL_SAFE_NO_PAD, Engine};
 use hmac::Mac;
@@ -106,48 +105,33 @@ pub struct Callback {
     error_description: Option<String>,
 }
 
-/// The client secret of `args`: given, or read from its file.
-fn client_secret(args: &OidcArgs) -> anyhow::Result<ClientSecret> {
-    let secret = match (&args.oidc_client_secret, &args.oidc_client_secret_file) {
-        (Some(secret), _) => secret.trim().to_owned(),
-        (None, Some(file)) => std::fs::read_to_string(file)
-            .with_context(|| format!("--oidc-client-secret-file {}", file.display()))?
-            .lines()
-            .next()
-            .unwrap_or_default()
-            .trim()
-            .to_owned(),
-        (None, None) => {
-            anyhow::bail!("--oidc-issuer needs --oidc-client-secret or --oidc-client-secret-file")
-        }
-    };
-    anyhow::ensure!(
-        !secret.is_empty(),
-        "--oidc-client-secret is empty; give the secret the identity provider issued for askdesk"
-    );
-    Ok(ClientSecret::new(secret))
+/// Which provider people sign in with, and askdesk's client there: the
+/// `--oidc-*` flags, checked (the secret read from its file).
+pub struct Provider {
+    /// The issuer's URL, as `--oidc-issuer` gave it.
+    pub issuer: String,
+    /// askdesk's client id there.
+    pub client_id: String,
+    /// Its secret.
+    pub secret: String,
 }
 
 impl Oidc {
-    /// The provider of `args`, discovered, for a server whose public URL
-    /// is `public_url`; `None` without `--oidc-issuer`. An issuer that
-    /// cannot be discovered is an error naming the flag.
+    /// `provider`, discovered, for a server whose public URL is
+    /// `public_url`; `None` without one. An issuer that cannot be
+    /// discovered is an error naming the flag.
     pub async fn open(
-        args: &OidcArgs,
+        provider: Option<&Provider>,
         public_url: &str,
         desk: &desk::Desk,
     ) -> anyhow::Result<Option<Self>> {
-        let Some(issuer) = &args.oidc_issuer else {
+        let Some(provider) = provider else {
             return Ok(None);
         };
-        let issuer = IssuerUrl::new(issuer.clone())
-            .with_context(|| format!("--oidc-issuer {issuer:?} is not a URL"))?;
-        let client_id = ClientId::new(
-            args.oidc_client_id
-                .clone()
-                .context("--oidc-issuer needs --oidc-client-id")?,
-        );
-        let secret = client_secret(args)?;
+        let issuer = IssuerUrl::new(provider.issuer.clone())
+            .with_context(|| format!("--oidc-issuer {:?} is not a URL", provider.issuer))?;
+        let client_id = ClientId::new(provider.client_id.clone());
+        let secret = ClientSecret::new(provider.secret.clone());
         let http = reqwest::Client::builder()
             // The provider's endpoints answer; they never send askdesk on.
             .redirect(reqwest::redirect::Policy::none())

@@ -134,7 +134,8 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         )),
         None => None,
     };
-    let oidc = crate::oidc::Oidc::open(&args.oidc, security.public_url(), &desk).await?;
+    let provider = args.oidc.provider()?;
+    let oidc = crate::oidc::Oidc::open(provider.as_ref(), security.public_url(), &desk).await?;
     page.sign_in_with = oidc.as_ref().map(|oidc| oidc.name().to_owned());
     // Cancelled with `shutdown`, or before it by the stop signal.
     let draining = shutdown.child_token();

@@ -194,12 +194,12 @@ fn waiting_place(
     request: &Request<Body>,
     remote: &SocketAddr,
     limits: &Limits,
-) -> Result<Option<(Permit, crate::metrics::Waiting)>, Box<Response>> {
+) -> Result<Option<(Permit, super::waiting::Waiting)>, Box<Response>> {
     if !waits(request) {
         return Ok(None);
     }
     match limits.waits.enter(remote.ip()) {
-        Some(place) => Ok(Some((place, crate::metrics::Waiting::new(request)))),
+        Some(place) => Ok(Some((place, super::waiting::Waiting::new(request)))),
         None => {
             limits.waits.refused(remote.ip());
             let most = limits.waits.limit().unwrap_or_default();

@@ -46,3 +46,31 @@ pub fn is_long_poll<B>(request: &axum::http::Request<B>) -> bool {
             .query()
             .is_some_and(|query| query.split('&').any(|pair| pair.starts_with("wait=")))
 }
+
+/// Requests waiting on this instance, by `kind`: `long_poll`,
+/// `event_stream` or `mcp`.
+pub const WAITING: &str = "askdesk_waiting_requests";
+
+/// A request counted among those waiting here while it lives.
+pub struct Waiting(&'static str);
+
+impl Waiting {
+    /// Counts `request` as waiting, by its kind.
+    pub fn new<B>(request: &axum::http::Request<B>) -> Self {
+        let kind = if request.uri().path().starts_with("/mcp") {
+            "mcp"
+        } else if is_long_poll(request) {
+            "long_poll"
+        } else {
+            "event_stream"
+        };
+        metrics::gauge!(WAITING, "kind" => kind).increment(1.0);
+        Self(kind)
+    }
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        metrics::gauge!(WAITING, "kind" => self.0).decrement(1.0);
+    }
+}

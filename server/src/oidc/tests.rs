@@ -31,28 +31,3 @@ fn a_flow_cookie_reads_back_only_unaltered_and_under_its_own_key() {
         assert_eq!(unseal(key, broken), None, "{broken}");
     }
 }
-
-#[test]
-fn the_client_secret_comes_from_its_flag_or_the_first_line_of_its_file() {
-    let mut args = OidcArgs {
-        oidc_issuer: Some("https://id.example".to_owned()),
-        oidc_client_id: Some("askdesk".to_owned()),
-        oidc_client_secret: Some(" s3cret ".to_owned()),
-        oidc_client_secret_file: None,
-    };
-    assert_eq!(client_secret(&args).expect("given").secret(), "s3cret");
-    let file = tempfile::NamedTempFile::new().expect("file");
-    std::fs::write(file.path(), "fr0m-file\nanything else\n").expect("written");
-    args.oidc_client_secret = None;
-    args.oidc_client_secret_file = Some(file.path().to_owned());
-    assert_eq!(client_secret(&args).expect("read").secret(), "fr0m-file");
-    std::fs::write(file.path(), "\n").expect("written");
-    let empty = client_secret(&args).expect_err("empty").to_string();
-    assert!(empty.contains("empty"), "{empty}");
-    args.oidc_client_secret_file = Some("/no/such/file".into());
-    let missing = format!("{:#}", client_secret(&args).expect_err("missing"));
-    assert!(
-        missing.contains("--oidc-client-secret-file /no/such/file"),
-        "{missing}"
-    );
-}

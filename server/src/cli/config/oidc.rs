@@ -1,6 +1,7 @@
 //! `serve`'s sign-in with the company's identity provider (OpenID
 //! Connect): the issuer, the client askdesk is there, and its secret.
 
+use anyhow::Context;
 use clap::Args;
 use std::{fmt, path::PathBuf};
 
@@ -52,6 +53,23 @@ pub struct OidcArgs {
 }
 
 impl OidcArgs {
+    /// The provider these flags name, checked, its secret read; `None`
+    /// without `--oidc-issuer`. clap has held each flag to its partners.
+    pub fn provider(&self) -> anyhow::Result<Option<crate::oidc::Provider>> {
+        let Some(issuer) = &self.oidc_issuer else {
+            return Ok(None);
+        };
+        let client_id = self
+            .oidc_client_id
+            .clone()
+            .context("--oidc-issuer needs --oidc-client-id")?;
+        Ok(Some(crate::oidc::Provider {
+            issuer: issuer.clone(),
+            client_id,
+            secret: client_secret(self)?,
+        }))
+    }
+
     /// The flags and environment that give another process these settings;
     /// the secret in the environment.
     pub fn to_command(&self, flags: &mut Vec<String>, env: &mut Vec<(&'static str, String)>) {
@@ -81,5 +99,57 @@ impl fmt::Debug for OidcArgs {
             )
             .field("oidc_client_secret_file", &self.oidc_client_secret_file)
             .finish()
+    }
+}
+
+/// The client secret of `args`: given, or read from its file.
+fn client_secret(args: &OidcArgs) -> anyhow::Result<String> {
+    let secret = match (&args.oidc_client_secret, &args.oidc_client_secret_file) {
+        (Some(secret), _) => secret.trim().to_owned(),
+        (None, Some(file)) => std::fs::read_to_string(file)
+            .with_context(|| format!("--oidc-client-secret-file {}", file.display()))?
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_owned(),
+        (None, None) => {
+            anyhow::bail!("--oidc-issuer needs --oidc-client-secret or --oidc-client-secret-file")
+        }
+    };
+    anyhow::ensure!(
+        !secret.is_empty(),
+        "--oidc-client-secret is empty; give the secret the identity provider issued for askdesk"
+    );
+    Ok(secret)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_client_secret_comes_from_its_flag_or_the_first_line_of_its_file() {
+        let mut args = OidcArgs {
+            oidc_issuer: Some("https://id.example".to_owned()),
+            oidc_client_id: Some("askdesk".to_owned()),
+            oidc_client_secret: Some(" s3cret ".to_owned()),
+            oidc_client_secret_file: None,
+        };
+        assert_eq!(client_secret(&args).expect("given"), "s3cret");
+        let file = tempfile::NamedTempFile::new().expect("file");
+        std::fs::write(file.path(), "fr0m-file\nanything else\n").expect("written");
+        args.oidc_client_secret = None;
+        args.oidc_client_secret_file = Some(file.path().to_owned());
+        assert_eq!(client_secret(&args).expect("read"), "fr0m-file");
+        std::fs::write(file.path(), "\n").expect("written");
+        let empty = client_secret(&args).expect_err("empty").to_string();
+        assert!(empty.contains("empty"), "{empty}");
+        args.oidc_client_secret_file = Some("/no/such/file".into());
+        let missing = format!("{:#}", client_secret(&args).expect_err("missing"));
+        assert!(
+            missing.contains("--oidc-client-secret-file /no/such/file"),
+            "{missing}"
+        );
     }
 }
