@@ -25,12 +25,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+# The line askdesk serve prints on stdout once it serves, before its URL.
+SERVING = "askdesk is serving on "
+
+
 def wait_for_url(process: subprocess.Popen, deadline: float = 30.0) -> str:
     """Reads the server's announcement line from its stdout."""
     start = time.monotonic()
     while time.monotonic() - start < deadline:
         line = process.stdout.readline()
-        if line.startswith("askdesk is serving on "):
+        if line.startswith(SERVING):
             return line.split()[-1]
         if process.poll() is not None:
             raise RuntimeError(f"askdesk exited with {process.returncode}")

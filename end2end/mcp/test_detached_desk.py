@@ -9,6 +9,7 @@ import anyio
 import httpx2
 import pytest
 
+from conftest import SERVING
 from test_ask_user import call_while, claude_code_input, connect, human, no_desk_yet, stop_desk
 
 pytestmark = pytest.mark.anyio
@@ -27,7 +28,7 @@ async def is_up(url: str) -> bool:
 def serving_lines(data_home: str, url: str) -> list[str]:
     port = url.rsplit(":", 1)[1]
     log = Path(data_home, "askdesk", f"desk-{port}.log")
-    return [line for line in log.read_text().splitlines() if line.startswith("askdesk is serving on ")]
+    return [line for line in log.read_text().splitlines() if line.startswith(SERVING)]
 
 
 async def test_the_desk_outlives_the_client_that_started_it():

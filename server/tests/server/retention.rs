@@ -75,28 +75,13 @@ async fn a_desk_keeping_90_days_removes_older_finished_asks_and_says_how_many() 
         (old, recent, pending)
     };
 
-    let mut server = tokio::process::Command::new(env!("CARGO_BIN_EXE_askdesk"))
-        .args([
-            "--addr",
-            "127.0.0.1:0",
-            "--keep-finished",
-            "90d",
-            "--database",
-        ])
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_askdesk"));
+    command
+        .args(["--keep-finished", "90d", "--database"])
         .arg(&file)
-        .env_remove("ASKDESK_TOKEN")
         .env("RUST_LOG", "info")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("askdesk serves");
-    let mut stdout = BufReader::new(server.stdout.take().expect("stdout")).lines();
-    let first = stdout.next_line().await.expect("stdout").expect("a line");
-    let url = first
-        .strip_prefix("askdesk is serving on ")
-        .expect("the URL")
-        .to_owned();
+        .stderr(Stdio::piped());
+    let (mut server, url) = crate::notify::spawned(command).await;
     let mut log = BufReader::new(server.stderr.take().expect("stderr")).lines();
     let said = tokio::time::timeout(Duration::from_secs(60), async {
         while let Some(line) = log.next_line().await.expect("stderr") {
