@@ -96,19 +96,27 @@ async fn command() -> anyhow::Result<ExitCode> {
 }
 
 /// What the log holds unless `RUST_LOG` says otherwise: askdesk's own
-/// lines from info up. rmcp's streamable HTTP transport writes whole MCP
-/// session ids (a session's only credential besides the token) into its
-/// lines and spans, so it writes none; askdesk logs what matters of MCP
-/// sessions itself, by digest.
-const DEFAULT_LOG_FILTER: &str = "info,rmcp=warn,rmcp::transport::streamable_http_server=off";
+/// lines from info up, rmcp's from warn. rmcp's streamable HTTP transport
+/// writes whole MCP session ids (a session's only credential besides the
+/// token) into its lines and spans, so it writes none under any filter
+/// ([`NO_SESSION_IDS`]); askdesk logs what matters of MCP sessions itself,
+/// by digest.
+const DEFAULT_LOG_FILTER: &str = "info,rmcp=warn";
+
+/// rmcp's streamable HTTP transport, silenced under any filter.
+const NO_SESSION_IDS: &str = "rmcp::transport::streamable_http_server=off";
 
 /// Runs a server command with its log on stderr, as `format` says.
 async fn logged(
     format: LogFormat,
     command: impl std::future::Future<Output = Result<(), StartError>>,
 ) -> anyhow::Result<ExitCode> {
-    let filter =
+    let mut filter =
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(DEFAULT_LOG_FILTER));
+    // Whatever RUST_LOG asks, rmcp's transport writes no session id.
+    if let Ok(quiet) = NO_SESSION_IDS.parse() {
+        filter = filter.add_directive(quiet);
+    }
     let lines = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr);

@@ -132,6 +132,85 @@ async fn json_lines_carry_each_requests_id_and_nothing_secret() {
     assert!(output.contains(&format!("{}…", &id[..8])), "{output}");
 }
 
+/// Not even a debug log writes a whole MCP session id: the session is
+/// named by its digest's first characters, and rmcp's transport says
+/// nothing.
+#[tokio::test]
+async fn no_log_line_carries_an_mcp_session_id_even_at_debug() {
+    let port = free_port();
+    let dir = tempfile::tempdir().expect("dir");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_askdesk"))
+        .args(["serve", "--addr"])
+        .arg(format!("127.0.0.1:{port}"))
+        .arg("--database")
+        .arg(dir.path().join("desk.db"))
+        .env("ASKDESK_TOKEN", TOKEN)
+        .env("RUST_LOG", "debug")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("askdesk runs");
+    let base = format!("http://127.0.0.1:{port}");
+    let http = reqwest::Client::new();
+    let mut up = false;
+    for _ in 0..300 {
+        if http.get(format!("{base}/healthz")).send().await.is_ok() {
+            up = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(up, "the server answers");
+    let opened = http
+        .post(format!("{base}/mcp"))
+        .bearer_auth(TOKEN)
+        .header("accept", "application/json, text/event-stream")
+        .json(
+            &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "logs", "version": "0"}}}),
+        )
+        .send()
+        .await
+        .expect("initialize");
+    let session = opened.headers()["mcp-session-id"]
+        .to_str()
+        .expect("text")
+        .to_owned();
+    let _ = opened.text().await;
+    let closed = http
+        .delete(format!("{base}/mcp"))
+        .bearer_auth(TOKEN)
+        .header("mcp-session-id", &session)
+        .header("mcp-protocol-version", "2025-06-18")
+        .send()
+        .await
+        .expect("delete");
+    assert!(closed.status().is_success(), "{}", closed.status());
+
+    rustix_kill(&child);
+    let output = tokio::task::spawn_blocking(move || {
+        let _ = child.wait();
+        let mut stderr = String::new();
+        use std::io::Read;
+        child
+            .stderr
+            .take()
+            .expect("stderr")
+            .read_to_string(&mut stderr)
+            .expect("read");
+        stderr
+    })
+    .await
+    .expect("stderr");
+    assert!(output.contains("DEBUG"), "a debug log: {output}");
+    assert!(output.contains("an MCP session opened"), "{output}");
+    assert!(
+        !output.contains(&session),
+        "the session id {session} in the log:\n{output}"
+    );
+}
+
 /// SIGTERM, as an orchestrator stops an instance.
 fn rustix_kill(child: &std::process::Child) {
     let pid = i32::try_from(child.id()).expect("pid");
