@@ -5,6 +5,7 @@
 mod creating;
 pub(crate) mod events;
 mod finishing;
+mod holders;
 mod links;
 pub(crate) mod listing;
 pub(crate) mod messages;

@@ -96,19 +96,11 @@ impl Caller {
         }
     }
 
-    /// Whether this caller sees every ask's agent's session (the agent's
-    /// own, admins and callers with every right) rather than only whether
-    /// the agent listens.
+    /// Whether this caller sees the session an ask made by `asked_by`
+    /// names, rather than only whether its agent listens: those who may
+    /// read its messages ([`Caller::reads_session`]).
     pub fn sees_session(&self, asked_by: &AskedBy) -> bool {
-        match self {
-            Self::Unnamed => true,
-            Self::Person(person) => match person.role {
-                Role::Admin => true,
-                Role::Agent => asked_by.name() == Some(person.name.as_str()),
-                Role::Person => false,
-            },
-            Self::Link | Self::Action => false,
-        }
+        self.reads_session(asked_by.name())
     }
 
     /// Whether this caller may read the messages to a session whose owner
