@@ -14,30 +14,9 @@ const ANSWER: &str = "an answer only the agent may read";
 
 #[tokio::test]
 async fn json_lines_carry_each_requests_id_and_nothing_secret() {
-    let port = free_port();
     let dir = tempfile::tempdir().expect("dir");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_askdesk"))
-        .args(["serve", "--log-format", "json", "--addr"])
-        .arg(format!("127.0.0.1:{port}"))
-        .arg("--database")
-        .arg(dir.path().join("desk.db"))
-        .env("ASKDESK_TOKEN", TOKEN)
-        .env_remove("RUST_LOG")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("askdesk runs");
-    let base = format!("http://127.0.0.1:{port}");
+    let (child, base) = serving(&dir, &["--log-format", "json"], None).await;
     let http = reqwest::Client::new();
-    let mut up = false;
-    for _ in 0..300 {
-        if http.get(format!("{base}/healthz")).send().await.is_ok() {
-            up = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    assert!(up, "the server answers");
 
     // Kept when the client sends one.
     let me = http
@@ -74,21 +53,7 @@ async fn json_lines_carry_each_requests_id_and_nothing_secret() {
         .expect("answer");
     assert_eq!(answered.status(), 200);
 
-    rustix_kill(&child);
-    let output = tokio::task::spawn_blocking(move || {
-        let _ = child.wait();
-        let mut stderr = String::new();
-        use std::io::Read;
-        child
-            .stderr
-            .take()
-            .expect("stderr")
-            .read_to_string(&mut stderr)
-            .expect("read");
-        stderr
-    })
-    .await
-    .expect("stderr");
+    let output = stopped(child).await;
 
     let lines: Vec<Value> = output
         .lines()
@@ -137,30 +102,9 @@ async fn json_lines_carry_each_requests_id_and_nothing_secret() {
 /// nothing.
 #[tokio::test]
 async fn no_log_line_carries_an_mcp_session_id_even_at_debug() {
-    let port = free_port();
     let dir = tempfile::tempdir().expect("dir");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_askdesk"))
-        .args(["serve", "--addr"])
-        .arg(format!("127.0.0.1:{port}"))
-        .arg("--database")
-        .arg(dir.path().join("desk.db"))
-        .env("ASKDESK_TOKEN", TOKEN)
-        .env("RUST_LOG", "debug")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("askdesk runs");
-    let base = format!("http://127.0.0.1:{port}");
+    let (child, base) = serving(&dir, &[], Some("debug")).await;
     let http = reqwest::Client::new();
-    let mut up = false;
-    for _ in 0..300 {
-        if http.get(format!("{base}/healthz")).send().await.is_ok() {
-            up = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    assert!(up, "the server answers");
     let opened = http
         .post(format!("{base}/mcp"))
         .bearer_auth(TOKEN)
@@ -188,8 +132,55 @@ async fn no_log_line_carries_an_mcp_session_id_even_at_debug() {
         .expect("delete");
     assert!(closed.status().is_success(), "{}", closed.status());
 
+    let output = stopped(child).await;
+    assert!(output.contains("DEBUG"), "a debug log: {output}");
+    assert!(output.contains("an MCP session opened"), "{output}");
+    assert!(
+        !output.contains(&session),
+        "the session id {session} in the log:\n{output}"
+    );
+}
+
+/// `askdesk serve` on a free port with `flags`, the shared token and
+/// `RUST_LOG` as given (none: its default), once it answers: the process
+/// and its base URL.
+async fn serving(
+    dir: &tempfile::TempDir,
+    flags: &[&str],
+    rust_log: Option<&str>,
+) -> (std::process::Child, String) {
+    let port = free_port();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_askdesk"));
+    command
+        .arg("serve")
+        .args(flags)
+        .arg("--addr")
+        .arg(format!("127.0.0.1:{port}"))
+        .arg("--database")
+        .arg(dir.path().join("desk.db"))
+        .env("ASKDESK_TOKEN", TOKEN)
+        .env_remove("RUST_LOG")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(filter) = rust_log {
+        command.env("RUST_LOG", filter);
+    }
+    let child = command.spawn().expect("askdesk runs");
+    let base = format!("http://127.0.0.1:{port}");
+    let http = reqwest::Client::new();
+    for _ in 0..300 {
+        if http.get(format!("{base}/healthz")).send().await.is_ok() {
+            return (child, base);
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("the server does not answer:\n{}", stopped(child).await);
+}
+
+/// Everything `child` wrote on stderr, once SIGTERM has stopped it.
+async fn stopped(mut child: std::process::Child) -> String {
     rustix_kill(&child);
-    let output = tokio::task::spawn_blocking(move || {
+    tokio::task::spawn_blocking(move || {
         let _ = child.wait();
         let mut stderr = String::new();
         use std::io::Read;
@@ -202,13 +193,7 @@ async fn no_log_line_carries_an_mcp_session_id_even_at_debug() {
         stderr
     })
     .await
-    .expect("stderr");
-    assert!(output.contains("DEBUG"), "a debug log: {output}");
-    assert!(output.contains("an MCP session opened"), "{output}");
-    assert!(
-        !output.contains(&session),
-        "the session id {session} in the log:\n{output}"
-    );
+    .expect("stderr")
 }
 
 /// SIGTERM, as an orchestrator stops an instance.

@@ -368,28 +368,18 @@ async fn an_mcp_session_answers_only_the_credential_that_opened_it() {
         }
     }
     // Its own credential still has it: the session was not deleted.
+    let as_bot = |body: Value| {
+        team.server.send(request(
+            Method::POST,
+            "/mcp",
+            Some(&team.agent),
+            Some(body),
+            &headers,
+        ))
+    };
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    let response = team
-        .server
-        .send(request(
-            Method::POST,
-            "/mcp",
-            Some(&team.agent),
-            Some(initialized),
-            &headers,
-        ))
-        .await;
-    assert_eq!(response.status(), StatusCode::ACCEPTED);
-    let response = team
-        .server
-        .send(request(
-            Method::POST,
-            "/mcp",
-            Some(&team.agent),
-            Some(list),
-            &headers,
-        ))
-        .await;
+    assert_eq!(as_bot(initialized).await.status(), StatusCode::ACCEPTED);
+    let response = as_bot(list).await;
     assert_eq!(response.status(), StatusCode::OK);
     assert!(body_text(response).await.contains("ask_user"));
 }
