@@ -59,7 +59,7 @@ pub struct Shared {
     pub mcp_elicit: bool,
     /// The PostgreSQL database several instances share, if that is the
     /// store: MCP sessions are kept there.
-    pub shared: Option<desk::PostgresStore>,
+    pub instances: Option<desk::PostgresStore>,
     /// Cancelled when the server stops; ends long-lived MCP streams.
     pub shutdown: CancellationToken,
     /// Cancelled when the server is told to stop, before it stops (for

@@ -2,7 +2,7 @@ use anyhow::Context;
 use clap::Parser;
 use server::cli::{
     backup,
-    config::{Cli, Command, Hook, LogFormat, ServeArgs},
+    config::{Cli, Command, Hook, LogFormat, ServeArgs, ServeSettings},
     people,
     run::{self, StartError},
     shell, stdio,
@@ -167,15 +167,17 @@ async fn run_hook(which: Hook) -> ExitCode {
 }
 
 async fn serve(args: ServeArgs) -> Result<(), StartError> {
+    let settings = ServeSettings::check(args)?;
+    let grace = settings.shutdown_grace;
     let shutdown = CancellationToken::new();
-    let started = run::start(&args, shutdown.clone()).await?;
+    let started = run::start(settings, shutdown.clone()).await?;
     // The one line on stdout: scripts and people read the URL from it.
     println!("askdesk is serving on {}", started.url());
     let mut task = started.task;
     tokio::select! {
         () = shutdown_signal() => {
             started.draining.cancel();
-            drain(args.shutdown_grace).await;
+            drain(grace).await;
             shutdown.cancel();
             task.await?;
         }
@@ -188,16 +190,16 @@ async fn serve(args: ServeArgs) -> Result<(), StartError> {
 /// The grace between the stop signal and the stop: `/readyz` says 503
 /// while the server still serves, so a load balancer moves traffic away
 /// first. A second signal ends it.
-async fn drain(grace: u64) {
-    if grace == 0 {
+async fn drain(grace: std::time::Duration) {
+    if grace.is_zero() {
         return;
     }
     tracing::info!(
-        seconds = grace,
+        seconds = grace.as_secs(),
         "stopping: /readyz answers 503 until the server stops"
     );
     tokio::select! {
-        () = tokio::time::sleep(std::time::Duration::from_secs(grace)) => {}
+        () = tokio::time::sleep(grace) => {}
         () = shutdown_signal() => {}
     }
 }

@@ -4,11 +4,13 @@
 mod commands;
 mod database;
 mod oidc;
+mod reproduce;
 mod settings;
 
 pub use commands::{DatabaseArgs, DeskArgs, Hook, PeopleCommand, SetupArgs, StopArgs};
 pub use database::{data_folder, database_at, Database};
 pub use oidc::OidcArgs;
+pub use settings::{channels, Access, PageSettings, ServeSettings, Site};
 
 use clap::{Args, Parser, Subcommand};
 use std::{fmt, net::SocketAddr, path::PathBuf};
@@ -313,7 +315,12 @@ impl fmt::Debug for ServeArgs {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ServeArgs")
             .field("addr", &self.addr)
-            .field("database", &self.database().map(|d| d.to_string()).ok())
+            .field(
+                "database",
+                &database_at(self.database.as_deref())
+                    .map(|d| d.to_string())
+                    .ok(),
+            )
             .field("database_connections", &self.database_connections)
             .field("database_timeout", &self.database_timeout)
             .field("keep_events", &self.keep_events)
@@ -331,7 +338,7 @@ impl fmt::Debug for ServeArgs {
             .field("frame_ancestors", &self.frame_ancestors)
             .field("embed_origin", &self.embed_origin)
             .field("site_root", &self.site_root)
-            .field("notify", &self.channels().map(|c| c.names()).ok())
+            .field("notify", &channels(self).map(|c| c.names()).ok())
             .field(
                 "notify_secret",
                 &self.notify_secret.as_ref().map(|_| "<set>"),

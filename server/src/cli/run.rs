@@ -4,7 +4,7 @@
 
 use crate::{
     app,
-    cli::config::{Database, ServeArgs},
+    cli::config::{Database, ServeSettings},
     http::tls::{Certificates, Tls},
     AppState, Shared,
 };
@@ -15,10 +15,8 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 mod claim;
-mod settings;
 
 pub use claim::{claim, Claim};
-pub use settings::{Access, Settings};
 
 /// Why a server (or another command) could not start: a message with
 /// its causes, printed as `{:#}` ("cannot open …: permission denied").
@@ -58,11 +56,6 @@ pub struct Opened {
     pub shared: Option<PostgresStore>,
 }
 
-/// Opens the store the settings name.
-pub async fn open_store(args: &ServeArgs) -> Result<Opened, StartError> {
-    open_database(args.database()?, args.pool()).await
-}
-
 /// Opens `database` (without claiming a SQLite file: `askdesk people` works
 /// beside the server using it).
 pub async fn open_database(
@@ -99,16 +92,17 @@ pub async fn open_database(
     })
 }
 
-/// Checks the settings, opens the store, binds and serves until `shutdown`
-/// is cancelled. Nothing listens if a check fails. The steps: the flags
-/// checked ([`Settings`]), the site, certificate and database opened, the
-/// listener bound, the desk opened on it, the workers spawned, and the
-/// server serving.
-pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Started, StartError> {
-    let settings = Settings::check(args)?;
+/// Opens the store, binds and serves with `settings` until `shutdown` is
+/// cancelled. Nothing listens if a step fails. The steps: the site,
+/// certificate and database opened, the listener bound, the desk opened
+/// on it, the workers spawned, and the server serving.
+pub async fn start(
+    settings: ServeSettings,
+    shutdown: CancellationToken,
+) -> Result<Started, StartError> {
     let tls = settings.tls.clone().map(Tls::open).transpose()?;
-    let assets = site(args)?;
-    let mut page = args.page_config(&assets)?;
+    let assets = site(&settings)?;
+    let mut page = settings.page.config(&assets);
     // One server per SQLite file (`claim`).
     let mut claim = match &settings.database {
         Database::File(path) => Some(claim(path)?),
@@ -116,16 +110,16 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
     };
     let opened = open_database(settings.database.clone(), settings.pool).await?;
     let changes = listen(&opened).await?;
-    let listener = tokio::net::TcpListener::bind(args.addr)
+    let listener = tokio::net::TcpListener::bind(settings.addr)
         .await
-        .with_context(|| format!("cannot listen on {}", args.addr))?;
+        .with_context(|| format!("cannot listen on {}", settings.addr))?;
     let addr = listener.local_addr()?;
     if let Some(claim) = &mut claim {
         claim.announce(&settings.own_url(addr));
     }
     let security = settings.security(addr);
-    let desk = open_desk(args, &settings, &opened, security.public_url()).await?;
-    let push = match &args.web_push {
+    let desk = open_desk(&settings, &opened, security.public_url()).await?;
+    let push = match &settings.web_push {
         Some(contact) => Some(Arc::new(
             notify::webpush::WebPush::open(&desk, contact)
                 .await
@@ -134,29 +128,25 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
         )),
         None => None,
     };
-    let provider = args.oidc.provider()?;
-    let oidc = crate::oidc::Oidc::open(provider.as_ref(), security.public_url(), &desk).await?;
+    let oidc =
+        crate::oidc::Oidc::open(settings.oidc.as_ref(), security.public_url(), &desk).await?;
     page.sign_in_with = oidc.as_ref().map(|oidc| oidc.name().to_owned());
     // Cancelled with `shutdown`, or before it by the stop signal.
     let draining = shutdown.child_token();
     let state = AppState::new(Shared {
-        leptos_options: args.leptos_options(),
+        leptos_options: settings.leptos_options(),
         assets: Arc::new(assets),
         desk: desk.clone(),
         security: Arc::new(security),
-        mcp_default_timeout: args.mcp_default_timeout,
-        mcp_elicit: args.elicit,
-        shared: opened.shared,
+        mcp_default_timeout: settings.mcp_default_timeout,
+        mcp_elicit: settings.elicit,
+        instances: opened.shared,
         shutdown: shutdown.clone(),
         draining: draining.clone(),
         page,
-        slack_signing_secret: args
-            .slack_signing_secret
-            .as_deref()
-            .filter(|s| !s.is_empty())
-            .map(Arc::from),
+        slack_signing_secret: settings.slack_signing_secret.clone(),
         push,
-        create_limit: args
+        create_limit: settings
             .create_limit
             .map(|n| Arc::new(crate::http::limit::CreateLimit::new(n))),
         oidc: oidc.map(Arc::new),
@@ -167,22 +157,15 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
             "links to asks use the public URL"
         );
     }
-    serve_metrics(args, &settings, &desk, &shutdown).await?;
-    spawn_workers(
-        &desk,
-        args,
-        settings.channels,
-        state.push.clone(),
-        changes,
-        &shutdown,
-    );
+    serve_metrics(&settings, &desk, &shutdown).await?;
+    let limits = settings.limits.clone();
+    spawn_workers(&desk, settings, state.push.clone(), changes, &shutdown);
     raise_open_files();
     let acceptor = tls.as_ref().map(Tls::acceptor);
     let certificates = tls.as_ref().map(Tls::certificates);
     if let Some(tls) = tls {
         tokio::spawn(tls.follow_renewals(shutdown.clone()));
     }
-    let limits = settings.limits;
     let served_limits = limits.clone();
     let task = tokio::spawn(async move {
         crate::http::serving::serve(listener, app(state), acceptor, served_limits, shutdown).await;
@@ -203,13 +186,12 @@ pub async fn start(args: &ServeArgs, shutdown: CancellationToken) -> Result<Star
 /// upkeep. It answers to the hosts the main address does, and to its own
 /// address.
 async fn serve_metrics(
-    args: &ServeArgs,
-    settings: &Settings,
+    settings: &ServeSettings,
     desk: &Desk,
     shutdown: &CancellationToken,
 ) -> Result<(), StartError> {
     tokio::spawn(crate::metrics::upkeep(shutdown.clone()));
-    if let Some(addr) = args.metrics_addr {
+    if let Some(addr) = settings.metrics_addr {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .with_context(|| format!("--metrics-addr: cannot listen on {addr}"))?;
@@ -223,8 +205,8 @@ async fn serve_metrics(
 }
 
 /// The site's files, with a warning when this build has none.
-fn site(args: &ServeArgs) -> Result<crate::http::assets::Assets, StartError> {
-    let assets = args.assets()?;
+fn site(settings: &ServeSettings) -> Result<crate::http::assets::Assets, StartError> {
+    let assets = settings.site.open()?;
     if assets.is_empty() {
         tracing::warn!(
             "this askdesk was built without its site: pages work, but without JavaScript \
@@ -251,8 +233,7 @@ async fn listen(opened: &Opened) -> Result<Option<desk::Changes>, StartError> {
 /// that someone could answer on it; says where asks are kept and who may
 /// answer.
 async fn open_desk(
-    args: &ServeArgs,
-    settings: &Settings,
+    settings: &ServeSettings,
     opened: &Opened,
     public_url: &str,
 ) -> Result<Desk, StartError> {
@@ -264,7 +245,7 @@ async fn open_desk(
         .notifying(settings.channels.names())
         .reminding(settings.channels.reminders())
         .answering_by_link(settings.link_answers)
-        .keeping_finished(args.keep_finished);
+        .keeping_finished(settings.keep_finished);
     if settings.sign_in_needs_people && !desk.has_people_lately().await.with_context(unreadable)? {
         return Err(anyhow!(
             "--answer-requires-sign-in: nobody could sign in to answer; set --token, \
@@ -290,8 +271,7 @@ async fn open_desk(
 /// forgetting old events every second, and `--keep-finished`'s retention.
 fn spawn_workers(
     desk: &Desk,
-    args: &ServeArgs,
-    channels: notify::Channels,
+    settings: ServeSettings,
     push: Option<Arc<notify::webpush::WebPush>>,
     changes: Option<desk::Changes>,
     shutdown: &CancellationToken,
@@ -306,6 +286,7 @@ fn spawn_workers(
             }
         });
     }
+    let channels = settings.channels;
     if !channels.is_empty() {
         tracing::info!(channels = ?channels.names(), "notifications go to these channels");
         tokio::spawn(notify::run(
@@ -318,7 +299,7 @@ fn spawn_workers(
     // waiting pages and agents hear of it at once.
     // Events beyond the newest `keep_events` are forgotten as they age out.
     let sweeper = desk.clone();
-    let keep_events = args.keep_events;
+    let keep_events = settings.keep_events;
     let stop = shutdown.clone();
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
@@ -336,7 +317,7 @@ fn spawn_workers(
             }
         }
     });
-    if let Some(keep) = args.keep_finished {
+    if let Some(keep) = settings.keep_finished {
         tokio::spawn(crate::cli::retention::run(
             desk.clone(),
             keep,

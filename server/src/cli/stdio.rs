@@ -6,7 +6,10 @@
 //! a first-time user needs nothing else. Only protocol messages go to
 //! stdout; logs go to stderr.
 
-use crate::cli::{config::DeskArgs, run};
+use crate::cli::{
+    config::{DeskArgs, Site},
+    run,
+};
 use agents::{
     detached,
     mcp::{hosted, AskDesk},
@@ -19,8 +22,8 @@ pub async fn run(args: DeskArgs) -> Result<(), run::StartError> {
     let backend = detached::find_desk(&args.place()).await?;
     // The form's document for hosts that show MCP Apps, from this binary's
     // own site (or --site-root), read when a host first asks for it.
-    let serve = args.serve.clone();
-    let view = hosted::View::reading(move || match serve.assets() {
+    let site = Site::at(args.serve.site_root.clone());
+    let view = hosted::View::reading(move || match site.open() {
         Ok(assets) => Some(std::sync::Arc::new(assets) as std::sync::Arc<dyn hosted::SiteFiles>),
         Err(e) => {
             tracing::warn!("no form for hosts that show MCP Apps: {e}");

@@ -23,7 +23,7 @@ pub fn http_service(state: &AppState) -> StreamableHttpService<AskDesk, LocalSes
     )
     .eliciting(state.mcp_elicit)
     .limiting(state.create_limit.clone())
-    .sharing(state.shared.clone())
+    .sharing(state.instances.clone())
     .showing(hosted::View::of(state.assets.clone()))
     // Waiting calls are told to come back when the drain begins, while
     // their replies can still be sent (`--shutdown-grace`).
@@ -33,7 +33,7 @@ pub fn http_service(state: &AppState) -> StreamableHttpService<AskDesk, LocalSes
         .with_cancellation_token(state.shutdown.child_token());
     // On PostgreSQL, sessions are kept for every instance: a client's next
     // request may reach another one.
-    if let Some(shared) = &state.shared {
+    if let Some(shared) = &state.instances {
         config.session_store = Some(Arc::new(sessions::SharedSessions(shared.clone())));
     }
     let mut sessions = LocalSessionManager::default();

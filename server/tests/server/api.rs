@@ -837,7 +837,7 @@ async fn the_client_follows_next_through_every_page() {
     let mut settings = crate::common::args(None);
     settings.addr = "127.0.0.1:0".parse().expect("addr");
     let shutdown = tokio_util::sync::CancellationToken::new();
-    let started = server::cli::run::start(&settings, shutdown.clone())
+    let started = crate::common::start(&settings, shutdown.clone())
         .await
         .expect("server");
     let new: interaction::NewAsk = serde_json::from_value(release_ask()).expect("ask");

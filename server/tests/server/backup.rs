@@ -61,7 +61,7 @@ async fn a_backup_taken_while_64_clients_answer_holds_every_answer_acknowledged_
     settings.addr = "127.0.0.1:0".parse().expect("addr");
     settings.database = Some(live.display().to_string());
     let shutdown = CancellationToken::new();
-    let started = server::cli::run::start(&settings, shutdown.clone())
+    let started = crate::common::start(&settings, shutdown.clone())
         .await
         .expect("server");
     let url = format!("http://{}", started.addr);

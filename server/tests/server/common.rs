@@ -10,7 +10,15 @@ use axum::{
 use desk::{Desk, SqliteStore, Store};
 use http_body_util::BodyExt;
 use serde_json::Value;
-use server::{app, cli::config::ServeArgs, http::assets::Assets, AppState};
+use server::{
+    app,
+    cli::{
+        config::{ServeArgs, ServeSettings},
+        run::{StartError, Started},
+    },
+    http::assets::Assets,
+    AppState,
+};
 use std::sync::Arc;
 use tower::ServiceExt;
 
@@ -56,6 +64,15 @@ pub fn args(token: Option<&str>) -> ServeArgs {
     }
 }
 
+/// A server started as `serve` starts one: `args` checked into settings,
+/// then started with them.
+pub async fn start(
+    args: &ServeArgs,
+    shutdown: tokio_util::sync::CancellationToken,
+) -> Result<Started, StartError> {
+    server::cli::run::start(ServeSettings::check(args.clone())?, shutdown).await
+}
+
 pub struct TestServer {
     pub router: Router,
     pub desk: Desk,
@@ -96,26 +113,26 @@ impl TestServer {
 
     /// A server with these settings (of those an in-process router has).
     pub async fn configured(store: Arc<dyn Store>, args: ServeArgs, assets: Assets) -> Self {
-        let addr = args.addr;
-        let security = args.security(addr).expect("security settings");
+        let settings = ServeSettings::check(args).expect("settings");
+        let security = settings.security(settings.addr);
         let desk = Desk::open(store, security.public_url())
             .await
             .expect("desk")
-            .answering_by_link(args.link_answers());
+            .answering_by_link(settings.link_answers);
         let shutdown = tokio_util::sync::CancellationToken::new();
         let router = app(AppState::new(server::Shared {
-            leptos_options: args.leptos_options(),
+            leptos_options: settings.leptos_options(),
             desk: desk.clone(),
             security: Arc::new(security),
             mcp_default_timeout: None,
             mcp_elicit: false,
-            shared: None,
+            instances: None,
             shutdown: shutdown.clone(),
             draining: shutdown.child_token(),
-            page: args.page_config(&assets).expect("page config"),
+            page: settings.page.config(&assets),
             assets: Arc::new(assets),
             slack_signing_secret: None,
-            push: match &args.web_push {
+            push: match &settings.web_push {
                 Some(contact) => Some(Arc::new(
                     ::notify::webpush::WebPush::open(&desk, contact)
                         .await
@@ -123,7 +140,7 @@ impl TestServer {
                 )),
                 None => None,
             },
-            create_limit: args
+            create_limit: settings
                 .create_limit
                 .map(|n| Arc::new(server::http::limit::CreateLimit::new(n))),
             oidc: None,

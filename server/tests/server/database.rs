@@ -3,7 +3,10 @@
 
 use crate::common::{args, combined_answers, release_ask, TestServer};
 use axum::http::{Method, StatusCode};
-use server::cli::{config::Database, run::open_store};
+use server::cli::{
+    config::{database_at, Database, ServeSettings},
+    run::open_database,
+};
 
 /// A fresh schema in the test PostgreSQL (`scripts/dev.sh` starts one).
 pub async fn postgres_url() -> String {
@@ -36,10 +39,15 @@ fn the_value_chooses_the_database_and_unknown_schemes_are_refused_by_name() {
         ),
     ] {
         settings.database = Some(value.to_owned());
-        assert_eq!(settings.database().expect(value), expected);
+        assert_eq!(
+            database_at(settings.database.as_deref()).expect(value),
+            expected
+        );
     }
     settings.database = Some("mysql://u:secret@db.example/desk".to_owned());
-    let refused = settings.database().expect_err("refused").to_string();
+    let refused = database_at(settings.database.as_deref())
+        .expect_err("refused")
+        .to_string();
     assert!(refused.contains("mysql://"), "{refused}");
     assert!(!refused.contains("secret"), "{refused}");
 }
@@ -48,7 +56,9 @@ fn the_value_chooses_the_database_and_unknown_schemes_are_refused_by_name() {
 fn a_postgres_password_never_shows_in_what_is_printed() {
     let mut settings = args(None);
     settings.database = Some("postgres://askdesk:hunter2@db.example:5432/desk".to_owned());
-    let shown = settings.database().expect("database").to_string();
+    let shown = database_at(settings.database.as_deref())
+        .expect("database")
+        .to_string();
     assert_eq!(shown, "postgres://db.example:5432/desk");
     let debug = format!("{settings:?}");
     assert!(!debug.contains("hunter2"), "{debug}");
@@ -58,9 +68,12 @@ fn a_postgres_password_never_shows_in_what_is_printed() {
 async fn the_api_works_the_same_on_postgres() {
     let mut settings = args(None);
     settings.database = Some(postgres_url().await);
+    let settings = ServeSettings::check(settings).expect("settings");
     let server::cli::run::Opened {
         store, database, ..
-    } = open_store(&settings).await.expect("store");
+    } = open_database(settings.database, settings.pool)
+        .await
+        .expect("store");
     assert!(matches!(database, Database::Postgres(_)));
     let server = TestServer::with_store(store, None).await;
     let id = server.create(release_ask()).await;
@@ -90,10 +103,10 @@ async fn a_second_server_on_one_sqlite_file_refuses_naming_the_first() {
     settings.addr = "127.0.0.1:0".parse().expect("addr");
     settings.database = Some(dir.path().join("asks.db").display().to_string());
     let stop_first = tokio_util::sync::CancellationToken::new();
-    let first = server::cli::run::start(&settings, stop_first.clone())
+    let first = crate::common::start(&settings, stop_first.clone())
         .await
         .expect("the first server starts");
-    let refused = server::cli::run::start(&settings, tokio_util::sync::CancellationToken::new())
+    let refused = crate::common::start(&settings, tokio_util::sync::CancellationToken::new())
         .await
         .err()
         .expect("the second is refused")
@@ -107,7 +120,7 @@ async fn a_second_server_on_one_sqlite_file_refuses_naming_the_first() {
     stop_first.cancel();
     first.task.await.expect("stopped cleanly");
     let stop_second = tokio_util::sync::CancellationToken::new();
-    let second = server::cli::run::start(&settings, stop_second.clone())
+    let second = crate::common::start(&settings, stop_second.clone())
         .await
         .expect("the file is free again");
     stop_second.cancel();

@@ -35,7 +35,7 @@ async fn server() -> (String, CancellationToken) {
     let mut settings = args(Some(TOKEN));
     settings.addr = "127.0.0.1:0".parse().expect("addr");
     let shutdown = CancellationToken::new();
-    let started = server::cli::run::start(&settings, shutdown.clone())
+    let started = crate::common::start(&settings, shutdown.clone())
         .await
         .expect("server");
     (format!("http://{}", started.addr), shutdown)

@@ -7,13 +7,14 @@
 //! what B did meanwhile without a restart, and nothing acknowledged is
 //! lost.
 
+use crate::common::start;
 use crate::{
     common::{args, combined_answers, release_ask},
     database::postgres_url,
 };
 use client::{Client, Error, Event};
 use interaction::{Answers, AskStatus, NewAsk};
-use server::cli::run::{start, Started};
+use server::cli::run::Started;
 use sqlx::postgres::PgConnectOptions;
 use std::{net::SocketAddr, str::FromStr, time::Duration};
 use tokio::{

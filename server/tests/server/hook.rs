@@ -15,7 +15,7 @@ pub(crate) async fn server() -> (String, Desk, CancellationToken) {
     let mut settings = args(None);
     settings.addr = "127.0.0.1:0".parse().expect("addr");
     let shutdown = CancellationToken::new();
-    let started = server::cli::run::start(&settings, shutdown.clone())
+    let started = crate::common::start(&settings, shutdown.clone())
         .await
         .expect("server");
     (format!("http://{}", started.addr), started.desk, shutdown)

@@ -3,11 +3,12 @@
 //! to show a failed delivery is retried with the same id.
 
 use crate::common::args;
+use crate::common::start;
 use ::notify::signature;
 use axum::{body::Bytes, extract::State, http::HeaderMap, http::StatusCode, routing::post, Router};
 use client::Client;
 use interaction::{Answers, NewAsk};
-use server::cli::run::{start, Started};
+use server::cli::run::Started;
 use std::{
     collections::{HashMap, HashSet},
     net::SocketAddr,

@@ -181,7 +181,7 @@ async fn desk_with(provider: &Shared) -> (String, Desk, CancellationToken) {
     settings.oidc.oidc_client_id = Some(CLIENT_ID.to_owned());
     settings.oidc.oidc_client_secret = Some(SECRET.to_owned());
     let shutdown = CancellationToken::new();
-    let started = server::cli::run::start(&settings, shutdown.clone())
+    let started = crate::common::start(&settings, shutdown.clone())
         .await
         .expect("server");
     (format!("http://{}", started.addr), started.desk, shutdown)
@@ -410,7 +410,7 @@ async fn an_issuer_that_cannot_be_discovered_or_a_flag_alone_stops_the_start_nam
     settings.oidc.oidc_issuer = Some("http://127.0.0.1:9/nobody".to_owned());
     settings.oidc.oidc_client_id = Some(CLIENT_ID.to_owned());
     settings.oidc.oidc_client_secret = Some(SECRET.to_owned());
-    let refused = server::cli::run::start(&settings, CancellationToken::new())
+    let refused = crate::common::start(&settings, CancellationToken::new())
         .await
         .err()
         .expect("refused");

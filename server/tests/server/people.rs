@@ -1032,7 +1032,7 @@ async fn the_terminal_uis_client_answers_as_the_terminal() {
     let mut settings = args(Some(TOKEN));
     settings.addr = "127.0.0.1:0".parse().expect("addr");
     let shutdown = tokio_util::sync::CancellationToken::new();
-    let started = server::cli::run::start(&settings, shutdown.clone())
+    let started = crate::common::start(&settings, shutdown.clone())
         .await
         .expect("server");
     let (_, token) = started

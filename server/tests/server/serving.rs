@@ -1,9 +1,10 @@
 //! The served socket (`server::serving`): the router behind a real
 //! listener, as agents and browsers reach it.
 
+use crate::common::start;
 use crate::common::{args, combined_answers, release_ask};
 use axum::http::StatusCode;
-use server::cli::run::{start, Started};
+use server::cli::run::Started;
 use tokio::{
     io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader},
     net::TcpStream,

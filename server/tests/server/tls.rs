@@ -2,10 +2,10 @@
 //! server certificates made here with rcgen, written to files as a renewal
 //! tool writes them, and reqwest trusting only that CA.
 
+use crate::common::start;
 use crate::common::{args, TOKEN};
 use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, KeyPair};
 use reqwest::{redirect::Policy, tls::TlsInfo, StatusCode};
-use server::cli::run::start;
 use std::{
     path::PathBuf,
     process::Stdio,

@@ -1,7 +1,7 @@
 //! Starting and stopping a server in-process.
 
 use super::*;
-use crate::cli::config::Cli;
+use crate::cli::config::{Cli, ServeSettings};
 use clap::Parser;
 use std::ffi::OsString;
 
@@ -23,7 +23,8 @@ async fn a_tls_key_that_cannot_be_read_refuses_the_start_naming_it() {
         key.clone().into(),
     ];
     let cli = Cli::try_parse_from(flags).expect("flags");
-    let refused = start(&cli.serve, CancellationToken::new())
+    let settings = ServeSettings::check(cli.serve).expect("checked");
+    let refused = start(settings, CancellationToken::new())
         .await
         .err()
         .expect("refused")
