@@ -21,127 +21,17 @@ use askform::{
     form::Posted,
     state::{FormState, Outgoing},
 };
-use interaction::{AnswerItem, Ask, Decline};
+use interaction::{Ask, Decline};
 use leptos::prelude::*;
-use serde::{Deserialize, Serialize};
 
-/// The app-only tool that answers or declines the ask with what the person
-/// gave in the view.
-pub const ANSWER_TOOL: &str = "answer_in_app";
-/// The app-only tool that reads the ask, waiting a while for it to end.
-pub const READ_TOOL: &str = "read_ask";
-/// The element the view lives in.
-pub const ROOT_ID: &str = "askdesk-app";
-/// How long one [`READ_TOOL`] call waits for the ask to end, in seconds:
-/// below the timeouts hosts give a tool call.
-pub const READ_WAIT_SECONDS: u64 = 25;
+mod tools;
 
-/// [`ANSWER_TOOL`]'s arguments: the answers, or a decline. The server
-/// lists their schema as the tool's input (the docs are its descriptions).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct AnswerInApp {
-    /// The ask's id, from ask_user's result.
-    pub ask_id: String,
-    /// The person's answers, one item per question.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub answers: Option<Vec<AnswerItem>>,
-    /// Instead of answers: the person does not answer.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub decline: Option<Decline>,
-}
-
-/// [`READ_TOOL`]'s arguments, listed as its input schema.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ReadAsk {
-    /// The ask's id, from ask_user's result.
-    pub ask_id: String,
-    /// Wait up to this long, in seconds, for the ask to end.
-    #[serde(default)]
-    #[cfg_attr(feature = "ssr", schemars(range(max = READ_WAIT_SECONDS)))]
-    pub wait_seconds: Option<u64>,
-}
-
-/// The app-only tool that shows the ask as the server renders it (the same
-/// components, rendered on the server), and answers or declines with the
-/// form's fields first when asked to: for a view whose host runs no
-/// WebAssembly, which the `hosted-script` bundle drives.
-pub const SHOW_TOOL: &str = "show_ask";
-
-/// [`SHOW_TOOL`]'s arguments, listed as its input schema.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ShowAsk {
-    /// The ask's id, from ask_user's result.
-    pub ask_id: String,
-    /// The form's fields as a browser would post them, in order: [name, value] pairs.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub fields: Vec<(String, String)>,
-    /// Answer (or decline, as the fields' intent says) with the fields first.
-    #[serde(default)]
-    pub send: bool,
-    /// The host's locale (BCP 47), for the form's words.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub locale: Option<String>,
-}
-
-/// [`SHOW_TOOL`]'s `structuredContent`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Shown {
-    /// The form with what was entered and the server's problems, or how
-    /// the ask ended, as HTML for the view's element.
-    pub html: String,
-    /// The ask's status after the call; none when it could not be read.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<interaction::AskStatus>,
-}
-
-/// The app-only tool that keeps what the person has entered in the view,
-/// on the desk, for that ask and the client that shows it: a host may
-/// unmount the view (the conversation scrolls, or reloads) and show it
-/// again; the opaque frame has no storage of its own.
-pub const DRAFT_TOOL: &str = "keep_draft";
-
-/// [`DRAFT_TOOL`]'s arguments, listed as its input schema.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct KeepDraft {
-    /// The ask's id, from ask_user's result.
-    pub ask_id: String,
-    /// What the form holds now, as a browser would post it: [name, value] pairs; none to
-    /// only read what is kept, empty to forget it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ssr", schemars(length(max = DRAFT_FIELDS)))]
-    pub fields: Option<Vec<(String, String)>>,
-}
-
-/// How many fields a kept draft may hold.
-pub const DRAFT_FIELDS: usize = 1_000;
-/// How many bytes of names and values a kept draft may hold.
-pub const DRAFT_BYTES: usize = 64 * 1024;
-
-/// [`DRAFT_TOOL`]'s `structuredContent`: the draft kept, as fields.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct KeptDraft {
-    /// The fields kept; none when nothing is (or the ask has ended).
-    pub fields: Vec<(String, String)>,
-}
+pub use tools::*;
 
 #[cfg(feature = "ssr")]
 mod served;
 #[cfg(feature = "ssr")]
 pub use served::{document, inlinable, shown, shown_failure};
-
-/// Both tools' `structuredContent`: the ask as it stands after the call,
-/// or why the call was refused, as the page's server functions say it.
-pub type AppReply = Result<Ask, ServerError>;
 
 /// What the view shows.
 #[derive(Clone)]
@@ -289,20 +179,13 @@ const DRAFT_PAUSE_MS: u64 = 400;
 fn HostedForm(form: RwSignal<FormState>, questions: Vec<interaction::Question>) -> impl IntoView {
     let send = Callback::new(move |outgoing: Outgoing| {
         let ask_id = form.with_untracked(|s| s.ask_id().to_owned());
-        let (answers, decline) = match outgoing {
-            Outgoing::Answer(answers) => (Some(answers.answers), None),
-            Outgoing::Decline(reason) => (
-                None,
-                Some(Decline {
-                    reason: Some(reason),
-                }),
-            ),
+        let reply = match outgoing {
+            Outgoing::Answer(answers) => AppAnswer::Answers(answers.answers),
+            Outgoing::Decline(reason) => AppAnswer::Decline(Decline {
+                reason: Some(reason),
+            }),
         };
-        let call = AnswerInApp {
-            ask_id,
-            answers,
-            decline,
-        };
+        let call = AnswerInApp { ask_id, reply };
         leptos::task::spawn_local(async move {
             let result = host::call_tool::<AppReply>(ANSWER_TOOL, &call)
                 .await
@@ -365,10 +248,26 @@ mod tests {
         }))
         .expect("answers");
         assert_eq!(call.ask_id, "a1");
-        assert_eq!(
-            call.answers.expect("answers")[0].custom.as_deref(),
-            Some("and more")
-        );
+        let AppAnswer::Answers(answers) = &call.reply else {
+            panic!("answers: {call:?}")
+        };
+        assert_eq!(answers[0].custom.as_deref(), Some("and more"));
+        // What the view sends reads back as it was.
+        let sent = serde_json::to_value(&call).expect("serialized");
+        assert_eq!(sent["answers"][0]["selected"][0], "Yes");
+        assert!(sent.get("decline").is_none(), "{sent}");
+        let declined: AnswerInApp =
+            serde_json::from_value(serde_json::json!({"askId": "a1", "decline": {}}))
+                .expect("a decline");
+        assert!(matches!(declined.reply, AppAnswer::Decline(_)));
+        // Answers and a decline, or neither, is not a call.
+        for wrong in [
+            serde_json::json!({"askId": "a1", "answers": [], "decline": {}}),
+            serde_json::json!({"askId": "a1"}),
+        ] {
+            let refused = serde_json::from_value::<AnswerInApp>(wrong).expect_err("refused");
+            assert!(refused.to_string().contains("one of the two"), "{refused}");
+        }
         let wrong =
             serde_json::from_value::<ReadAsk>(serde_json::json!({"askId": "a1", "wait": 3}));
         assert!(wrong.is_err());

@@ -14,14 +14,12 @@ mod shown;
 
 pub use drafts::Draft;
 
-use super::{
-    replies::{read_arguments, tool_error},
-    schema,
-    tools::caller,
-    AskDesk,
-};
+use super::{replies::read_arguments, schema, tools::caller, AskDesk};
 use crate::backend::BackendError;
-use app::hosted::{AnswerInApp, AppReply, ReadAsk, ANSWER_TOOL, READ_TOOL, READ_WAIT_SECONDS};
+use app::hosted::{
+    AnswerInApp, AnswerInAppArguments, AppAnswer, AppReply, ReadAsk, ANSWER_TOOL, READ_TOOL,
+    READ_WAIT_SECONDS,
+};
 use interaction::{Answers, Via};
 use rmcp::{
     model::{
@@ -288,7 +286,7 @@ impl AskDesk {
         title = "Answer an ask (askdesk's form)",
         description = "For askdesk's form in the host only: the person's answers (or decline), \
                        checked by the desk as the page's are.",
-        input_schema = schema::input_of::<AnswerInApp>(),
+        input_schema = schema::input_of::<AnswerInAppArguments>(),
         meta = tool_meta(&["app"])
     )]
     async fn answer_in_app(
@@ -301,21 +299,16 @@ impl AskDesk {
             Err(refusal) => return refusal,
         };
         let caller = caller(&context);
-        let done = match (input.answers, input.decline) {
-            (Some(answers), None) => {
+        let done = match input.reply {
+            AppAnswer::Answers(answers) => {
                 self.backend
                     .answer(&input.ask_id, Answers { answers }, &caller, Via::McpApp)
                     .await
             }
-            (None, Some(decline)) => {
+            AppAnswer::Decline(decline) => {
                 self.backend
                     .decline(&input.ask_id, &decline, &caller, Via::McpApp)
                     .await
-            }
-            _ => {
-                return tool_error(format!(
-                    "{ANSWER_TOOL} takes answers or a decline: one of the two."
-                ))
             }
         };
         let done = done.map_err(BackendError::for_page);
