@@ -10,20 +10,13 @@ import { join } from "node:path";
 
 const require = createRequire(join(process.cwd(), "end2end/package.json"));
 const { chromium } = require("@playwright/test");
+const { announced, ASKDESK_SERVING } = require("./serving.cjs");
 
 const dir = mkdtempSync(join(tmpdir(), "askdesk-shots-"));
 const server = spawn("target/debug/askdesk", [
   "--addr", "127.0.0.1:0", "--database", join(dir, "asks.db"), "--site-root", "target/site",
 ], { stdio: ["ignore", "pipe", "inherit"] });
-const url = await new Promise((resolve, reject) => {
-  let seen = "";
-  server.stdout.on("data", (chunk) => {
-    seen += chunk;
-    const found = seen.match(/askdesk is serving on (\S+)/);
-    if (found) resolve(found[1]);
-  });
-  server.on("exit", (code) => reject(new Error(`askdesk exited (${code})`)));
-});
+const url = await announced(server, ASKDESK_SERVING, "askdesk");
 
 async function ask(body) {
   const reply = await fetch(`${url}/api/v1/asks`, {

@@ -3,13 +3,16 @@
 import os
 import socket
 import subprocess
+import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+# end2end/serving.py: how every Python test sees an askdesk start.
+sys.path.insert(0, str(ROOT / "end2end"))
+from serving import SERVING, wait_for_url  # noqa: E402,F401  (the tests import both from here)
 BINARY = Path(os.environ.get("ASKDESK_BIN", ROOT / "target" / "debug" / "askdesk"))
 SITE = os.environ.get("ASKDESK_SITE_ROOT", str(ROOT / "target" / "site"))
 
@@ -23,22 +26,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-# The line askdesk serve prints on stdout once it serves, before its URL.
-SERVING = "askdesk is serving on "
-
-
-def wait_for_url(process: subprocess.Popen, deadline: float = 30.0) -> str:
-    """Reads the server's announcement line from its stdout."""
-    start = time.monotonic()
-    while time.monotonic() - start < deadline:
-        line = process.stdout.readline()
-        if line.startswith(SERVING):
-            return line.split()[-1]
-        if process.poll() is not None:
-            raise RuntimeError(f"askdesk exited with {process.returncode}")
-    raise RuntimeError("askdesk did not announce its URL")
 
 
 @pytest.fixture(scope="session")

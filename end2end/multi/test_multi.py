@@ -12,6 +12,7 @@ import queue
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -21,6 +22,9 @@ from pathlib import Path
 
 import httpx2
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from serving import wait_for_url  # noqa: E402  (end2end/serving.py)
 
 ROOT = Path(__file__).resolve().parents[2]
 BINARY = Path(os.environ.get("ASKDESK_BIN", ROOT / "target" / "debug" / "askdesk"))
@@ -49,8 +53,7 @@ class Instance:
             stderr=open(f"{self.logs}/{self.name}.log", "a"),
             text=True,
         )
-        line = self.process.stdout.readline()
-        assert line.startswith("askdesk is serving on "), f"{self.name} did not start: {line!r}"
+        wait_for_url(self.process, name=self.name)
 
     def kill(self):
         self.process.send_signal(signal.SIGKILL)

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { announced, ASKDESK_SERVING } from "../serving.cjs";
 
 // Sign-in with the company's identity provider, end to end: a real OpenID
 // provider (panva's oidc-provider, end2end/oidc/provider.mjs) and a desk
@@ -39,16 +40,7 @@ async function freePort(): Promise<number> {
 function started(command: string, args: string[], env: NodeJS.ProcessEnv, pattern: RegExp): Promise<string> {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
-  let out = "";
-  child.stderr!.on("data", (chunk) => { logged += chunk; });
-  return new Promise((ready, failed) => {
-    child.stdout!.on("data", (chunk) => {
-      out += chunk;
-      const found = pattern.exec(out);
-      if (found) ready(found[1]);
-    });
-    child.on("exit", (code) => failed(new Error(`${command} exited (${code}) before it served:\n${out}\n${logged}`)));
-  });
+  return announced(child, pattern, command, (chunk: string) => { logged += chunk; });
 }
 
 /** `askdesk people …` on the test's database: its stdout. */
@@ -81,7 +73,7 @@ test.beforeAll(async () => {
     ["--addr", `127.0.0.1:${port}`, "--public-url", deskUrl, "--database", database, "--site-root", site,
       "--oidc-issuer", issuer, "--oidc-client-id", CLIENT_ID],
     { ASKDESK_OIDC_CLIENT_SECRET: CLIENT_SECRET },
-    /^askdesk is serving on (http:\S+)$/m,
+    ASKDESK_SERVING,
   );
 });
 
