@@ -81,8 +81,9 @@ const provider = new Provider(issuer, {
   }],
   jwks: { keys: [signingKey] },
   claims: { openid: ["sub"], email: ["email", "email_verified"] },
-  // The email claims in the ID token itself, as Google's and Entra's are.
-  conformIdTokenClaims: false,
+  // The default configuration otherwise: in the code flow the ID token
+  // carries only `sub`, and the email's claims come from UserInfo
+  // (OpenID Connect Core 5.4), which askdesk must ask.
   pkce: { required: () => true },
   findAccount: async (_ctx, id) => ({ accountId: id, claims: async () => claimsOf(id) }),
 });

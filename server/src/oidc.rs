@@ -20,8 +20,8 @@ use hmac::Mac;
 use openidconnect::{
     core::{CoreAuthenticationFlow, CoreClient, CoreProviderMetadata},
     AuthorizationCode, ClientId, ClientSecret, CsrfToken, EndpointMaybeSet, EndpointNotSet,
-    EndpointSet, IssuerUrl, Nonce, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, Scope,
-    TokenResponse,
+    EndpointSet, IssuerUrl, Nonce, OAuth2TokenResponse, PkceCodeChallenge, PkceCodeVerifier,
+    RedirectUrl, Scope, TokenResponse,
 };
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
@@ -65,6 +65,8 @@ pub struct Oidc {
     key: Vec<u8>,
     /// What the sign-in page calls the provider: its issuer's host.
     name: String,
+    /// [`Provider::trusted_domains`].
+    trusted_domains: Vec<String>,
 }
 
 /// A sign-in under way, as its cookie carries it.
@@ -114,6 +116,9 @@ pub struct Provider {
     pub client_id: String,
     /// Its secret.
     pub secret: String,
+    /// Domains whose addresses count as verified when the provider says
+    /// nothing either way (`--oidc-trust-email-domain`), lower case.
+    pub trusted_domains: Vec<String>,
 }
 
 impl Oidc {
@@ -169,6 +174,7 @@ impl Oidc {
             discovered: RwLock::new((Instant::now(), metadata)),
             key,
             name,
+            trusted_domains: provider.trusted_domains.clone(),
         }))
     }
 
@@ -239,9 +245,36 @@ impl Oidc {
         let claims = token
             .claims(&client.id_token_verifier(), &Nonce::new(flow.nonce))
             .map_err(|e| Refusal::Token(e.to_string()))?;
-        match (claims.email(), claims.email_verified()) {
-            (Some(email), Some(true)) => Ok((email.as_str().to_owned(), flow.next)),
-            _ => Err(Refusal::Unverified),
+        let mut email = Email {
+            address: claims.email().map(|e| e.as_str().to_owned()),
+            verified: claims.email_verified(),
+        };
+        if !email.is_complete() {
+            // A conforming provider sends the email's claims from its
+            // UserInfo endpoint in the code flow, not in the ID token
+            // (OpenID Connect Core 5.4).
+            let told = client
+                .user_info(
+                    response.access_token().clone(),
+                    Some(claims.subject().clone()),
+                )
+                .map_err(|e| Refusal::Provider(format!("no UserInfo endpoint: {e}")))?
+                .request_async::<openidconnect::EmptyAdditionalClaims, _, openidconnect::core::CoreGenderClaim>(&self.http)
+                .await
+                .map_err(|e| match e {
+                    openidconnect::UserInfoError::ClaimsVerification(e) => {
+                        Refusal::Token(format!("UserInfo: {e}"))
+                    }
+                    e => Refusal::Provider(format!("UserInfo: {e}")),
+                })?;
+            email.fill(Email {
+                address: told.email().map(|e| e.as_str().to_owned()),
+                verified: told.email_verified(),
+            });
+        }
+        match email.verified_address(&self.trusted_domains) {
+            Some(address) => Ok((address, flow.next)),
+            None => Err(Refusal::Unverified),
         }
     }
 
@@ -275,6 +308,39 @@ impl Oidc {
             discovered.0 = Instant::now();
         }
         discovered.1.clone()
+    }
+}
+
+/// What the provider said of the person's email, from the ID token and
+/// then UserInfo.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Email {
+    address: Option<String>,
+    verified: Option<bool>,
+}
+
+impl Email {
+    /// Whether both the address and whether it is verified are said.
+    fn is_complete(&self) -> bool {
+        self.address.is_some() && self.verified.is_some()
+    }
+
+    /// What `later` says that this did not.
+    fn fill(&mut self, later: Self) {
+        self.address = self.address.take().or(later.address);
+        self.verified = self.verified.or(later.verified);
+    }
+
+    /// The address, if the provider verified it, or said nothing either
+    /// way of an address in one of `trusted` domains.
+    fn verified_address(self, trusted: &[String]) -> Option<String> {
+        let address = self.address?;
+        let domain = address.rsplit_once('@')?.1.to_ascii_lowercase();
+        match self.verified {
+            Some(true) => Some(address),
+            None if trusted.contains(&domain) => Some(address),
+            Some(false) | None => None,
+        }
     }
 }
 

@@ -38,6 +38,13 @@ enum Token {
     WrongIssuer,
     Unverified,
     Email(&'static str),
+    /// The email's claims only from UserInfo, as a conforming provider
+    /// sends them in the code flow.
+    InUserInfo,
+    /// UserInfo answers for another subject than the ID token's.
+    UserInfoOfAnother,
+    /// An email, and nothing said of whether it is verified (Entra ID).
+    Unsaid,
 }
 
 /// The provider's state: its URL, the next token, and the last
@@ -92,6 +99,17 @@ fn id_token(provider: &Provider, kind: Token) -> String {
         Token::WrongIssuer => claims["iss"] = json!("http://127.0.0.1:1"),
         Token::Unverified => claims["email_verified"] = json!(false),
         Token::Email(email) => claims["email"] = json!(email),
+        Token::InUserInfo | Token::UserInfoOfAnother => {
+            let claims = claims.as_object_mut().expect("claims");
+            claims.remove("email");
+            claims.remove("email_verified");
+        }
+        Token::Unsaid => {
+            claims
+                .as_object_mut()
+                .expect("claims")
+                .remove("email_verified");
+        }
     }
     let token = signed(&claims);
     if kind != Token::Tampered {
@@ -110,6 +128,7 @@ async fn discovery(State(provider): State<Shared>) -> Json<Value> {
         "issuer": issuer,
         "authorization_endpoint": format!("{issuer}/authorize"),
         "token_endpoint": format!("{issuer}/token"),
+        "userinfo_endpoint": format!("{issuer}/userinfo"),
         "jwks_uri": format!("{issuer}/jwks"),
         "response_types_supported": ["code"],
         "subject_types_supported": ["public"],
@@ -155,6 +174,30 @@ async fn token(
     .into_response()
 }
 
+/// The UserInfo endpoint: the person's claims, for the access token the
+/// token endpoint issued.
+async fn user_info(
+    State(provider): State<Shared>,
+    headers: axum::http::HeaderMap,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let kind = lock(&provider).token;
+    let bearer = headers.get("authorization").map(|v| v.as_bytes());
+    if bearer != Some(b"Bearer an-access-token".as_slice()) {
+        return axum::http::StatusCode::UNAUTHORIZED.into_response();
+    }
+    let mut claims = json!({"sub": "248289761001", "email": "Alice@Example.com"});
+    match kind {
+        Some(Token::InUserInfo) => claims["email_verified"] = json!(true),
+        Some(Token::UserInfoOfAnother) => {
+            claims["sub"] = json!("somebody-else");
+            claims["email_verified"] = json!(true);
+        }
+        _ => {}
+    }
+    Json(claims).into_response()
+}
+
 /// The provider on a free loopback port.
 async fn provider() -> Shared {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -168,6 +211,7 @@ async fn provider() -> Shared {
         .route("/.well-known/openid-configuration", get(discovery))
         .route("/jwks", get(|| async { Json(json!({"keys": []})) }))
         .route("/token", post(token))
+        .route("/userinfo", get(user_info))
         .with_state(provider.clone());
     tokio::spawn(async move { axum::serve(listener, app).await });
     provider
@@ -175,7 +219,14 @@ async fn provider() -> Shared {
 
 /// askdesk with a token, signing people in with `provider`.
 async fn desk_with(provider: &Shared) -> (String, Desk, CancellationToken) {
+    desk_trusting(provider, &[]).await
+}
+
+/// askdesk signing people in with `provider`, taking its addresses in
+/// `domains` as verified when it says nothing either way.
+async fn desk_trusting(provider: &Shared, domains: &[&str]) -> (String, Desk, CancellationToken) {
     let mut settings = args(Some(&"t".repeat(32)));
+    settings.oidc.oidc_trust_email_domains = domains.iter().map(|d| (*d).to_owned()).collect();
     settings.addr = "127.0.0.1:0".parse().expect("addr");
     settings.oidc.oidc_issuer = Some(lock(provider).issuer.clone());
     settings.oidc.oidc_client_id = Some(CLIENT_ID.to_owned());
@@ -325,6 +376,12 @@ async fn a_person_signs_in_by_the_email_the_provider_verified_and_every_bad_toke
             "unverified",
             "did not say your email address is verified",
         ),
+        (Token::UserInfoOfAnother, "provider", failed_provider),
+        (
+            Token::Unsaid,
+            "unverified",
+            "did not say your email address is verified",
+        ),
         (
             Token::Email("stranger@example.com"),
             "stranger",
@@ -444,4 +501,39 @@ async fn an_issuer_that_cannot_be_discovered_or_a_flag_alone_stops_the_start_nam
         "--oidc-client-secret-file=/run/secrets/oidc",
     ]);
     assert!(both.is_err(), "one secret or the other");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_email_comes_from_user_info_and_a_trusted_domain_stands_for_verified() {
+    let provider = provider().await;
+    let (url, desk, shutdown) = desk_with(&provider).await;
+    let alice = || Joining {
+        email: Some("alice@example.com".to_owned()),
+        ..Joining::default()
+    };
+    desk.add_person_with("alice", Role::Person, alice())
+        .await
+        .expect("alice");
+    // A conforming provider's code flow: the ID token names only the
+    // subject, UserInfo the email and that it is verified.
+    let signed = sign_in(&url, &provider, Token::InUserInfo).await;
+    assert_eq!(location(&signed), "/signin/done?next=/history");
+    assert!(set_cookie(&signed, "askdesk_session").is_some());
+    // Nothing said of the email is not verified, unless its domain is
+    // trusted; said unverified stays refused even then.
+    let refused = sign_in(&url, &provider, Token::Unsaid).await;
+    assert_eq!(location(&refused), "/signin?failed=unverified");
+    shutdown.cancel();
+
+    let (url, desk, shutdown) = desk_trusting(&provider, &["Example.com"]).await;
+    desk.add_person_with("alice", Role::Person, alice())
+        .await
+        .expect("alice");
+    let signed = sign_in(&url, &provider, Token::Unsaid).await;
+    assert_eq!(location(&signed), "/signin/done?next=/history");
+    let refused = sign_in(&url, &provider, Token::Unverified).await;
+    assert_eq!(location(&refused), "/signin?failed=unverified");
+    let refused = sign_in(&url, &provider, Token::UserInfoOfAnother).await;
+    assert_eq!(location(&refused), "/signin?failed=provider");
+    shutdown.cancel();
 }

@@ -50,6 +50,20 @@ pub struct OidcArgs {
         requires = "oidc_issuer"
     )]
     pub oidc_client_secret_file: Option<PathBuf>,
+    /// Take the --oidc-issuer's email addresses in this domain as verified
+    /// when it says nothing either way (Microsoft Entra ID sends no
+    /// `email_verified`). Trust only a domain whose addresses the provider
+    /// itself assigns: anyone who can set their email there to an address
+    /// of the domain signs in as its person. An address the provider says
+    /// is unverified stays refused. Repeat for more domains.
+    #[arg(
+        long = "oidc-trust-email-domain",
+        env = "ASKDESK_OIDC_TRUST_EMAIL_DOMAINS",
+        value_name = "DOMAIN",
+        value_delimiter = ',',
+        requires = "oidc_issuer"
+    )]
+    pub oidc_trust_email_domains: Vec<String>,
 }
 
 impl OidcArgs {
@@ -67,6 +81,7 @@ impl OidcArgs {
             issuer: issuer.clone(),
             client_id,
             secret: client_secret(self)?,
+            trusted_domains: trusted_domains(&self.oidc_trust_email_domains)?,
         }))
     }
 
@@ -81,6 +96,9 @@ impl OidcArgs {
         }
         if let Some(file) = &self.oidc_client_secret_file {
             flags.push(format!("--oidc-client-secret-file={}", file.display()));
+        }
+        for domain in &self.oidc_trust_email_domains {
+            flags.push(format!("--oidc-trust-email-domain={domain}"));
         }
         if let Some(secret) = &self.oidc_client_secret {
             env.push(("ASKDESK_OIDC_CLIENT_SECRET", secret.clone()));
@@ -98,8 +116,28 @@ impl fmt::Debug for OidcArgs {
                 &self.oidc_client_secret.as_ref().map(|_| "<set>"),
             )
             .field("oidc_client_secret_file", &self.oidc_client_secret_file)
+            .field("oidc_trust_email_domains", &self.oidc_trust_email_domains)
             .finish()
     }
+}
+
+/// `--oidc-trust-email-domain`'s domains, lower case: each a bare domain
+/// name (`example.com`), never an address or a pattern.
+fn trusted_domains(given: &[String]) -> anyhow::Result<Vec<String>> {
+    given
+        .iter()
+        .map(|domain| {
+            let domain = domain.trim().trim_start_matches('@').to_ascii_lowercase();
+            let label_ok = |label: &str| {
+                !label.is_empty() && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+            };
+            anyhow::ensure!(
+                domain.contains('.') && domain.split('.').all(label_ok),
+                "--oidc-trust-email-domain {domain:?}: give a domain name, e.g. example.com"
+            );
+            Ok(domain)
+        })
+        .collect()
 }
 
 /// The client secret of `args`: given, or read from its file.
@@ -135,6 +173,7 @@ mod tests {
             oidc_client_id: Some("askdesk".to_owned()),
             oidc_client_secret: Some(" s3cret ".to_owned()),
             oidc_client_secret_file: None,
+            oidc_trust_email_domains: Vec::new(),
         };
         assert_eq!(client_secret(&args).expect("given"), "s3cret");
         let file = tempfile::NamedTempFile::new().expect("file");
@@ -151,5 +190,24 @@ mod tests {
             missing.contains("--oidc-client-secret-file /no/such/file"),
             "{missing}"
         );
+    }
+
+    #[test]
+    fn trusted_email_domains_are_bare_domain_names() {
+        let domains = ["Example.COM".to_owned(), "@corp.example".to_owned()];
+        assert_eq!(
+            trusted_domains(&domains).expect("domains"),
+            ["example.com", "corp.example"]
+        );
+        for refused in [
+            "*.example.com",
+            "alice@example.com",
+            "localhost",
+            "a..b",
+            "",
+        ] {
+            let error = trusted_domains(&[refused.to_owned()]).expect_err(refused);
+            assert!(error.to_string().contains("domain name"), "{error}");
+        }
     }
 }

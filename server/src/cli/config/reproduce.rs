@@ -161,6 +161,7 @@ mod tests {
                 oidc_client_id: Some("askdesk".to_owned()),
                 oidc_client_secret: Some("0idc-s3cret".to_owned()),
                 oidc_client_secret_file: None,
+                oidc_trust_email_domains: vec!["example.com".to_owned(), "corp.example".to_owned()],
             },
         };
         let (flags, env) = args.to_command();
