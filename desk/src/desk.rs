@@ -5,6 +5,7 @@
 mod creating;
 pub(crate) mod events;
 mod finishing;
+pub(crate) mod grants;
 mod holders;
 mod links;
 pub(crate) mod listing;

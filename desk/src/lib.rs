@@ -19,6 +19,7 @@
 mod action;
 mod desk;
 mod error;
+mod grants;
 mod id;
 mod messages;
 pub mod metered;
@@ -34,12 +35,17 @@ mod store;
 pub use action::actionable;
 pub use desk::{
     events::{Event, KEEP_EVENTS, MAX_WAIT},
+    grants::{Issued, Lifetimes, Refresh, ACCESS_PREFIX, REFRESH_PREFIX},
     listing::{Page, LIST_LIMIT},
     messages::{MESSAGES_PER_MINUTE, MESSAGE_CAP},
     watching::{EndWait, Watch},
     Clock, Desk,
 };
 pub use error::{DeskError, StoreError};
+pub use grants::{
+    Bearer, Code, CodeTaken, GrantRecord, Grants, NewToken, OAuthClient, Refreshed, Terms,
+    TokenKind,
+};
 pub use id::{AskId, Logged};
 pub use messages::Messages;
 pub use outbox::{

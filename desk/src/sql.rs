@@ -3,6 +3,7 @@
 //! way, so they cannot drift apart.
 
 mod asks;
+pub(crate) mod grants;
 mod messages;
 mod migrate;
 mod outbox;

@@ -99,6 +99,7 @@ pub trait Store:
     + crate::retention::Retention
     + crate::messages::Messages
     + crate::owners::Owners
+    + crate::grants::Grants
     + Send
     + Sync
     + 'static

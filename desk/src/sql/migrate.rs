@@ -228,6 +228,11 @@ pub(crate) const SQLITE: Migrations = Migrations(&[
         "owners",
         include_str!("../../migrations/sqlite/0016_owners.sql"),
     ),
+    (
+        17,
+        "grants",
+        include_str!("../../migrations/sqlite/0017_grants.sql"),
+    ),
 ]);
 
 /// PostgreSQL's schema.
@@ -316,6 +321,11 @@ pub(crate) const POSTGRES: Migrations = Migrations(&[
         17,
         "owners",
         include_str!("../../migrations/postgres/0017_owners.sql"),
+    ),
+    (
+        18,
+        "grants",
+        include_str!("../../migrations/postgres/0018_grants.sql"),
     ),
 ]);
 

@@ -62,6 +62,20 @@ macro_rules! sql_people {
                     .bind(name)
                     .execute(&mut *tx)
                     .await?;
+                // The clients they connected, or that connected as them,
+                // end with them: a person added later by the same name
+                // inherits none.
+                sqlx::query(
+                    "DELETE FROM oauth_tokens WHERE grant_id IN \
+                     (SELECT id FROM oauth_grants WHERE owner = $1 OR agent = $1)",
+                )
+                .bind(name)
+                .execute(&mut *tx)
+                .await?;
+                sqlx::query("DELETE FROM oauth_grants WHERE owner = $1 OR agent = $1")
+                    .bind(name)
+                    .execute(&mut *tx)
+                    .await?;
                 let removed = sqlx::query("DELETE FROM people WHERE name = $1")
                     .bind(name)
                     .execute(&mut *tx)

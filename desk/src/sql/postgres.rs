@@ -175,3 +175,4 @@ super::outbox::sql_outbox!(PostgresStore, sqlx::Postgres, "FOR UPDATE SKIP LOCKE
 super::retention::sql_retention!(PostgresStore);
 super::messages::sql_messages!(PostgresStore);
 super::owners::sql_owners!(PostgresStore);
+super::grants::sql_grants!(PostgresStore);

@@ -137,3 +137,4 @@ super::outbox::sql_outbox!(SqliteStore, sqlx::Sqlite, "");
 super::retention::sql_retention!(SqliteStore);
 super::messages::sql_messages!(SqliteStore);
 super::owners::sql_owners!(SqliteStore);
+super::grants::sql_grants!(SqliteStore);

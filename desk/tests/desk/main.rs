@@ -7,6 +7,7 @@
 mod common;
 mod conformance;
 mod defaults;
+mod grants;
 mod messages;
 mod owners;
 mod postgres;
