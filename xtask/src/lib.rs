@@ -1,6 +1,15 @@
 //! The workspace's own program (rust-analyzer's `xtask`, in shape): the
-//! checks ARCHITECTURE.md promises ([`tidy`]).
+//! build of the site and the server, and the checks ARCHITECTURE.md
+//! promises ([`tidy`]).
+//! `scripts/dev.sh` installs the toolchain and the tools a command needs
+//! and hands over to `cargo xtask` with the environment they make
+//! ([`settings`]).
 
+pub mod budget;
+pub mod process;
+pub mod server;
+pub mod settings;
+pub mod site;
 mod tidy;
 
 use std::path::{Path, PathBuf};
