@@ -1,15 +1,23 @@
 //! The workspace's own program (rust-analyzer's `xtask`, in shape): the
-//! build of the site and the server, and the checks ARCHITECTURE.md
-//! promises ([`tidy`]).
+//! build of the site and the server, the test suites and their summary,
+//! and the checks ARCHITECTURE.md promises ([`tidy`]).
 //! `scripts/dev.sh` installs the toolchain and the tools a command needs
 //! and hands over to `cargo xtask` with the environment they make
 //! ([`settings`]).
 
 pub mod budget;
+pub mod cleanup;
+pub mod junit;
+pub mod postgres;
 pub mod process;
+pub mod runner;
+pub mod serve;
 pub mod server;
 pub mod settings;
 pub mod site;
+pub mod suites;
+pub mod summary;
+pub mod tally;
 mod tidy;
 
 use std::path::{Path, PathBuf};

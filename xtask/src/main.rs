@@ -10,8 +10,9 @@ use std::{
 };
 
 use xtask::{
+    cleanup, postgres,
     process::{step, Error, Result},
-    server,
+    runner, server,
     settings::{check_environment, Settings},
     site,
 };
@@ -19,9 +20,12 @@ use xtask::{
 const USAGE: &str = "\
 usage: cargo xtask COMMAND (through scripts/dev.sh, which installs what it needs)
   run [ARGS…]             build the release server and the site, then serve (askdesk ARGS)
+  test [SUITE…]           run every suite, or the named ones, and sum them up
+  suite SUITE             run one suite, without the summary
   build                   build the debug server and the site
   build-site              build only the site
   build-release           build the release server and the site
+  with-postgres CMD…      run CMD with ASKDESK_TEST_POSTGRES set (a throwaway cluster)
   env                     print the toolchain and the wasm build's arguments
   tidy [WORKSPACE]        check the rules ARCHITECTURE.md promises";
 
@@ -70,6 +74,7 @@ fn dispatch(command: Option<&str>, args: &[OsString], settings: &Settings) -> Re
     match command {
         Some("tidy") => Ok(tidy(args.first().map(PathBuf::from))),
         Some("env") => env(settings),
+        Some("with-postgres") => with_postgres(settings, args),
         Some(build) if ["build", "build-site", "build-release", "run"].contains(&build) => {
             check_environment()?;
             if build == "build" {
@@ -86,6 +91,23 @@ fn dispatch(command: Option<&str>, args: &[OsString], settings: &Settings) -> Re
                 return Err(Error::new(format!("target/release/askdesk: {error}")));
             }
             done
+        }
+        Some(suites) if ["test", "suite"].contains(&suites) => {
+            check_environment()?;
+            cleanup::on_signals()?;
+            let names: Vec<String> = args
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect();
+            if suites == "test" {
+                Ok(if runner::test(settings, &names)? {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::FAILURE
+                })
+            } else {
+                runner::one(settings, names.first().map(String::as_str)).and(done)
+            }
         }
         _ => {
             eprintln!("{USAGE}");
@@ -125,4 +147,28 @@ fn env(settings: &Settings) -> Result<ExitCode> {
     );
     println!("tools: {}", settings.tools.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// Runs CMD with `ASKDESK_TEST_POSTGRES` set: the one named already, or a
+/// throwaway cluster, stopped when CMD ends. Exits as CMD does.
+fn with_postgres(settings: &Settings, args: &[OsString]) -> Result<ExitCode> {
+    let (program, rest) = args
+        .split_first()
+        .ok_or_else(|| Error::new("usage: cargo xtask with-postgres CMD [ARGS…]"))?;
+    cleanup::on_signals()?;
+    let cluster = match &settings.test_postgres {
+        Some(_) => None,
+        None => Some(postgres::start(&settings.root, settings.durable_postgres)?),
+    };
+    let mut command = Command::new(program);
+    command.args(rest);
+    if let Some(cluster) = &cluster {
+        command.env("ASKDESK_TEST_POSTGRES", cluster.url());
+    }
+    let status = command
+        .status()
+        .map_err(|e| Error::new(format!("{}: {e}", program.to_string_lossy())))?;
+    Ok(ExitCode::from(
+        status.code().map_or(1, |c| u8::try_from(c).unwrap_or(1)),
+    ))
 }
