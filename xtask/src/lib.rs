@@ -1,6 +1,6 @@
 //! The workspace's own program (rust-analyzer's `xtask`, in shape): the
 //! build of the site and the server, the test suites and their summary,
-//! and the checks ARCHITECTURE.md promises ([`tidy`]).
+//! the watch, and the checks ARCHITECTURE.md promises ([`tidy`]).
 //! `scripts/dev.sh` installs the toolchain and the tools a command needs
 //! and hands over to `cargo xtask` with the environment they make
 //! ([`settings`]).
@@ -19,6 +19,7 @@ pub mod suites;
 pub mod summary;
 pub mod tally;
 mod tidy;
+pub mod watch;
 
 use std::path::{Path, PathBuf};
 

@@ -14,7 +14,7 @@ use xtask::{
     process::{step, Error, Result},
     runner, server,
     settings::{check_environment, Settings},
-    site,
+    site, watch,
 };
 
 const USAGE: &str = "\
@@ -22,6 +22,7 @@ usage: cargo xtask COMMAND (through scripts/dev.sh, which installs what it needs
   run [ARGS…]             build the release server and the site, then serve (askdesk ARGS)
   test [SUITE…]           run every suite, or the named ones, and sum them up
   suite SUITE             run one suite, without the summary
+  watch [ARGS…]           serve a debug build; rebuild, restart and reload on every save
   build                   build the debug server and the site
   build-site              build only the site
   build-release           build the release server and the site
@@ -92,21 +93,21 @@ fn dispatch(command: Option<&str>, args: &[OsString], settings: &Settings) -> Re
             }
             done
         }
-        Some(suites) if ["test", "suite"].contains(&suites) => {
+        Some(suites) if ["test", "suite", "watch"].contains(&suites) => {
             check_environment()?;
             cleanup::on_signals()?;
             let names: Vec<String> = args
                 .iter()
                 .map(|a| a.to_string_lossy().into_owned())
                 .collect();
-            if suites == "test" {
-                Ok(if runner::test(settings, &names)? {
+            match suites {
+                "test" => Ok(if runner::test(settings, &names)? {
                     ExitCode::SUCCESS
                 } else {
                     ExitCode::FAILURE
-                })
-            } else {
-                runner::one(settings, names.first().map(String::as_str)).and(done)
+                }),
+                "suite" => runner::one(settings, names.first().map(String::as_str)).and(done),
+                _ => watch::watch(settings, args).and(done),
             }
         }
         _ => {
