@@ -17,7 +17,8 @@
 #
 # This script installs (Debian packages, the toolchain, the tools) and sets
 # the environment every cargo call shares, then hands each subcommand over
-# to `cargo xtask` (xtask/), which builds, tests, sums up and watches.
+# to xtask (xtask/, what `cargo xtask` runs), which builds, tests, sums up
+# and watches.
 #
 # Toolchain: a rustup toolchain with the wasm32-unknown-unknown target and
 # std's sources (rust-src) is used when there is one (or rustup can add
@@ -128,7 +129,7 @@ select_toolchain() {
   # settings (opt-level z, LTO) and a panic that only traps: no panic
   # messages, locations or formatting machinery in the browser's download
   # (about 11 KB of brotli). -Zbuild-std needs RUSTC_BOOTSTRAP; it is set
-  # for every cargo call, `cargo xtask` itself included, never toggled:
+  # for every cargo call, xtask's own build included, never toggled:
   # build scripts fingerprint it, and a change rebuilds the whole tree.
   export RUSTC_BOOTSTRAP=1
   # Only the wasm32 target's crates: the bundle, its clippy run and the
@@ -222,10 +223,7 @@ install_ws() {
   fi
 }
 
-bootstrap() {
-  select_toolchain
-  install_wasm_tools
-}
+bootstrap() { select_toolchain; install_wasm_tools; }
 
 # The site's brotli forms (xtask's src/site.rs runs `brotli -q 11`).
 need_brotli() { command -v brotli >/dev/null || apt_install brotli; }
@@ -249,10 +247,15 @@ install_suite() {
   esac
 }
 
-# Hands over to `cargo xtask "$@"` with what it reads (src/settings.rs).
+# Hands over to xtask "$@" with what it reads (src/settings.rs), built by
+# cargo and run as it is: `cargo xtask` (`cargo run`) would add to the
+# environment (LD_LIBRARY_PATH, [env], CARGO_PKG_*) of every suite's runners.
 xtask() {
   export ASKDESK_TOOLS=$TOOLS ASKDESK_TOOLCHAIN_MODE=$MODE CHROMIUM CHROMEDRIVER
-  exec cargo xtask "$@"
+  local bin
+  bin=$(cargo build --quiet -p xtask --message-format=json-render-diagnostics |
+    sed -n 's/.*"executable":"\([^"]*\)".*/\1/p')
+  exec "$bin" "$@"
 }
 
 # -------------------------------------------------------------------- main --
@@ -286,10 +289,7 @@ case "$cmd" in
     bootstrap; install_browser; install_end2end; install_mcp_client
     command -v tmux >/dev/null || apt_install tmux
     ;;
-  env)
-    select_toolchain
-    xtask env
-    ;;
+  env) select_toolchain; xtask env ;;
   *)
     sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
     [ -z "$cmd" ] || exit 2

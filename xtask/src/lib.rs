@@ -2,7 +2,7 @@
 //! build of the site and the server, the test suites and their summary,
 //! the watch, and the checks ARCHITECTURE.md promises ([`tidy`]).
 //! `scripts/dev.sh` installs the toolchain and the tools a command needs
-//! and hands over to `cargo xtask` with the environment they make
+//! and hands over to this program with the environment they make
 //! ([`settings`]).
 
 pub mod budget;

@@ -31,41 +31,20 @@ usage: cargo xtask COMMAND (through scripts/dev.sh, which installs what it needs
   tidy [WORKSPACE]        check the rules ARCHITECTURE.md promises";
 
 fn main() -> ExitCode {
-    forget_cargo_run();
     let mut args = std::env::args_os().skip(1);
     let command = args.next().map(|c| c.to_string_lossy().into_owned());
     let rest: Vec<OsString> = args.collect();
     let root = xtask::workspace();
     if let Err(e) = std::env::set_current_dir(&root) {
-        eprintln!("cargo xtask: {}: {e}", root.display());
+        eprintln!("xtask: {}: {e}", root.display());
         return ExitCode::FAILURE;
     }
     let settings = Settings::from_env(&root);
     match dispatch(command.as_deref(), &rest, &settings) {
         Ok(code) => code,
         Err(why) => {
-            eprintln!("cargo xtask: {why}");
+            eprintln!("xtask: {why}");
             ExitCode::FAILURE
-        }
-    }
-}
-
-/// `cargo run` tells the program it runs which package it is
-/// (`CARGO_PKG_NAME`, `CARGO_MANIFEST_DIR`, …); the builds, servers and
-/// test runners started here get the environment `scripts/dev.sh` made,
-/// as they did when it started them itself.
-fn forget_cargo_run() {
-    for (name, _) in std::env::vars_os() {
-        let name = name.to_string_lossy();
-        if name.starts_with("CARGO_PKG_")
-            || [
-                "CARGO_MANIFEST_DIR",
-                "CARGO_MANIFEST_PATH",
-                "CARGO_PRIMARY_PACKAGE",
-            ]
-            .contains(&name.as_ref())
-        {
-            std::env::remove_var(name.as_ref());
         }
     }
 }

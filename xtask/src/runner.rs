@@ -1,5 +1,5 @@
 //! `cargo xtask test [SUITE…]`: every suite, or the named ones, in order.
-//! Each runs in a process of its own (`cargo xtask suite NAME`) whose
+//! Each runs in a process of its own (this program's `suite NAME`) whose
 //! output goes to the console and to `target/test-logs/<suite>.log`, so
 //! one failing never stops the rest; then the summary, from the suites'
 //! JUnit reports ([`crate::summary`]).
@@ -56,7 +56,7 @@ pub fn test(settings: &Settings, names: &[String]) -> Result<bool> {
     Ok(outcomes.iter().all(|o| o.passed))
 }
 
-/// Runs `suite` as `cargo xtask suite NAME`, its standard output and error
+/// Runs `suite` as this program's `suite NAME`, its standard output and error
 /// both teed to the console and its log; whether it passed.
 fn in_own_process(settings: &Settings, suite: Suite, postgres: Option<&str>) -> Result<bool> {
     let log_path = settings.logs().join(format!("{}.log", suite.name()));

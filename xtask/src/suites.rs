@@ -1,5 +1,5 @@
 //! The test suites, by name, and what each runs. `cargo xtask test` runs
-//! each in a process of its own (`cargo xtask suite NAME`,
+//! each in a process of its own (its `suite NAME`,
 //! [`crate::runner`]); a suite's runners write their JUnit reports to
 //! `target/test-logs/<suite>.xml`.
 
