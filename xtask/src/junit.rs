@@ -18,7 +18,9 @@ pub enum Piece {
 
 /// Splits a stream fed line by line into JUnit documents and the text
 /// around them. A document starts at `<?xml` (or `<testsuites` without
-/// one) and ends after `</testsuites>`.
+/// one) and ends after the last `</testsuites>` of a line: libtest writes
+/// each document on one line, and a failed test's output in it may hold
+/// the words too.
 #[derive(Default)]
 pub struct Splitter {
     document: Option<String>,
@@ -34,7 +36,7 @@ impl Splitter {
         let mut pieces = Vec::new();
         loop {
             if let Some(document) = &mut self.document {
-                let Some(end) = line.find(END) else {
+                let Some(end) = line.rfind(END) else {
                     document.push_str(line);
                     return pieces;
                 };
@@ -83,7 +85,25 @@ pub fn documents(text: &str) -> Vec<String> {
 /// passed. libtest lists no case for an ignored test, only counts it in
 /// its suite's `skipped`, so a suite's skipped is the larger of the two.
 pub fn tally(document: &str) -> Result<Tally, String> {
-    let document = Document::parse(document).map_err(|e| e.to_string())?;
+    match Document::parse(document) {
+        Ok(parsed) => Ok(count(&parsed)),
+        Err(why) => {
+            // A test's output may hold what XML 1.0 allows in no document
+            // (a terminal's colour codes): dropped, rather than the whole
+            // report.
+            let allowed = |c: &char| *c >= ' ' || "\t\n\r".contains(*c);
+            let cleaned: String = document.chars().filter(allowed).collect();
+            if cleaned.len() == document.len() {
+                return Err(why.to_string());
+            }
+            let parsed = Document::parse(&cleaned).map_err(|e| e.to_string())?;
+            Ok(count(&parsed))
+        }
+    }
+}
+
+/// The counts of a parsed report.
+fn count(document: &Document) -> Tally {
     let mut tally = Tally::default();
     for suite in document
         .descendants()
@@ -107,7 +127,7 @@ pub fn tally(document: &str) -> Result<Tally, String> {
         let counted = suite.attribute("skipped").and_then(|s| s.parse().ok());
         tally.skipped += skipped.max(counted.unwrap_or(0));
     }
-    Ok(tally)
+    tally
 }
 
 /// A failed case: `classname::name`, and its failures' messages and text
@@ -201,6 +221,16 @@ mod tests {
             all.failures[0].output,
             "some output\nassertion `left == right` failed: one & <two>"
         );
+    }
+
+    #[test]
+    fn a_failed_tests_output_may_hold_the_closing_tag_and_colour_codes() {
+        let line = "<?xml version=\"1.0\"?><testsuites><testsuite failures=\"1\"><testcase classname=\"t\" name=\"x\"><failure type=\"assert\"/><system-out><![CDATA[left: </testsuites> \u{1b}[31mred\u{1b}[0m]]></system-out></testcase></testsuite></testsuites>\n";
+        let documents = documents(line);
+        assert_eq!(documents.len(), 1, "{documents:?}");
+        let t = tally(&documents[0]).expect("parsed without the colour codes");
+        assert_eq!(t.failed, 1);
+        assert_eq!(t.failures[0].output, "left: </testsuites> [31mred[0m");
     }
 
     #[test]
