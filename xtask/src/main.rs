@@ -34,6 +34,10 @@ fn main() -> ExitCode {
     let mut args = std::env::args_os().skip(1);
     let command = args.next().map(|c| c.to_string_lossy().into_owned());
     let rest: Vec<OsString> = args.collect();
+    if command.as_deref() == Some("tidy") {
+        // Another checkout's, when one is named (from where this runs).
+        return tidy(rest.first().map(PathBuf::from));
+    }
     let root = xtask::workspace();
     if let Err(e) = std::env::set_current_dir(&root) {
         eprintln!("xtask: {}: {e}", root.display());
@@ -52,7 +56,6 @@ fn main() -> ExitCode {
 fn dispatch(command: Option<&str>, args: &[OsString], settings: &Settings) -> Result<ExitCode> {
     let done = Ok(ExitCode::SUCCESS);
     match command {
-        Some("tidy") => Ok(tidy(args.first().map(PathBuf::from))),
         Some("env") => env(settings),
         Some("with-postgres") => with_postgres(settings, args),
         Some(build) if ["build", "build-site", "build-release", "run"].contains(&build) => {
@@ -97,7 +100,6 @@ fn dispatch(command: Option<&str>, args: &[OsString], settings: &Settings) -> Re
 }
 
 fn tidy(other: Option<PathBuf>) -> ExitCode {
-    // Another checkout's, when one is named.
     let root = other.unwrap_or_else(xtask::workspace);
     let problems = xtask::tidy(&root);
     for problem in &problems {
