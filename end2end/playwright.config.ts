@@ -1,6 +1,8 @@
 import { defineConfig } from "@playwright/test";
 
-// Runs against a server that scripts/dev.sh starts and names in BASE_URL.
+// Runs against a server that `scripts/dev.sh test e2e` starts and names in
+// BASE_URL (xtask/src/suites/servers.rs, which adds the junit reporter for
+// the run's summary).
 // The browser is Debian's Chromium: never `npx playwright install`.
 export default defineConfig({
   testDir: "./tests",

@@ -6,7 +6,7 @@
 //   node scripts/reload.mjs PORT
 import { createRequire } from "node:module";
 
-// From the tools' node_modules, which `dev.sh` names in NODE_PATH (an
+// From the tools' node_modules, which the watch names in NODE_PATH (an
 // import would not look there).
 const { WebSocketServer } = createRequire(import.meta.url)("ws");
 

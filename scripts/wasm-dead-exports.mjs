@@ -1,8 +1,8 @@
 // Drops from a bundle's wasm the exports of wasm-bindgen classes that no
 // code of the bundle can reach, and the Rust code only they kept, with
 // binaryen's wasm-metadce (on PATH, from the npm binaryen that
-// scripts/dev.sh installs). `scripts/dev.sh` runs this between
-// wasm-bindgen and wasm-opt:
+// scripts/dev.sh installs). The site's build runs this between
+// wasm-bindgen and wasm-opt (xtask/src/site/bundle.rs):
 //   node scripts/wasm-dead-exports.mjs GLUE.js BUNDLE_bg.wasm
 //
 // Why: Leptos always enables server_fn's browser client, which depends on

@@ -1,7 +1,7 @@
 // Writes a bundle's one file: a classic script holding wasm-bindgen's
 // JavaScript, the wasm as a string of one character per byte, and the few
-// lines that compile the wasm and wake the page. `scripts/dev.sh` runs this
-// once per bundle, with esbuild on its PATH:
+// lines that compile the wasm and wake the page. The site's build runs this
+// once per bundle (xtask/src/site/bundle.rs), with esbuild on its PATH:
 //   node scripts/wasm-module.mjs [--inline] GLUE.js BUNDLE.wasm OUT.js
 // With --inline the file may also stand as the text of an inline
 // `<script>` in HTML (the hosted form's document, app::hosted): see
