@@ -15,10 +15,8 @@
 #   scripts/dev.sh with-postgres CMD...  run CMD with ASKDESK_TEST_POSTGRES set
 #                                   (a throwaway cluster unless it is set already)
 #
-# This script installs (Debian packages, the toolchain, the tools) and sets
-# the environment every cargo call shares, then hands each subcommand over
-# to xtask (xtask/, what `cargo xtask` runs), which builds, tests, sums up
-# and watches.
+# This script installs (Debian packages, the toolchain, the tools), sets the
+# environment every cargo call shares, and hands over to xtask (xtask/).
 #
 # Toolchain: a rustup toolchain with the wasm32-unknown-unknown target and
 # std's sources (rust-src) is used when there is one (or rustup can add
@@ -248,14 +246,19 @@ install_suite() {
 }
 
 # Hands over to xtask "$@" with what it reads (src/settings.rs), built by
-# cargo and run as it is: `cargo xtask` (`cargo run`) would add to the
-# environment (LD_LIBRARY_PATH, [env], CARGO_PKG_*) of every suite's runners.
+# cargo and run from a copy (the unit suite may rebuild target/debug/xtask
+# under it, and it starts each suite as itself); not `cargo xtask`, which
+# would add LD_LIBRARY_PATH, [env] and CARGO_PKG_* to every suite's runners.
 xtask() {
   export ASKDESK_TOOLS=$TOOLS ASKDESK_TOOLCHAIN_MODE=$MODE CHROMIUM CHROMEDRIVER
-  local bin
+  local bin copy=${CARGO_TARGET_DIR:-$ROOT/target}/xtask-run
   bin=$(cargo build --quiet -p xtask --message-format=json-render-diagnostics |
     sed -n 's/.*"executable":"\([^"]*\)".*/\1/p')
-  exec "$bin" "$@"
+  mkdir -p "$copy"
+  if ! cmp -s "$bin" "$copy/xtask"; then
+    cp "$bin" "$copy/xtask.$$" && mv -f "$copy/xtask.$$" "$copy/xtask"
+  fi
+  exec "$copy/xtask" "$@"
 }
 
 # -------------------------------------------------------------------- main --

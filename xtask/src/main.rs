@@ -17,18 +17,45 @@ use xtask::{
     site, watch,
 };
 
-const USAGE: &str = "\
-usage: cargo xtask COMMAND (through scripts/dev.sh, which installs what it needs)
-  run [ARGS…]             build the release server and the site, then serve (askdesk ARGS)
-  test [SUITE…]           run every suite, or the named ones, and sum them up
-  suite SUITE             run one suite, without the summary
-  watch [ARGS…]           serve a debug build; rebuild, restart and reload on every save
-  build                   build the debug server and the site
-  build-site              build only the site
-  build-release           build the release server and the site
-  with-postgres CMD…      run CMD with ASKDESK_TEST_POSTGRES set (a throwaway cluster)
-  env                     print the toolchain and the wasm build's arguments
-  tidy [WORKSPACE]        check the rules ARCHITECTURE.md promises";
+/// The commands, and what each does.
+const COMMANDS: &[(&str, &str)] = &[
+    (
+        "run [ARGS…]",
+        "build the release server and the site, then serve (askdesk ARGS)",
+    ),
+    (
+        "test [SUITE…]",
+        "run every suite, or the named ones, and sum them up",
+    ),
+    ("suite SUITE", "run one suite, without the summary"),
+    (
+        "watch [ARGS…]",
+        "serve a debug build; rebuild, restart and reload on every save",
+    ),
+    ("build", "build the debug server and the site"),
+    ("build-site", "build only the site"),
+    ("build-release", "build the release server and the site"),
+    (
+        "with-postgres CMD…",
+        "run CMD with ASKDESK_TEST_POSTGRES set (a throwaway cluster)",
+    ),
+    ("env", "print the toolchain and the wasm build's arguments"),
+    (
+        "tidy [WORKSPACE]",
+        "check the rules ARCHITECTURE.md promises",
+    ),
+];
+
+/// How to call this program: a line for each command.
+fn usage() -> String {
+    let mut text =
+        "usage: cargo xtask COMMAND (through scripts/dev.sh, which installs what it needs)"
+            .to_owned();
+    for (command, what) in COMMANDS {
+        text.push_str(&format!("\n  {command:<24}{what}"));
+    }
+    text
+}
 
 fn main() -> ExitCode {
     let mut args = std::env::args_os().skip(1);
@@ -93,7 +120,7 @@ fn dispatch(command: Option<&str>, args: &[OsString], settings: &Settings) -> Re
             }
         }
         _ => {
-            eprintln!("{USAGE}");
+            eprintln!("{}", usage());
             Ok(ExitCode::from(2))
         }
     }
