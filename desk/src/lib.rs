@@ -59,5 +59,8 @@ pub use sessions::{
     Grant, Holder, LinkRefusal, LinkValid, Opened, SessionId, SessionInfo, Sessions, SignInLink,
     LINK_MS, SESSION_MS,
 };
-pub use sql::{Change, Changes, Contents, PoolSettings, PostgresStore, SqliteStore};
+pub use sql::{
+    BackupError, Change, Changes, Claim, ClaimError, Contents, PoolSettings, PostgresStore,
+    SqliteStore,
+};
 pub use store::{Counts, Cursor, EventBounds, Keyed, ListFilter, Store};

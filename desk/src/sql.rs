@@ -3,6 +3,8 @@
 //! way, so they cannot drift apart.
 
 mod asks;
+mod backup;
+mod claim;
 pub(crate) mod grants;
 mod messages;
 mod migrate;
@@ -15,5 +17,7 @@ mod rows;
 mod sessions;
 mod sqlite;
 
+pub use backup::BackupError;
+pub use claim::{Claim, ClaimError};
 pub use postgres::{Change, Changes, PoolSettings, PostgresStore};
 pub use sqlite::{Contents, SqliteStore};

@@ -10,7 +10,6 @@ pub mod backup;
 pub mod config;
 pub mod doctor;
 pub mod people;
-pub mod retention;
 pub mod run;
 pub mod setup;
 pub mod shell;

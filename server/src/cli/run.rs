@@ -14,10 +14,6 @@ use std::{net::SocketAddr, sync::Arc};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-mod claim;
-
-pub use claim::{claim, Claim};
-
 /// Why a server (or another command) could not start: a message with
 /// its causes, printed as `{:#}` ("cannot open …: permission denied").
 pub type StartError = anyhow::Error;
@@ -105,7 +101,7 @@ pub async fn start(
     let mut page = settings.page.config(&assets);
     // One server per SQLite file (`claim`).
     let mut claim = match &settings.database {
-        Database::File(path) => Some(claim(path)?),
+        Database::File(path) => Some(desk::Claim::take(path)?),
         Database::Memory | Database::Postgres(_) => None,
     };
     let opened = open_database(settings.database.clone(), settings.pool).await?;
@@ -318,11 +314,10 @@ fn spawn_workers(
         }
     });
     if let Some(keep) = settings.keep_finished {
-        tokio::spawn(crate::cli::retention::run(
-            desk.clone(),
-            keep,
-            shutdown.clone(),
-        ));
+        tokio::spawn(
+            desk.clone()
+                .keep_removing_old(keep, shutdown.clone().cancelled_owned()),
+        );
     }
 }
 
