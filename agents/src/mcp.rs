@@ -22,6 +22,7 @@ mod tasks;
 mod tools;
 
 pub use crate::backend::Backend;
+pub use tools::CallLimit;
 
 use rmcp::{
     handler::server::{router::tool::ToolRouter, tool::ToolCallContext},

@@ -10,6 +10,7 @@
 pub mod ask;
 pub use askform::{error, form, state};
 pub mod browser;
+pub mod consent;
 mod document;
 pub mod history;
 pub mod home;
@@ -58,6 +59,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/signin/done") view=signin::DonePage/>
                     <Route path=path!("/phone") view=phone::PhonePage/>
                     <Route path=path!("/signin/link/:code") view=phone::LinkPage/>
+                    <Route path=path!("/oauth/authorize") view=consent::ConsentPage/>
                 </Routes>
             </main>
             <footer class="site-footer">

@@ -5,6 +5,7 @@
 
 use interaction::{AskStatus, Notice, Via};
 
+pub use consent::ConsentWords;
 use finished::{finished_by_en, finished_by_zh};
 #[cfg(test)]
 use finished::{via_en, via_zh};
@@ -372,6 +373,7 @@ pub static ZH: PageWords = PageWords {
     sign_in_with_token: "改用令牌登录",
 };
 
+mod consent;
 mod finished;
 #[cfg(test)]
 mod tests;

@@ -78,6 +78,8 @@ pub enum PhoneLoad {
         expires_at: Timestamp,
         /// The viewer's signed-in devices, newest first.
         devices: Vec<Device>,
+        /// The applications connected as the viewer's agents.
+        connected: Vec<crate::consent::Connected>,
     },
     /// An agent's token: agents do not sign in to the pages.
     Agent,
@@ -131,11 +133,13 @@ pub fn PhonePage() -> impl IntoView {
             who,
             expires_at,
             devices,
+            connected,
         } => view! {
             <p>{(words.phone_scan)(who.as_deref(), &expires_at.short())}</p>
             <Code url reach/>
             <p class="quiet-note">{words.phone_fresh}</p>
             <Devices devices/>
+            {who.is_some().then(|| view! { <crate::consent::ConnectedApps connected/> })}
         }
         .into_any(),
         PhoneLoad::Agent => view! { <p class="refused">{words.phone_agent}</p> }.into_any(),

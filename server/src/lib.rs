@@ -80,6 +80,11 @@ pub struct Shared {
     pub create_limit: Option<Arc<http::limit::CreateLimit>>,
     /// The identity provider people sign in with, with `--oidc-issuer`.
     pub oidc: Option<Arc<oidc::Oidc>>,
+    /// askdesk as the OAuth authorization server of `/mcp`.
+    pub oauth: Arc<oauth::AuthServer>,
+    /// How long a connector's tool call waits before it returns the ask's
+    /// id (`--oauth-call-seconds`).
+    pub connector_call_limit: std::time::Duration,
 }
 
 impl FromRef<AppState> for LeptosOptions {

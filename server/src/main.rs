@@ -2,7 +2,7 @@ use anyhow::Context;
 use clap::Parser;
 use server::cli::{
     backup,
-    config::{Cli, Command, Hook, LogFormat, ServeArgs, ServeSettings},
+    config::{Cli, Command, Hook, LogFormat, ServeArgs, ServeSettings, SetupTarget},
     people,
     run::{self, StartError},
     shell, stdio,
@@ -62,7 +62,12 @@ async fn command() -> anyhow::Result<ExitCode> {
         Some(Command::Serve(args)) => logged(cli.log_format, serve(args)).await,
         Some(Command::Mcp(args)) => logged(cli.log_format, stdio::run(args)).await,
         Some(Command::People(command)) => Ok(people::run(command, cli.serve.database).await?),
-        Some(Command::Setup(args)) => Ok(server::cli::setup::run(&args)?),
+        Some(Command::Setup(args)) => match args.product {
+            SetupTarget::Agent(product) => Ok(server::cli::setup::run(&args, product)?),
+            SetupTarget::Connector(host) => {
+                server::cli::setup::connector::run(host, args.url.as_deref()).await
+            }
+        },
         Some(Command::Doctor(args)) => Ok(server::cli::doctor::run(&args).await?),
         None => logged(cli.log_format, serve(cli.serve)).await,
         // The terminal loop blocks its thread, so it runs where blocking

@@ -1,5 +1,6 @@
 //! What each path does: the asks API, the event streams, the pages, signing
-//! in (a phone too), Web Push subscriptions and Slack's buttons, assembled
+//! in (a phone too), OAuth for connectors, Web Push subscriptions and
+//! Slack's buttons, assembled
 //! into one router behind the guard. A new route goes in the file of its
 //! kind here.
 
@@ -10,6 +11,7 @@ pub mod health;
 pub mod listing;
 pub mod mcp;
 pub mod messages;
+pub mod oauth;
 pub mod oidc;
 pub mod openapi;
 pub mod pages;
@@ -49,7 +51,15 @@ pub fn app(state: AppState) -> Router {
     // which make and read sign-in links first.
     let routes: Vec<_> = route_list()
         .into_iter()
-        .filter(|route| ![ASK_PAGE, phone::PHONE_PAGE, phone::LINK_PAGE].contains(&route.path()))
+        .filter(|route| {
+            ![
+                ASK_PAGE,
+                phone::PHONE_PAGE,
+                phone::LINK_PAGE,
+                ::oauth::AUTHORIZE_PATH,
+            ]
+            .contains(&route.path())
+        })
         .collect();
     let desk = state.desk.clone();
     let page = state.page.clone();
@@ -60,6 +70,7 @@ pub fn app(state: AppState) -> Router {
     let router = Router::new()
         .merge(api::routes())
         .merge(events::routes())
+        .merge(oauth::routes())
         .nest_service(
             "/mcp",
             tower::ServiceBuilder::new()
@@ -80,6 +91,7 @@ pub fn app(state: AppState) -> Router {
             app::phone::SIGN_OUT_DEVICE_PATH,
             post(phone::sign_out_device),
         )
+        .route(app::consent::DISCONNECT_PATH, post(phone::disconnect))
         .route(
             phone::LINK_PAGE,
             get(phone::show_link).post(phone::use_link),
@@ -101,6 +113,8 @@ pub fn app(state: AppState) -> Router {
             Arc::new(guard::Gate {
                 security: state.security.clone(),
                 desk: state.desk.clone(),
+                oauth: state.oauth.clone(),
+                call_limit: state.connector_call_limit,
             }),
             guard::guard,
         ))
@@ -117,7 +131,12 @@ mod tests {
     #[test]
     fn the_ask_page_handler_takes_the_path_the_app_routes_the_ask_page_at() {
         let paths: Vec<_> = route_list().iter().map(|r| r.path().to_owned()).collect();
-        for page in [ASK_PAGE, phone::PHONE_PAGE, phone::LINK_PAGE] {
+        for page in [
+            ASK_PAGE,
+            phone::PHONE_PAGE,
+            phone::LINK_PAGE,
+            ::oauth::AUTHORIZE_PATH,
+        ] {
             assert!(paths.iter().any(|p| p == page), "{page}: {paths:?}");
         }
         assert!(phone::LINK_PAGE.starts_with(app::phone::LINK_PATH));

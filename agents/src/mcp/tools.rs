@@ -188,6 +188,7 @@ impl AskDesk {
                 }
             }
         };
+        let wait = within_limit(wait, &context);
         let deadline = wait.map(|w| Instant::now() + w);
         let caller = caller(&context);
         progress(0).await;
@@ -245,6 +246,28 @@ impl AskDesk {
             Ok(ask) => pending(&ask),
             Err(e) => tool_error(format!("The server is stopping: {e}")),
         }
+    }
+}
+
+/// How long one tool call may wait for a human, when the caller's host
+/// ends calls sooner than a human answers: claude.ai and Claude's apps
+/// stop a call after 300 s, so the server's guard puts this on a request
+/// from a connector (a client that connected by OAuth). A call that
+/// reaches it returns the ask's id for `await_answer`, the ask still
+/// waiting; nothing is asked twice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallLimit(pub Duration);
+
+/// `wait`, cut to the request's [`CallLimit`] if it has one.
+fn within_limit(wait: Option<Duration>, context: &RequestContext<RoleServer>) -> Option<Duration> {
+    let limit = context
+        .extensions
+        .get::<http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<CallLimit>())
+        .map(|limit| limit.0);
+    match (wait, limit) {
+        (Some(wait), Some(limit)) => Some(wait.min(limit)),
+        (wait, limit) => wait.or(limit),
     }
 }
 

@@ -3,12 +3,18 @@
 
 mod commands;
 mod database;
+mod duration;
+mod oauth;
 mod oidc;
 mod reproduce;
 mod settings;
 
-pub use commands::{DatabaseArgs, DeskArgs, Hook, PeopleCommand, SetupArgs, StopArgs};
+pub use commands::{
+    Connector, DatabaseArgs, DeskArgs, Hook, PeopleCommand, SetupArgs, SetupTarget, StopArgs,
+};
 pub use database::{data_folder, database_at, Database};
+pub use duration::parse_duration;
+pub use oauth::{OAuthArgs, OAuthSettings};
 pub use oidc::OidcArgs;
 pub use settings::{channels, Access, PageSettings, ServeSettings, Site};
 
@@ -281,34 +287,9 @@ pub struct ServeArgs {
     /// Sign-in with the company's identity provider.
     #[command(flatten)]
     pub oidc: OidcArgs,
-}
-
-/// A duration as people write it: `90s`, `30m`, `2h`, `1d`, or a number of
-/// seconds.
-pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
-    let text = text.trim();
-    let split = text
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(text.len());
-    let (number, unit) = text.split_at(split);
-    let scale = match unit.trim() {
-        "" | "s" => 1,
-        "m" => 60,
-        "h" => 3600,
-        "d" => 86_400,
-        other => {
-            return Err(format!(
-                "{other:?} is not a unit askdesk knows; write e.g. 90s, 30m, 2h or 1d"
-            ))
-        }
-    };
-    let n: u64 = number
-        .parse()
-        .map_err(|_| format!("{text:?} is not a duration; write e.g. 90s, 30m, 2h or 1d"))?;
-    if n == 0 {
-        return Err("a duration of 0 means nothing here; write e.g. 30m".to_owned());
-    }
-    Ok(std::time::Duration::from_secs(n.saturating_mul(scale)))
+    /// askdesk as the OAuth authorization server of `/mcp`.
+    #[command(flatten)]
+    pub oauth: OAuthArgs,
 }
 
 impl fmt::Debug for ServeArgs {
@@ -353,6 +334,7 @@ impl fmt::Debug for ServeArgs {
             .field("shutdown_grace", &self.shutdown_grace)
             .field("metrics_addr", &self.metrics_addr)
             .field("oidc", &self.oidc)
+            .field("oauth", &self.oauth)
             .field("web_push", &self.web_push)
             .field("remind_after", &self.remind_after)
             .field("remind_max", &self.remind_max)
@@ -376,25 +358,3 @@ impl ConfigError {
 
 /// The shortest token accepted.
 pub const MIN_TOKEN_CHARS: usize = 16;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn durations_read_as_people_write_them() {
-        use std::time::Duration;
-        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
-        assert_eq!(parse_duration("90s"), Ok(Duration::from_secs(90)));
-        assert_eq!(parse_duration("30m"), Ok(Duration::from_secs(1800)));
-        assert_eq!(parse_duration("2h"), Ok(Duration::from_secs(7200)));
-        assert_eq!(parse_duration("1d"), Ok(Duration::from_secs(86_400)));
-        for bad in ["", "0", "0m", "m", "2w", "1.5h", "-1h"] {
-            let refused = parse_duration(bad).expect_err(bad);
-            assert!(
-                refused.contains("30m") || refused.contains("2h"),
-                "{bad}: {refused}"
-            );
-        }
-    }
-}

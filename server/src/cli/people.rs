@@ -1,6 +1,7 @@
 //! `askdesk people`: adding, listing and removing the people with tokens
-//! of their own, and listing and ending signed-in browsers' sessions, on
-//! the server's database, beside a running server.
+//! of their own, listing and ending signed-in browsers' sessions, and
+//! listing and revoking the applications connected by OAuth, on the
+//! server's database, beside a running server.
 
 use crate::{
     cli::config::{DatabaseArgs, PeopleCommand},
@@ -54,6 +55,20 @@ pub async fn run(command: PeopleCommand, outer: Option<String>) -> Result<ExitCo
             database,
         } => sessions(&open(database, outer).await?, name, json).await?,
         PeopleCommand::SignOut { id, database } => sign_out(&id, database, outer).await?,
+        PeopleCommand::Grants {
+            name,
+            json,
+            database,
+        } => grants(&open(database, outer).await?, name.as_deref(), json).await?,
+        PeopleCommand::Revoke { id, database } => {
+            let desk = open(database, outer).await?;
+            if !desk.revoke_grant(&id).await? {
+                return Err(anyhow!(
+                    "there is no grant {id:?}; `askdesk people grants` lists them"
+                ));
+            }
+            eprintln!("revoked: its tokens stop working at once");
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -205,6 +220,44 @@ async fn sessions(desk: &Desk, name: Option<String>, json: bool) -> Result<(), S
     }
     if sessions.is_empty() && !json {
         eprintln!("no browser is signed in");
+    }
+    Ok(())
+}
+
+/// `askdesk people grants`: the applications connected by OAuth.
+async fn grants(desk: &Desk, name: Option<&str>, json: bool) -> Result<(), StartError> {
+    let grants = desk.grants(name).await?;
+    for grant in &grants {
+        let since = interaction::Timestamp::from_ms(grant.created_at);
+        if json {
+            let line = serde_json::json!({
+                "id": grant.id,
+                "person": grant.terms.owner,
+                "agent": grant.agent,
+                "client": grant.terms.client_name,
+                "clientId": grant.terms.client_id,
+                "verified": grant.terms.verified,
+                "createdAt": since,
+            });
+            println!("{line}");
+        } else {
+            let unverified = if grant.terms.verified {
+                ""
+            } else {
+                " (unverified name)"
+            };
+            println!(
+                "{}  {:<16} as {:<24} {}{unverified}  since {}",
+                grant.id,
+                grant.terms.owner,
+                grant.agent,
+                grant.terms.client_name,
+                since.short()
+            );
+        }
+    }
+    if grants.is_empty() && !json {
+        eprintln!("no application is connected");
     }
     Ok(())
 }

@@ -127,6 +127,7 @@ pub async fn start(
     let oidc =
         crate::oidc::Oidc::open(settings.oidc.as_ref(), security.public_url(), &desk).await?;
     page.sign_in_with = oidc.as_ref().map(|oidc| oidc.name().to_owned());
+    let oauth = settings.oauth.server(security.public_url());
     // Cancelled with `shutdown`, or before it by the stop signal.
     let draining = shutdown.child_token();
     let state = AppState::new(Shared {
@@ -146,6 +147,8 @@ pub async fn start(
             .create_limit
             .map(|n| Arc::new(crate::http::limit::CreateLimit::new(n))),
         oidc: oidc.map(Arc::new),
+        oauth,
+        connector_call_limit: settings.oauth.call_limit,
     });
     if state.security.public_url() != settings.own_url(addr) {
         tracing::info!(

@@ -3,6 +3,8 @@
 //! the `setup` crate's; this reads the files, writes them atomically, and
 //! says what changed in each.
 
+pub mod connector;
+
 use crate::cli::config::SetupArgs;
 use setup::{Action, Edit, EditError, Program, Root, Scope, SettingsFile};
 use std::{
@@ -53,9 +55,9 @@ struct Planned {
 /// Runs `askdesk setup`, printing on stdout what it changed in each file
 /// (or, with `--dry-run`, the diff it would apply). Every file is read and
 /// edited before the first is written, so an unreadable one stops them all.
-pub fn run(args: &SetupArgs) -> Result<ExitCode, SetupError> {
-    if args.ask_on_stop && args.product != setup::Product::ClaudeCode {
-        return Err(SetupError::NoStopHook(args.product.title()));
+pub fn run(args: &SetupArgs, product: setup::Product) -> Result<ExitCode, SetupError> {
+    if args.ask_on_stop && product != setup::Product::ClaudeCode {
+        return Err(SetupError::NoStopHook(product.title()));
     }
     let program = this_program()?;
     let scope = if args.project {
@@ -74,10 +76,10 @@ pub fn run(args: &SetupArgs) -> Result<ExitCode, SetupError> {
         ask_on_stop: args.ask_on_stop || args.remove,
     };
     let mut planned = Vec::new();
-    for file in args.product.files_with(scope, options) {
+    for file in product.files_with(scope, options) {
         planned.push(plan(&file, &folders, &program, action)?);
     }
-    report(args, &planned)?;
+    report(args, product, &planned)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -188,8 +190,12 @@ fn plan(
 
 /// Writes what changed (or, on a dry run, prints its diff), a line per
 /// change, then what the person should know.
-fn report(args: &SetupArgs, planned: &[Planned]) -> Result<(), SetupError> {
-    let product = args.product.title();
+fn report(
+    args: &SetupArgs,
+    product: setup::Product,
+    planned: &[Planned],
+) -> Result<(), SetupError> {
+    let product = product.title();
     let changed = planned.iter().any(|p| !p.edit.changes.is_empty());
     if args.dry_run {
         for p in planned {

@@ -34,6 +34,10 @@ pub struct Gate {
     pub security: Arc<Security>,
     /// The people and sessions.
     pub desk: Desk,
+    /// The authorization server whose tokens `/mcp` takes.
+    pub oauth: Arc<oauth::AuthServer>,
+    /// How long a connector's tool call may wait (`--oauth-call-seconds`).
+    pub call_limit: std::time::Duration,
 }
 
 /// The guard's check of who a request is, for a handler to repeat when a
@@ -68,7 +72,11 @@ impl Recheck {
         let credentials: HeaderMap = self.credentials.iter().cloned().collect();
         let now = identify(&gate.security, &gate.desk, &credentials);
         match Box::pin(now).await {
-            Ok(Identified::Caller(now)) if now == *caller => Ok(()),
+            Ok(Identified::Caller(now) | Identified::Granted { caller: now, .. })
+                if now == *caller =>
+            {
+                Ok(())
+            }
             Ok(_) => Err(unauthorized(
                 "this token is not one of this desk's (or it was removed)",
             )),
@@ -131,8 +139,12 @@ async fn admit(gate: &Gate, request: &mut Request) -> Result<(), Response> {
         .map(|ConnectInfo(addr)| addr.ip());
     request.extensions_mut().insert(ClientAddr(addr));
     let host = named_host(security, request).map_err(|(status, message)| error(status, message))?;
-    // MCP over HTTP checks Origin on every request, as its specification asks.
-    if changes_state(request.method()) || request.uri().path().starts_with("/mcp") {
+    // MCP over HTTP checks Origin on every request, as its specification
+    // asks. OAuth's token endpoints read no cookie: any page may call them.
+    let path = request.uri().path();
+    let checks_origin = (changes_state(request.method()) || path.starts_with("/mcp"))
+        && !oauth::CROSS_ORIGIN_PATHS.contains(&path);
+    if checks_origin {
         if let Some(refusal) = cross_origin(security, request.headers(), &host) {
             return Err(error(
                 StatusCode::FORBIDDEN,
@@ -163,7 +175,12 @@ async fn admit(gate: &Gate, request: &mut Request) -> Result<(), Response> {
         return Ok(());
     }
     let query = request.uri().query().map(str::to_owned);
-    let caller = caller(gate, request.headers(), query, addr, path).await?;
+    let (caller, granted) = caller(gate, request.headers(), query, addr, path).await?;
+    if granted {
+        // A connector's host ends long calls: its waits return in time.
+        let limit = agents::mcp::CallLimit(gate.call_limit);
+        request.extensions_mut().insert(limit);
+    }
     request.extensions_mut().insert(caller);
     Ok(())
 }
@@ -198,39 +215,76 @@ fn named_host(security: &Security, request: &Request) -> Result<String, (StatusC
     Ok(host)
 }
 
-/// Who sends `request` to `path`, if they may: a wrong token is refused
-/// (and counted against `addr`), a link holder is sent to sign in where
-/// this desk needs a token, and MCP is the agents' door.
+/// `401` for a request without a token that holds: on the MCP endpoint
+/// with OAuth's challenge, which names where its metadata is.
+fn needs_token(gate: &Gate, path: &str, message: &str, invalid: bool) -> Response {
+    let mut response = unauthorized(message);
+    if path.starts_with(oauth::RESOURCE_PATH) {
+        if let Ok(challenge) = HeaderValue::from_str(&gate.oauth.challenge(invalid)) {
+            response
+                .headers_mut()
+                .insert(axum::http::header::WWW_AUTHENTICATE, challenge);
+        }
+    }
+    response
+}
+
+/// Who sends `request` to `path`, if they may, and whether by an OAuth
+/// grant: a wrong token is refused (and counted against `addr`), a link
+/// holder is sent to sign in where this desk needs a token, an OAuth
+/// token is taken only by the MCP endpoint it was issued for, and MCP is
+/// the agents' door.
 async fn caller(
     gate: &Gate,
     headers: &HeaderMap,
     query: Option<String>,
     addr: Option<std::net::IpAddr>,
     path: String,
-) -> Result<Caller, Response> {
+) -> Result<(Caller, bool), Response> {
     let security = &*gate.security;
     // Programs' paths get 401, people's pages the sign-in page.
     let api = ["/api/", "/rpc/", "/mcp"]
         .iter()
         .any(|prefix| path.starts_with(prefix))
         || path == "/metrics";
+    let mut granted = false;
     let caller = match identify(security, &gate.desk, headers).await {
         Ok(Identified::Caller(caller)) => caller,
+        Ok(Identified::Granted { caller, resource }) => {
+            // Audience binding: a token is for the resource it names, and
+            // that is only ever `/mcp` of this desk.
+            if !path.starts_with(oauth::RESOURCE_PATH) || !gate.oauth.is_resource(&resource) {
+                let message = format!(
+                    "this OAuth token is for {resource}; it is taken only there, and this desk's \
+                     other paths take a person's token"
+                );
+                return Err(needs_token(gate, &path, &message, true));
+            }
+            granted = true;
+            caller
+        }
         Ok(Identified::WrongToken) => {
             tracing::warn!(addr = ?addr, "a request with a wrong token");
             if let Some(addr) = addr {
                 security.failed(addr);
             }
-            return Err(unauthorized(
-                "this token is not one of this desk's (or it was removed)",
+            return Err(needs_token(
+                gate,
+                &path,
+                "this token is not one of this desk's (or it was removed, revoked or expired)",
+                true,
             ));
         }
         Err(e) => return Err(ApiError::from(e).into_response()),
     };
     if caller == Caller::Link && !is_public(&path) {
         if api {
-            return Err(unauthorized(
-                "this server needs a token: send `Authorization: Bearer <token>`",
+            return Err(needs_token(
+                gate,
+                &path,
+                "this server needs a token: send `Authorization: Bearer <token>`, or connect \
+                 by OAuth (its metadata is at /.well-known/oauth-protected-resource/mcp)",
+                false,
             ));
         }
         // Back to this page once signed in (the desk itself is where
@@ -239,6 +293,17 @@ async fn caller(
             Some(query) => format!("{path}?{query}"),
             None => path,
         };
+        // Another site's link (a chat's, a connector's consent request)
+        // arrives without the `SameSite=Strict` session: this site's own
+        // page sends the browser on, and the next request carries it.
+        let fetch_site = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok());
+        if let Some("cross-site" | "same-site") = fetch_site {
+            return Err(redirect(&format!(
+                "{}?next={}",
+                app::signin::DONE_PATH,
+                app::encode_path(&back)
+            )));
+        }
         if back == "/" {
             return Err(redirect("/signin"));
         }
@@ -253,7 +318,7 @@ async fn caller(
             return Err(ApiError::from(refusal).into_response());
         }
     }
-    Ok(caller)
+    Ok((caller, granted))
 }
 
 /// Why a state-changing request comes from another site, if it does.

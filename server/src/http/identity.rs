@@ -1,6 +1,7 @@
 //! Who is asking: the caller a request's credentials name (the shared
-//! token, a person's token, a signed-in browser's session, or only an
-//! ask's link), and the surface a request says it comes from.
+//! token, a person's token, an OAuth access token, a signed-in browser's
+//! session, or only an ask's link), and the surface a request says it
+//! comes from.
 //!
 //! Every check of a person's token or session reads the database, so
 //! `askdesk people remove` takes effect on the next request, on every
@@ -30,6 +31,14 @@ pub use client::VIA_HEADER;
 pub enum Identified {
     /// Whose they are.
     Caller(Caller),
+    /// An OAuth access token's: the agent of a client a person allowed,
+    /// and the resource the token is for, which the guard holds it to.
+    Granted {
+        /// The grant's agent.
+        caller: Caller,
+        /// The resource (the MCP endpoint) its token was issued for.
+        resource: String,
+    },
     /// A bearer token was sent and is no token of this desk.
     WrongToken,
 }
@@ -51,6 +60,15 @@ pub async fn identify(
     if let Some(token) = bearer {
         if security.is_shared_token(token) {
             return Ok(Identified::Caller(Caller::Unnamed));
+        }
+        if token.starts_with(desk::ACCESS_PREFIX) {
+            return Ok(match desk.bearer(token).await? {
+                Some(bearer) => Identified::Granted {
+                    caller: Caller::Person(bearer.agent),
+                    resource: bearer.grant.terms.resource,
+                },
+                None => Identified::WrongToken,
+            });
         }
         if let Some(person) = desk.person_by_token(token).await? {
             return Ok(Identified::Caller(Caller::Person(person)));

@@ -38,6 +38,12 @@ pub const PUBLIC: &[Public] = &[
     Public::Under("/api/v1/actions/"),
     // Slack's button presses: each is signed with Slack's signing secret.
     Public::Exact("/integrations/slack/actions"),
+    // OAuth's metadata, and the endpoints a client calls before it has a
+    // token (the consent page is a page: signed-in people only).
+    Public::Under("/.well-known/"),
+    Public::Exact(oauth::TOKEN_PATH),
+    Public::Exact(oauth::REGISTER_PATH),
+    Public::Exact(oauth::REVOKE_PATH),
 ];
 
 /// Whether `path` is one of the site's files, the same for everyone: no

@@ -1,6 +1,8 @@
 //! Signing a phone in. `GET /phone` makes a one-time sign-in link for
 //! whoever is signed in and shows it as a QR code, with their signed-in
-//! devices; `POST /phone/sign-out` ends one of those. `GET
+//! devices and the applications connected as their agents; `POST
+//! /phone/sign-out` ends one of those sessions, `POST /phone/disconnect`
+//! one of those applications' grants. `GET
 //! /signin/link/{code}` shows what a link would do, and `POST` uses it:
 //! once, to a session like a token's sign-in gives.
 //!
@@ -12,7 +14,10 @@ use crate::{
     http::{identity::session_cookies, reply::redirect, security::Security},
     AppState,
 };
-use app::phone::{Device, HowSignedIn, LinkGone, LinkLoad, PhoneLoad, Reach, LINK_PATH};
+use app::{
+    consent::Connected,
+    phone::{Device, HowSignedIn, LinkGone, LinkLoad, PhoneLoad, Reach, LINK_PATH},
+};
 use axum::{
     extract::{Extension, Form, Path, State},
     http::{request::Parts, StatusCode, Uri},
@@ -129,6 +134,16 @@ async fn phone_load(state: &AppState, caller: &Caller, parts: &Parts) -> PhoneLo
             until: session.expires_at,
         })
         .collect();
+    let connected = match holder.name() {
+        Some(name) => match desk.grants(Some(name)).await {
+            Ok(grants) => grants.into_iter().map(connected_app).collect(),
+            Err(e) => {
+                tracing::warn!("could not list connected applications: {e}");
+                return PhoneLoad::Unavailable;
+            }
+        },
+        None => Vec::new(),
+    };
     let url = format!("{}{LINK_PATH}{}", desk.public_url(), link.code);
     PhoneLoad::Link {
         reach: reach(&url),
@@ -136,7 +151,42 @@ async fn phone_load(state: &AppState, caller: &Caller, parts: &Parts) -> PhoneLo
         who: holder.name().map(str::to_owned),
         expires_at: link.expires_at,
         devices,
+        connected,
     }
+}
+
+/// A grant as the page lists it.
+fn connected_app(grant: desk::GrantRecord) -> Connected {
+    Connected {
+        id: grant.id,
+        client: grant.terms.client_name,
+        verified: grant.terms.verified,
+        agent: grant.agent,
+        since: interaction::Timestamp::from_ms(grant.created_at),
+    }
+}
+
+/// `POST /phone/disconnect`: revokes one of the caller's own connected
+/// applications (a grant they allowed), and back to the page.
+pub async fn disconnect(
+    State(state): State<AppState>,
+    Extension(caller): Extension<Caller>,
+    Form(form): Form<SignOutDevice>,
+) -> Response {
+    let Ok(Some(Grant::Person(person))) = grant_of(&caller, &state.security) else {
+        return redirect(PHONE_PAGE);
+    };
+    match state.desk.grants(Some(&person.name)).await {
+        Ok(grants) if grants.iter().any(|g| g.id == form.id) => {
+            match state.desk.revoke_grant(&form.id).await {
+                Ok(_) => tracing::info!(person = %person.name, "an application was disconnected"),
+                Err(e) => tracing::warn!("could not revoke a grant: {e}"),
+            }
+        }
+        Ok(_) => {}
+        Err(e) => tracing::warn!("could not list grants: {e}"),
+    }
+    redirect(PHONE_PAGE)
 }
 
 /// The form of `POST /phone/sign-out`.

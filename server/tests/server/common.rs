@@ -61,6 +61,7 @@ pub fn args(token: Option<&str>) -> ServeArgs {
         shutdown_grace: 0,
         metrics_addr: None,
         oidc: Default::default(),
+        oauth: Default::default(),
     }
 }
 
@@ -120,6 +121,7 @@ impl TestServer {
             .expect("desk")
             .answering_by_link(settings.link_answers);
         let shutdown = tokio_util::sync::CancellationToken::new();
+        let oauth = settings.oauth.server(security.public_url());
         let router = app(AppState::new(server::Shared {
             leptos_options: settings.leptos_options(),
             desk: desk.clone(),
@@ -144,6 +146,8 @@ impl TestServer {
                 .create_limit
                 .map(|n| Arc::new(server::http::limit::CreateLimit::new(n))),
             oidc: None,
+            oauth,
+            connector_call_limit: settings.oauth.call_limit,
         }));
         Self {
             router,

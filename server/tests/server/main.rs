@@ -24,6 +24,7 @@ mod logs;
 mod messages;
 mod metrics;
 mod notify;
+mod oauth;
 mod oidc;
 mod owners;
 mod pages;

@@ -379,7 +379,10 @@ async fn every_route_is_on_the_public_list_or_needs_the_token() {
     let id = "0123456789abcdef0123456789abcdef";
     // What the README promises anyone may reach: an ask by its link, the
     // site's files, signing in (a phone by its one-time link too), the
-    // language switch, the API description. (`/signin/oidc` and its
+    // language switch, the API description, OAuth's metadata and the
+    // endpoints a client calls before it has a token (the consent page
+    // sends whoever is signed in to nothing to sign in; so does its
+    // answer). (`/signin/oidc` and its
     // callback are open too; without a provider both send the browser to
     // `/signin`, which this test cannot tell from a refusal: oidc.rs
     // reaches them without a token.)
@@ -388,7 +391,9 @@ async fn every_route_is_on_the_public_list_or_needs_the_token() {
             || path.starts_with("/pkg/")
             || path.starts_with("/lang/")
             || path.starts_with("/signin/link/")
+            || path.starts_with("/.well-known/")
             || ["/rpc/ask_load", "/rpc/ask_answer", "/rpc/ask_decline"].contains(&path)
+            || ["/oauth/register", "/oauth/token", "/oauth/revoke"].contains(&path)
             || [
                 "/favicon.svg",
                 "/signin",
@@ -418,6 +423,13 @@ async fn every_route_is_on_the_public_list_or_needs_the_token() {
         (Method::POST, "/asks/{id}"),
         (Method::GET, "/asks/{id}/events"),
         (Method::POST, "/mcp"),
+        (Method::GET, "/.well-known/oauth-protected-resource/mcp"),
+        (Method::GET, "/.well-known/oauth-authorization-server"),
+        (Method::POST, "/oauth/register"),
+        (Method::POST, "/oauth/token"),
+        (Method::POST, "/oauth/revoke"),
+        (Method::POST, "/oauth/authorize"),
+        (Method::POST, "/phone/disconnect"),
         (Method::GET, "/favicon.svg"),
         (Method::GET, "/pkg/ask.js"),
     ]

@@ -103,6 +103,27 @@ pub enum PeopleCommand {
         #[command(flatten)]
         database: DatabaseArgs,
     },
+    /// List the applications connected by OAuth (claude.ai, ChatGPT, …):
+    /// id, whose, the agent each acts as, the client, since when; never
+    /// their tokens.
+    Grants {
+        /// Only this person's.
+        name: Option<String>,
+        /// One JSON object per grant instead of a table.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        database: DatabaseArgs,
+    },
+    /// Disconnect an application: the grant with this id (from `askdesk
+    /// people grants`) and all its tokens stop working at once, on every
+    /// instance. Its agent and its asks stay.
+    Revoke {
+        /// The grant's id.
+        id: String,
+        #[command(flatten)]
+        database: DatabaseArgs,
+    },
 }
 
 /// Which database `askdesk people` works on.
@@ -139,9 +160,15 @@ pub enum Hook {
 /// Options of `askdesk setup`.
 #[derive(Debug, Clone, Args)]
 pub struct SetupArgs {
-    /// The agent whose settings askdesk joins.
+    /// The agent whose settings askdesk joins; or `claude-ai` or
+    /// `chatgpt`, which connect by OAuth with nothing to write: the URL to
+    /// paste and the steps are printed.
     #[arg(value_parser = products())]
-    pub product: setup::Product,
+    pub product: SetupTarget,
+    /// `claude-ai` and `chatgpt` only: the desk's public https URL (what
+    /// --public-url says), which the host reaches from the internet.
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
     /// The current directory's project files, to commit with it, instead
     /// of the user's own settings.
     #[arg(long)]
@@ -159,10 +186,49 @@ pub struct SetupArgs {
     pub ask_on_stop: bool,
 }
 
-fn products() -> impl clap::builder::TypedValueParser<Value = setup::Product> {
+/// What `askdesk setup` sets up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SetupTarget {
+    /// An agent on this machine, whose settings files askdesk joins.
+    Agent(setup::Product),
+    /// A host that connects to the desk over the internet by OAuth.
+    Connector(Connector),
+}
+
+/// The hosts that connect by OAuth, from their makers' clouds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Connector {
+    /// claude.ai, Claude Desktop and Claude's mobile apps (custom
+    /// connectors).
+    ClaudeAi,
+    /// ChatGPT (apps and connectors in developer mode).
+    ChatGpt,
+}
+
+impl Connector {
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::ClaudeAi => "claude-ai",
+            Self::ChatGpt => "chatgpt",
+        }
+    }
+}
+
+fn products() -> impl clap::builder::TypedValueParser<Value = SetupTarget> {
     use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(setup::Product::ALL.map(setup::Product::name))
-        .try_map(|name| setup::Product::from_name(&name).ok_or("not an agent askdesk knows"))
+    let names = setup::Product::ALL
+        .map(setup::Product::name)
+        .into_iter()
+        .chain([Connector::ClaudeAi.name(), Connector::ChatGpt.name()]);
+    clap::builder::PossibleValuesParser::new(names).try_map(|name| {
+        [Connector::ClaudeAi, Connector::ChatGpt]
+            .into_iter()
+            .find(|c| c.name() == name)
+            .map(SetupTarget::Connector)
+            .or_else(|| setup::Product::from_name(&name).map(SetupTarget::Agent))
+            .ok_or("not an agent askdesk knows")
+    })
 }
 
 /// How `askdesk mcp` and the hooks find their desk, or start one: both

@@ -99,6 +99,7 @@ impl ServeArgs {
             env.push(("ASKDESK_ESCALATE", escalate.clone()));
         }
         self.oidc.to_command(&mut flags, &mut env);
+        self.oauth.to_command(&mut flags);
         (flags, env)
     }
 }
@@ -162,6 +163,12 @@ mod tests {
                 oidc_client_secret: Some("0idc-s3cret".to_owned()),
                 oidc_client_secret_file: None,
                 oidc_trust_email_domains: vec!["example.com".to_owned(), "corp.example".to_owned()],
+            },
+            oauth: crate::cli::config::OAuthArgs {
+                oauth_registrations: 7,
+                oauth_private_clients: true,
+                oauth_client_ca: Some(PathBuf::from("/etc/askdesk/clients ca.pem")),
+                oauth_call_seconds: 100,
             },
         };
         let (flags, env) = args.to_command();

@@ -47,6 +47,8 @@ pub struct ServeSettings {
     pub web_push: Option<String>,
     /// The identity provider people sign in with (`--oidc-issuer`).
     pub oidc: Option<crate::oidc::Provider>,
+    /// askdesk as the OAuth authorization server of `/mcp`.
+    pub oauth: super::OAuthSettings,
     /// How long MCP asks without their own timeout wait, in seconds.
     pub mcp_default_timeout: Option<u64>,
     /// Whether `ask_user` also asks in the MCP client's own UI.
@@ -104,6 +106,7 @@ impl ServeSettings {
             site: Site::at(args.site_root.clone()),
             page: PageSettings::check(&args)?,
             oidc: oidc(&args.oidc)?,
+            oauth: super::OAuthSettings::check(&args.oauth)?,
             addr: args.addr,
             web_push: args.web_push,
             mcp_default_timeout: args.mcp_default_timeout,
