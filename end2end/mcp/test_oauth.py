@@ -157,7 +157,9 @@ class Person:
         self.consent_page = page.text
         fields = [(name, html.unescape(value)) for name, value in
                   re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page.text)]
-        answered = await self.browser.post("/oauth/authorize", data=fields + [("decision", "allow")])
+        answered = await self.browser.post(
+            "/oauth/authorize", content=urllib.parse.urlencode(fields + [("decision", "allow")]),
+            headers={"Content-Type": "application/x-www-form-urlencoded"})
         assert answered.status_code == 303, answered.text
         location = answered.headers["location"]
         assert location.startswith(REDIRECT), location
