@@ -275,3 +275,18 @@ async def test_without_a_signed_in_person_nothing_is_issued(desk):
         with anyio.fail_after(30):
             await ask_through(url, provider(url, person, storage), alice)
     assert storage.tokens is None
+
+
+def test_setup_for_claude_ai_checks_the_desk_and_prints_what_to_paste(desk):
+    url, _, _, _ = desk
+    done = subprocess.run([str(BINARY), "setup", "claude-ai", "--url", url], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert f"Remote MCP server URL: {url}/mcp" in done.stdout, done.stdout
+    chatgpt = subprocess.run([str(BINARY), "setup", "chatgpt", "--url", url], capture_output=True, text=True)
+    assert chatgpt.returncode == 0 and f"MCP server URL {url}/mcp" in chatgpt.stdout, chatgpt.stdout
+    # Not https, and not this machine: the hosts could not reach it.
+    refused = subprocess.run([str(BINARY), "setup", "claude-ai", "--url", "http://desk.example.com"],
+                             capture_output=True, text=True)
+    assert refused.returncode == 1 and "must be https" in refused.stderr, refused.stderr
+    missing = subprocess.run([str(BINARY), "setup", "chatgpt"], capture_output=True, text=True)
+    assert missing.returncode == 1 and "needs --url" in missing.stderr, missing.stderr

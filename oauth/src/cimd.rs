@@ -228,7 +228,7 @@ pub(crate) fn checked(id: &str, host: String, value: &Value) -> Result<Document,
     }
     if let Some(bad) = redirect_uris
         .iter()
-        .find(|u| crate::clients::redirect_problem(u).is_some())
+        .find(|u| crate::redirects::redirect_problem(u).is_some())
     {
         return Err(format!("redirect_uris: {bad:?} is not a redirect URI"));
     }

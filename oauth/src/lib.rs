@@ -18,6 +18,7 @@ pub mod cimd;
 mod clients;
 pub mod metadata;
 pub mod pkce;
+mod redirects;
 pub mod register;
 pub mod token;
 

@@ -4,7 +4,7 @@
 //! (no secret, PKCE); its name is its own, and the consent page says
 //! that nobody checked it. The number of registrations is capped.
 
-use crate::{clients::redirect_problem, AuthServer, OAuthError};
+use crate::{redirects::redirect_problem, AuthServer, OAuthError};
 use desk::{Desk, OAuthClient};
 use serde_json::{json, Value};
 

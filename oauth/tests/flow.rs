@@ -67,6 +67,29 @@ fn code_in(redirect: &str) -> String {
     pairs.get("code").expect("a code").clone()
 }
 
+/// alice allows `client_id`'s request: the code it is sent.
+async fn allowed_code(server: &AuthServer, desk: &Desk, client_id: &str) -> String {
+    let request = server
+        .check(desk, params(client_id))
+        .await
+        .expect("a request");
+    code_in(
+        &server
+            .allow(desk, &request, "alice")
+            .await
+            .expect("allowed"),
+    )
+}
+
+/// alice allows `client_id`, and it exchanges the code: its tokens.
+async fn connected(server: &AuthServer, desk: &Desk, client_id: &str) -> serde_json::Value {
+    let code = allowed_code(server, desk, client_id).await;
+    server
+        .token(desk, &exchange(client_id, &code, VERIFIER))
+        .await
+        .expect("tokens")
+}
+
 fn exchange(client_id: &str, code: &str, verifier: &str) -> TokenForm {
     TokenForm {
         grant_type: Some("authorization_code".to_owned()),
@@ -125,20 +148,7 @@ async fn a_person_allows_and_the_client_acts_as_their_agent() {
 async fn refresh_tokens_rotate_and_revocation_ends_the_grant() {
     let (desk, server) = (desk().await, server(10));
     let client_id = registered(&server, &desk).await;
-    let request = server
-        .check(&desk, params(&client_id))
-        .await
-        .expect("a request");
-    let code = code_in(
-        &server
-            .allow(&desk, &request, "alice")
-            .await
-            .expect("allowed"),
-    );
-    let first = server
-        .token(&desk, &exchange(&client_id, &code, VERIFIER))
-        .await
-        .expect("tokens");
+    let first = connected(&server, &desk, &client_id).await;
     let refresh = |token: &str| TokenForm {
         grant_type: Some("refresh_token".to_owned()),
         refresh_token: Some(token.to_owned()),
@@ -156,20 +166,7 @@ async fn refresh_tokens_rotate_and_revocation_ends_the_grant() {
     assert!(desk.bearer(gone).await.expect("read").is_none());
 
     // A new grant, revoked by its access token.
-    let request = server
-        .check(&desk, params(&client_id))
-        .await
-        .expect("a request");
-    let code = code_in(
-        &server
-            .allow(&desk, &request, "alice")
-            .await
-            .expect("allowed"),
-    );
-    let tokens = server
-        .token(&desk, &exchange(&client_id, &code, VERIFIER))
-        .await
-        .expect("tokens");
+    let tokens = connected(&server, &desk, &client_id).await;
     let access = tokens["access_token"].as_str().expect("access");
     let revoke = TokenForm {
         token: Some(access.to_owned()),
@@ -198,16 +195,7 @@ async fn a_wrong_verifier_client_or_resource_spends_the_code_for_nothing() {
         (exchange(&client_id, "{code}", "plain"), "43 to 128"),
         (exchange(&other_id, "{code}", VERIFIER), "another client_id"),
     ] {
-        let request = server
-            .check(&desk, params(&client_id))
-            .await
-            .expect("a request");
-        let code = code_in(
-            &server
-                .allow(&desk, &request, "alice")
-                .await
-                .expect("allowed"),
-        );
+        let code = allowed_code(&server, &desk, &client_id).await;
         let mut form = form;
         if form.code.as_deref() == Some("{code}") {
             form.code = Some(code.clone());
@@ -224,16 +212,7 @@ async fn a_wrong_verifier_client_or_resource_spends_the_code_for_nothing() {
         }
     }
     // A token for another resource is not asked for.
-    let request = server
-        .check(&desk, params(&client_id))
-        .await
-        .expect("a request");
-    let code = code_in(
-        &server
-            .allow(&desk, &request, "alice")
-            .await
-            .expect("allowed"),
-    );
+    let code = allowed_code(&server, &desk, &client_id).await;
     let mut form = exchange(&client_id, &code, VERIFIER);
     form.resource = Some("https://other.example/mcp".to_owned());
     let e = server.token(&desk, &form).await.expect_err("refused");

@@ -241,6 +241,37 @@ async fn mcp(server: &TestServer, token: Option<&str>, body: Value) -> Response 
         .await
 }
 
+/// `ask_user` with one question, waiting `wait` seconds (or as long as
+/// it may).
+fn ask_user(wait: Option<u64>) -> Value {
+    let mut arguments = json!({"questions": [
+        {"id": "q", "question": "Ship it?", "options": [{"label": "Yes"}, {"label": "No"}]}]});
+    if let Some(wait) = wait {
+        arguments["waitSeconds"] = json!(wait);
+    }
+    json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "ask_user", "arguments": arguments}})
+}
+
+/// The ask id a tool's reply names.
+fn ask_id_in(reply: &str) -> String {
+    let at = reply.find("\"askId\":\"").expect("an ask id") + 9;
+    reply[at..at + 32].to_owned()
+}
+
+/// Ask `id` as the admin reads it.
+async fn read_as_admin(server: &TestServer, id: &str) -> Value {
+    let read = server
+        .send(
+            request(Method::GET, &format!("/api/v1/asks/{id}"))
+                .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
+                .body(Body::empty())
+                .expect("request"),
+        )
+        .await;
+    json_of(read).await
+}
+
 fn initialize() -> Value {
     json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {},
@@ -347,7 +378,24 @@ async fn a_revoked_grant_or_a_removed_person_ends_the_token_at_once() {
     let (server, alice, bob) = desk().await;
     let client = register(&server, "Test client").await;
     let (alices, _) = connect(&server, &client, &sign_in(&server, &alice).await).await;
-    let (bobs, bobs_refresh) = connect(&server, &client, &sign_in(&server, &bob).await).await;
+    let bobs_cookie = sign_in(&server, &bob).await;
+    let (bobs, bobs_refresh) = connect(&server, &client, &bobs_cookie).await;
+    // bob cannot disconnect alice's application from his phone page.
+    let alices_grant = server.desk.grants(Some("alice")).await.expect("grants")[0]
+        .id
+        .clone();
+    let tried = server
+        .send(form(
+            "/phone/disconnect",
+            &[("id", &alices_grant)],
+            Some(&bobs_cookie),
+        ))
+        .await;
+    assert_eq!(tried.status(), StatusCode::SEE_OTHER);
+    assert_eq!(
+        mcp(&server, Some(&alices), initialize()).await.status(),
+        StatusCode::OK
+    );
     // Revocation by the client (RFC 7009): always 200, and only its own.
     let revoke = |token: String| {
         request(Method::POST, "/oauth/revoke")
@@ -493,21 +541,12 @@ async fn two_connected_clients_see_only_their_own_asks() {
     let second = register(&server, "Second").await;
     let (one, _) = connect(&server, &first, &cookie).await;
     let (two, _) = connect(&server, &second, &cookie).await;
-    let ask = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-        "name": "ask_user", "arguments": {"waitSeconds": 1, "questions": [
-            {"id": "q", "question": "Ship it?", "options": [{"label": "Yes"}, {"label": "No"}]}]}}});
-    let made = body_text(mcp(&server, Some(&one), ask).await).await;
-    let id_at = made.find("\"askId\":\"").expect("an ask id") + 9;
-    let ask_id = &made[id_at..id_at + 32];
-    let read = server
-        .send(
-            request(Method::GET, &format!("/api/v1/asks/{ask_id}"))
-                .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
-                .body(Body::empty())
-                .expect("request"),
-        )
-        .await;
-    assert_eq!(json_of(read).await["askedBy"], "first-alice");
+    let made = body_text(mcp(&server, Some(&one), ask_user(Some(1))).await).await;
+    let ask_id = ask_id_in(&made);
+    assert_eq!(
+        read_as_admin(&server, &ask_id).await["askedBy"],
+        "first-alice"
+    );
     let other = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
         "name": "await_answer", "arguments": {"askId": ask_id, "waitSeconds": 1}}});
     let refused = body_text(mcp(&server, Some(&two), other.clone()).await).await;
@@ -531,39 +570,24 @@ async fn a_connectors_call_returns_before_its_hosts_limit_and_the_ask_waits_on()
     let (access, _) = connect(&server, &client, &sign_in(&server, &alice).await).await;
     // No waitSeconds: the agent would wait for ever; the connector's host
     // would not.
-    let ask = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-        "name": "ask_user", "arguments": {"questions": [
-            {"id": "q", "question": "Ship it?", "options": [{"label": "Yes"}, {"label": "No"}]}]}}});
     let limit = std::time::Duration::from_secs(30);
     let reply = tokio::time::timeout(limit, async {
-        body_text(mcp(&server, Some(&access), ask).await).await
+        body_text(mcp(&server, Some(&access), ask_user(None)).await).await
     })
     .await
     .expect("the call returns in time");
     assert!(reply.contains("\"status\":\"pending\""), "{reply}");
     assert!(reply.contains("await_answer"), "{reply}");
-    let id_at = reply.find("\"askId\":\"").expect("an ask id") + 9;
-    let ask_id = &reply[id_at..id_at + 32];
-    let read = server
-        .send(
-            request(Method::GET, &format!("/api/v1/asks/{ask_id}"))
-                .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
-                .body(Body::empty())
-                .expect("request"),
-        )
-        .await;
-    assert_eq!(json_of(read).await["status"], "pending");
+    let ask_id = ask_id_in(&reply);
+    assert_eq!(read_as_admin(&server, &ask_id).await["status"], "pending");
     // An agent with a token of its own is not cut short.
     let (_, bot) = server
         .desk
         .add_person("bot", Role::Agent)
         .await
         .expect("bot");
-    let waited = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
-        "name": "ask_user", "arguments": {"waitSeconds": 3, "questions": [
-            {"id": "q", "question": "Ship it?", "options": [{"label": "Yes"}, {"label": "No"}]}]}}});
     let started = std::time::Instant::now();
-    let reply = body_text(mcp(&server, Some(&bot), waited).await).await;
+    let reply = body_text(mcp(&server, Some(&bot), ask_user(Some(3))).await).await;
     assert!(reply.contains("\"status\":\"pending\""), "{reply}");
     assert!(started.elapsed() >= std::time::Duration::from_secs(2));
 }

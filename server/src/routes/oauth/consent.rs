@@ -49,15 +49,16 @@ fn who(caller: &Caller, headers: &HeaderMap) -> Who {
     }
 }
 
-/// Where a browser with no session goes: to sign in, and back here after.
-/// (The guard sends a browser without credentials there before this runs;
-/// this is for one whose session ended in between.)
-fn sign_in_first(parts: &Parts) -> Response {
-    let here = match parts.uri.query() {
-        Some(query) => format!("{}?{query}", parts.uri.path()),
-        None => parts.uri.path().to_owned(),
-    };
-    redirect(&format!("/signin?next={}", app::encode_path(&here)))
+/// Where a browser with no session goes: to sign in, and back to `here`
+/// after. (The guard sends a browser without credentials there before
+/// this runs; this is for one whose session ended in between.)
+fn sign_in_first(here: &str) -> Response {
+    redirect(&format!("/signin?next={}", app::encode_path(here)))
+}
+
+/// The page showing `load`, at `status`.
+async fn shown(state: &AppState, parts: Parts, status: StatusCode, load: ConsentLoad) -> Response {
+    render_with(state, parts, status, Some(load)).await
 }
 
 /// `GET /oauth/authorize`: the request, checked, for the signed-in person
@@ -71,13 +72,13 @@ pub async fn page(
         serde_urlencoded::from_str(parts.uri.query().unwrap_or("")).unwrap_or_default();
     let who = match who(&caller, &parts.headers) {
         Who::Person(name) => name,
-        Who::Nobody => return sign_in_first(&parts),
+        Who::Nobody => return sign_in_first(&parts.uri.to_string()),
         Who::NotAPerson => {
-            return render_with(
+            return shown(
                 &state,
                 parts,
                 StatusCode::FORBIDDEN,
-                Some(ConsentLoad::NotAPerson),
+                ConsentLoad::NotAPerson,
             )
             .await
         }
@@ -96,7 +97,7 @@ pub async fn page(
                     .map(|(name, value)| (name.to_owned(), value))
                     .collect(),
             };
-            let response = render_with(&state, parts, StatusCode::OK, Some(load)).await;
+            let response = shown(&state, parts, StatusCode::OK, load).await;
             answerable_towards(response, &request)
         }
         Err(refusal) => refuse(&state, parts, refusal).await,
@@ -107,8 +108,13 @@ pub async fn page(
 async fn refuse(state: &AppState, parts: Parts, refusal: Refusal) -> Response {
     match refusal {
         Refusal::Shown(why) => {
-            let load = ConsentLoad::Refused(why);
-            render_with(state, parts, StatusCode::BAD_REQUEST, Some(load)).await
+            shown(
+                state,
+                parts,
+                StatusCode::BAD_REQUEST,
+                ConsentLoad::Refused(why),
+            )
+            .await
         }
         Refusal::Redirect(to) => redirect(&to),
     }
@@ -132,22 +138,21 @@ pub async fn decide(
 ) -> Response {
     let Ok(answer) = serde_urlencoded::from_bytes::<Answer>(&body) else {
         let load = ConsentLoad::Refused("the answer is not the consent page's form".to_owned());
-        return render_with(&state, parts, StatusCode::BAD_REQUEST, Some(load)).await;
+        return shown(&state, parts, StatusCode::BAD_REQUEST, load).await;
     };
     let owner = match who(&caller, &parts.headers) {
         Who::Person(name) => name,
         // Signed out meanwhile: signing in again leads back to the question.
         Who::Nobody => {
             let query = serde_urlencoded::to_string(answer.params.pairs()).unwrap_or_default();
-            let back = format!("{}?{query}", ::oauth::AUTHORIZE_PATH);
-            return redirect(&format!("/signin?next={}", app::encode_path(&back)));
+            return sign_in_first(&format!("{}?{query}", ::oauth::AUTHORIZE_PATH));
         }
         Who::NotAPerson => {
-            return render_with(
+            return shown(
                 &state,
                 parts,
                 StatusCode::FORBIDDEN,
-                Some(ConsentLoad::NotAPerson),
+                ConsentLoad::NotAPerson,
             )
             .await
         }
@@ -167,7 +172,7 @@ pub async fn decide(
         Some("deny") => redirect(&state.oauth.deny(&request)),
         _ => {
             let load = ConsentLoad::Refused("decision must be allow or deny".to_owned());
-            render_with(&state, parts, StatusCode::BAD_REQUEST, Some(load)).await
+            shown(&state, parts, StatusCode::BAD_REQUEST, load).await
         }
     }
 }
