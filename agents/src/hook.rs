@@ -15,11 +15,11 @@
 //! that is not askdesk's to answer (another tool's `PreToolUse`) prints
 //! nothing at all.
 
-mod elicitation;
+pub(crate) mod elicitation;
 mod permission;
 mod pre_tool_use;
 mod stop;
-mod transcript;
+pub(crate) mod transcript;
 
 pub(crate) use permission::relayed;
 

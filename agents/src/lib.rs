@@ -9,6 +9,9 @@
 //!   at `/mcp` and on stdio.
 //! - [`hook`]: the hooks of Claude Code and Codex, one pipeline for every
 //!   event.
+//! - [`acp`]: an Agent Client Protocol proxy between an editor and its
+//!   agent, putting the agent's permission prompts and forms to the desk
+//!   too.
 //! - [`detached`]: the desk `askdesk mcp` and the hooks find at their URL,
 //!   or start there as a process of its own.
 //! - [`limit`]: how many asks an agent may make a minute.
@@ -18,6 +21,7 @@
 //! command line that serves one) and the site's files
 //! ([`mcp::hosted::SiteFiles`]).
 
+pub mod acp;
 pub mod backend;
 pub mod detached;
 pub mod hook;

@@ -61,6 +61,14 @@ async fn command() -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Serve(args)) => logged(cli.log_format, serve(args)).await,
         Some(Command::Mcp(args)) => logged(cli.log_format, stdio::run(args)).await,
+        // stdout is the editor's: nothing but the agent's messages on it.
+        Some(Command::Acp(args)) => match agents::acp::run(args.desk.place(), &args.agent).await {
+            Ok(code) => Ok(ExitCode::from(u8::try_from(code).unwrap_or(1))),
+            Err(why) => {
+                eprintln!("askdesk acp: {why}");
+                Ok(ExitCode::FAILURE)
+            }
+        },
         Some(Command::People(command)) => Ok(people::run(command, cli.serve.database).await?),
         Some(Command::Setup(args)) => match args.product {
             SetupTarget::Agent(product) => Ok(server::cli::setup::run(&args, product)?),

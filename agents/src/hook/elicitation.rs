@@ -8,8 +8,8 @@
 //! a choice) and askdesk's own elicitations (its `answerIn: "client"`
 //! form) are left to Claude Code's dialog.
 
-mod content;
-mod schema;
+pub(crate) mod content;
+pub(crate) mod schema;
 
 use super::{agent_name, transcript, Agent, AsUsual, HookEvent};
 use interaction::{Ask, AskStatus, NewAsk};

@@ -10,7 +10,8 @@ mod reproduce;
 mod settings;
 
 pub use commands::{
-    Connector, DatabaseArgs, DeskArgs, Hook, PeopleCommand, SetupArgs, SetupTarget, StopArgs,
+    AcpArgs, Connector, DatabaseArgs, DeskArgs, Hook, PeopleCommand, SetupArgs, SetupTarget,
+    StopArgs,
 };
 pub use database::{data_folder, database_at, Database};
 pub use duration::parse_duration;
@@ -58,6 +59,12 @@ pub enum Command {
     /// Speak MCP on stdin/stdout for a client that launches askdesk: one
     /// tool, `ask_user`. Uses the server at --url, or starts one there.
     Mcp(DeskArgs),
+    /// Run an Agent Client Protocol agent for an editor (Zed, JetBrains):
+    /// `askdesk acp -- AGENT [ARGS…]` starts it and passes every message
+    /// both ways; its permission prompts and forms also go to the desk at
+    /// --url, and the first answer, the editor's or the desk's, counts.
+    /// Without a desk, the editor asks as usual.
+    Acp(AcpArgs),
     /// Answer a server's asks in the terminal: its queue, live.
     Tui(tui::TuiArgs),
     /// Hooks for agents' own question tools: their questions go to the desk.

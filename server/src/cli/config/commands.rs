@@ -157,6 +157,18 @@ pub enum Hook {
     Codex(DeskArgs),
 }
 
+/// Options of `askdesk acp`.
+#[derive(Debug, Clone, Args)]
+pub struct AcpArgs {
+    /// Where the desk is, as for the hooks.
+    #[command(flatten)]
+    pub desk: DeskArgs,
+    /// The agent's command and its arguments, after `--` (e.g.
+    /// `askdesk acp -- claude-agent-acp`).
+    #[arg(last = true, required = true, value_name = "AGENT")]
+    pub agent: Vec<String>,
+}
+
 /// Options of `askdesk setup`.
 #[derive(Debug, Clone, Args)]
 pub struct SetupArgs {
