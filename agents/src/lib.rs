@@ -12,6 +12,8 @@
 //! - [`acp`]: an Agent Client Protocol proxy between an editor and its
 //!   agent, putting the agent's permission prompts and forms to the desk
 //!   too.
+//! - [`opencode`]: OpenCode's questions and permission requests, followed
+//!   on its server's event stream and answered at the desk.
 //! - [`detached`]: the desk `askdesk mcp` and the hooks find at their URL,
 //!   or start there as a process of its own.
 //! - [`limit`]: how many asks an agent may make a minute.
@@ -27,3 +29,4 @@ pub mod detached;
 pub mod hook;
 pub mod limit;
 pub mod mcp;
+pub mod opencode;

@@ -61,6 +61,15 @@ async fn command() -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Serve(args)) => logged(cli.log_format, serve(args)).await,
         Some(Command::Mcp(args)) => logged(cli.log_format, stdio::run(args)).await,
+        Some(Command::Opencode(args)) => {
+            match agents::opencode::run(args.desk.place(), &args.server).await {
+                Ok(()) => Ok(ExitCode::SUCCESS),
+                Err(why) => {
+                    eprintln!("askdesk opencode: {why}");
+                    Ok(ExitCode::FAILURE)
+                }
+            }
+        }
         // stdout is the editor's: nothing but the agent's messages on it.
         Some(Command::Acp(args)) => match agents::acp::run(args.desk.place(), &args.agent).await {
             Ok(code) => Ok(ExitCode::from(u8::try_from(code).unwrap_or(1))),

@@ -10,8 +10,8 @@ mod reproduce;
 mod settings;
 
 pub use commands::{
-    AcpArgs, Connector, DatabaseArgs, DeskArgs, Hook, PeopleCommand, SetupArgs, SetupTarget,
-    StopArgs,
+    AcpArgs, Connector, DatabaseArgs, DeskArgs, Hook, OpencodeArgs, PeopleCommand, SetupArgs,
+    SetupTarget, StopArgs,
 };
 pub use database::{data_folder, database_at, Database};
 pub use duration::parse_duration;
@@ -65,6 +65,12 @@ pub enum Command {
     /// --url, and the first answer, the editor's or the desk's, counts.
     /// Without a desk, the editor asks as usual.
     Acp(AcpArgs),
+    /// Answer OpenCode's questions and permission requests at the desk:
+    /// follows `opencode serve`'s events at --server (every project),
+    /// puts each request to the desk at --url and posts the answer back;
+    /// OpenCode's own window still answers too, and the first answer
+    /// counts. Runs until stopped.
+    Opencode(OpencodeArgs),
     /// Answer a server's asks in the terminal: its queue, live.
     Tui(tui::TuiArgs),
     /// Hooks for agents' own question tools: their questions go to the desk.

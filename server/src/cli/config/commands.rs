@@ -169,6 +169,22 @@ pub struct AcpArgs {
     pub agent: Vec<String>,
 }
 
+/// Options of `askdesk opencode`.
+#[derive(Debug, Clone, Args)]
+pub struct OpencodeArgs {
+    /// Where the desk is, as for the hooks.
+    #[command(flatten)]
+    pub desk: DeskArgs,
+    /// The OpenCode server (`opencode serve --port 4096`).
+    #[arg(
+        long,
+        env = "ASKDESK_OPENCODE_SERVER",
+        value_name = "URL",
+        default_value = "http://127.0.0.1:4096"
+    )]
+    pub server: String,
+}
+
 /// Options of `askdesk setup`.
 #[derive(Debug, Clone, Args)]
 pub struct SetupArgs {
