@@ -99,7 +99,8 @@ pub async fn run(host: Connector, url: Option<&str>) -> anyhow::Result<ExitCode>
             body["resource"]
         );
     }
-    println!("ok   the desk at {url} answers, with its OAuth metadata\n");
+    // Aligned as `askdesk doctor` writes its lines.
+    println!("{:<5}the desk at {url} answers, with its OAuth metadata\n", "ok");
     println!("{}\n", steps(host, &mcp));
     println!(
         "Nothing is written on this machine. `askdesk people grants` lists connected \
