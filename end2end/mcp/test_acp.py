@@ -176,3 +176,15 @@ def test_without_a_desk_the_editor_asks_as_usual():
     assert editor.reply_to(prompt)["result"]["stopReason"] == "end_turn"
     editor.close()
     assert any("the editor asks as usual" in line for line in editor.stderr), editor.stderr
+
+
+def test_the_proxy_ends_with_its_agent_and_says_why_one_cannot_start():
+    for agent, code in [("true", 0), ("false", 1)]:
+        # The editor's stdin stays open: the agent's end is the proxy's.
+        process = subprocess.Popen([str(BINARY), "acp", "--", agent], stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert process.wait(timeout=20) == code, agent
+        process.stdin.close()
+    missing = subprocess.run([str(BINARY), "acp", "--", "/nonexistent/agent"], capture_output=True, text=True,
+                             timeout=20)
+    assert missing.returncode == 1 and "cannot start /nonexistent/agent" in missing.stderr, missing.stderr

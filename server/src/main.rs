@@ -71,13 +71,18 @@ async fn command() -> anyhow::Result<ExitCode> {
             }
         }
         // stdout is the editor's: nothing but the agent's messages on it.
-        Some(Command::Acp(args)) => match agents::acp::run(args.desk.place(), &args.agent).await {
-            Ok(code) => Ok(ExitCode::from(u8::try_from(code).unwrap_or(1))),
-            Err(why) => {
-                eprintln!("askdesk acp: {why}");
-                Ok(ExitCode::FAILURE)
-            }
-        },
+        Some(Command::Acp(args)) => {
+            let code = match agents::acp::run(args.desk.place(), &args.agent).await {
+                Ok(code) => code,
+                Err(why) => {
+                    eprintln!("askdesk acp: {why}");
+                    1
+                }
+            };
+            // The agent has ended, and what it said is written: a read of
+            // the editor's stdin still waiting must not keep the process.
+            std::process::exit(code)
+        }
         Some(Command::People(command)) => Ok(people::run(command, cli.serve.database).await?),
         Some(Command::Setup(args)) => match args.product {
             SetupTarget::Agent(product) => Ok(server::cli::setup::run(&args, product)?),

@@ -100,7 +100,10 @@ pub async fn run(host: Connector, url: Option<&str>) -> anyhow::Result<ExitCode>
         );
     }
     // Aligned as `askdesk doctor` writes its lines.
-    println!("{:<5}the desk at {url} answers, with its OAuth metadata\n", "ok");
+    println!(
+        "{:<5}the desk at {url} answers, with its OAuth metadata\n",
+        "ok"
+    );
     println!("{}\n", steps(host, &mcp));
     println!(
         "Nothing is written on this machine. `askdesk people grants` lists connected \
