@@ -18,6 +18,7 @@
 pub(crate) mod elicitation;
 mod permission;
 mod pre_tool_use;
+mod request_user_input;
 mod stop;
 pub(crate) mod transcript;
 
@@ -48,7 +49,7 @@ impl Agent {
     fn events(self) -> &'static [&'static str] {
         match self {
             Agent::ClaudeCode => &["PreToolUse", "PermissionRequest", "Elicitation", "Stop"],
-            Agent::Codex => &["PermissionRequest"],
+            Agent::Codex => &["PermissionRequest", "PreToolUse"],
         }
     }
 }
@@ -58,7 +59,8 @@ impl Agent {
 #[derive(Debug, Deserialize)]
 #[serde(tag = "hook_event_name")]
 enum Event {
-    /// Claude Code's `AskUserQuestion` tool call ([`pre_tool_use`]).
+    /// Claude Code's `AskUserQuestion` tool call, or Codex's
+    /// `request_user_input` ([`pre_tool_use`]).
     PreToolUse(pre_tool_use::PreToolUse),
     /// Either product's permission prompt ([`permission`]).
     PermissionRequest(permission::PermissionRequest),

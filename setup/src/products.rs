@@ -245,13 +245,23 @@ const CLAUDE_CODE_STOP: Hook = Hook {
 pub const STOP_SECONDS: u64 = 3_600;
 
 /// Codex's hooks, in its `hooks.json` of Claude Code's shape: its approval
-/// prompts, every tool's, go to the desk.
-const CODEX_HOOKS: &[Hook] = &[Hook {
-    event: "PermissionRequest",
-    matcher: Some("*"),
-    args: &["hook", "codex"],
-    timeout: A_DAY,
-}];
+/// prompts, every tool's, go to the desk; so do the questions of its
+/// `request_user_input` tool (plan mode), whose answer goes back as the
+/// hook's reason, since a hook cannot give a tool its result.
+const CODEX_HOOKS: &[Hook] = &[
+    Hook {
+        event: "PermissionRequest",
+        matcher: Some("*"),
+        args: &["hook", "codex"],
+        timeout: A_DAY,
+    },
+    Hook {
+        event: "PreToolUse",
+        matcher: Some("^request_user_input$"),
+        args: &["hook", "codex"],
+        timeout: A_DAY,
+    },
+];
 
 /// Codex releases before hooks were on by default run none without it.
 const CODEX_HOOKS_NOTE: &str =

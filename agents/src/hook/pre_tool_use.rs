@@ -3,9 +3,10 @@
 //! like `ask_user`), and the decision printed: `allow` with the answers in
 //! the tool's own format (and askdesk's faithful projection as context), or
 //! `deny` when the person declined or the ask ended unanswered. Other
-//! tools' calls are not askdesk's to answer.
+//! tools' calls are not askdesk's to answer. Codex's `PreToolUse` for its
+//! `request_user_input` is [`request_user_input`]'s.
 
-use super::{agent_name, Agent, AsUsual, HookEvent};
+use super::{agent_name, request_user_input, Agent, AsUsual, HookEvent};
 use interaction::{claude_code_answer, Ask, AskStatus, LenientAsk, LenientQuestion, NewAsk};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -53,6 +54,15 @@ struct Decision {
 
 impl HookEvent for PreToolUse {
     fn ask(&self, agent: Agent) -> Result<Option<NewAsk>, AsUsual> {
+        if agent == Agent::Codex {
+            if self.tool_name != request_user_input::TOOL {
+                return Ok(None);
+            }
+            let name = agent_name(agent, self.cwd.as_deref());
+            return request_user_input::ask(&self.tool_input, name)
+                .map(Some)
+                .map_err(AsUsual::Unaskable);
+        }
         if self.tool_name != TOOL {
             return Ok(None);
         }
@@ -81,11 +91,27 @@ impl HookEvent for PreToolUse {
     /// finds the ask it made before.
     fn key(&self) -> Option<String> {
         let id = self.tool_use_id.as_deref()?;
+        if self.tool_name == request_user_input::TOOL {
+            return Some(format!("codex:{id}"));
+        }
         Some(format!("claude-code:{id}"))
     }
 
     fn output(&self, ask: &Ask) -> Result<Option<Value>, AsUsual> {
-        serde_json::to_value(decision(ask, &self.tool_input))
+        let output = if self.tool_name == request_user_input::TOOL {
+            Output {
+                hook_specific_output: Decision {
+                    hook_event_name: "PreToolUse",
+                    permission_decision: "deny",
+                    permission_decision_reason: Some(request_user_input::reason(ask)),
+                    updated_input: None,
+                    additional_context: None,
+                },
+            }
+        } else {
+            decision(ask, &self.tool_input)
+        };
+        serde_json::to_value(output)
             .map(Some)
             .map_err(AsUsual::Unwritable)
     }

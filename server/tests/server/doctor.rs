@@ -118,13 +118,13 @@ async fn a_good_setup_passes_every_check() {
     let run = folders.doctor(&url, TOKEN).await;
     assert_eq!(run.code, Some(0), "{}", run.stdout);
     assert_eq!(run.lines("FAIL"), Vec::<&str>::new());
-    // Claude Code's four hooks and Codex's one each ran the test event.
+    // Claude Code's four hooks and Codex's two each ran the test event.
     let answered = run
         .lines("ok")
         .iter()
         .filter(|l| l.ends_with("answered a test event"))
         .count();
-    assert_eq!(answered, 5, "{}", run.stdout);
+    assert_eq!(answered, 6, "{}", run.stdout);
     // Both MCP entries: Claude Code's in ~/.claude.json, Codex's in the
     // project's .codex/config.toml.
     let servers = run

@@ -41,3 +41,4 @@ mod stop;
 mod tls;
 mod trust;
 mod upgrade;
+mod user_input;

@@ -169,7 +169,7 @@ fn user_files() -> Vec<(&'static str, &'static str, String)> {
             CODEX_HOOKS,
             CODEX_HOOKS.replace(
                 "done\"}]}]\n",
-                "done\"}]}],\n    \"PermissionRequest\": [\n      {\n        \"matcher\": \"*\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"{askdesk} hook codex\",\n            \"timeout\": 86400\n          }\n        ]\n      }\n    ]\n",
+                "done\"}]}],\n    \"PermissionRequest\": [\n      {\n        \"matcher\": \"*\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"{askdesk} hook codex\",\n            \"timeout\": 86400\n          }\n        ]\n      }\n    ],\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"^request_user_input$\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"{askdesk} hook codex\",\n            \"timeout\": 86400\n          }\n        ]\n      }\n    ]\n",
             ),
         ),
         (

@@ -87,7 +87,7 @@ fn an_explicit_servers_header_stays_when_askdesk_leaves() {
 }
 
 #[test]
-fn the_permission_hook_goes_in_hooks_json_beside_the_persons() {
+fn the_permission_and_question_hooks_go_in_hooks_json_beside_the_persons() {
     let hooks = file(Product::Codex, Scope::User, 1);
     assert_eq!(hooks.path, "hooks.json");
     let text = round_trip(&hooks, None);
@@ -99,6 +99,18 @@ fn the_permission_hook_goes_in_hooks_json_beside_the_persons() {
     "PermissionRequest": [
       {{
         "matcher": "*",
+        "hooks": [
+          {{
+            "type": "command",
+            "command": "'{PROGRAM}' hook codex",
+            "timeout": 86400
+          }}
+        ]
+      }}
+    ],
+    "PreToolUse": [
+      {{
+        "matcher": "^request_user_input$",
         "hooks": [
           {{
             "type": "command",

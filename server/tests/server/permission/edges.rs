@@ -124,10 +124,15 @@ async fn a_retried_prompt_finds_its_ask_and_a_later_one_is_asked_anew() {
 async fn without_a_desk_or_with_other_events_each_agent_asks_itself() {
     let (url, desk, _shutdown) = server().await;
     let mut other = codex("ls");
-    other["hook_event_name"] = json!("PreToolUse");
+    other["hook_event_name"] = json!("PostToolUse");
     let (stdout, stderr) = run_hook("codex", &url, other.to_string()).await;
     assert_eq!(stdout, "");
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    // Another tool's PreToolUse (askdesk answers request_user_input's):
+    // not askdesk's to answer, so not a word.
+    other["hook_event_name"] = json!("PreToolUse");
+    let (stdout, stderr) = run_hook("codex", &url, other.to_string()).await;
+    assert_eq!((stdout.as_str(), stderr.trim()), ("", ""));
     // https on a port where nothing listens: nothing answers, and a server
     // of askdesk's own (plain http) cannot stand in.
     let closed = {
