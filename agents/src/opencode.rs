@@ -30,6 +30,10 @@ use std::{
     time::Duration,
 };
 
+/// How long a reply to OpenCode, or a look at what is open, may take
+/// (the event stream itself has no limit).
+const REPLY_TIME: Duration = Duration::from_secs(30);
+
 /// What one of OpenCode's requests is.
 #[derive(Debug, Clone)]
 enum Request {
@@ -185,6 +189,7 @@ impl<R: Reach + Send + 'static> Bridge<R> {
                 let listed = self
                     .http
                     .get(&url)
+                    .timeout(REPLY_TIME)
                     .query(&[("directory", &directory)])
                     .send()
                     .await
@@ -256,7 +261,10 @@ impl<R: Reach + Send + 'static> Bridge<R> {
 
     /// Posts a reply to OpenCode, in the request's project.
     async fn reply(&self, route: &str, directory: Option<&str>, body: Option<Value>) {
-        let mut post = self.http.post(format!("{}{route}", self.server));
+        let mut post = self
+            .http
+            .post(format!("{}{route}", self.server))
+            .timeout(REPLY_TIME);
         if let Some(directory) = directory {
             post = post.query(&[("directory", directory)]);
         }
