@@ -10,6 +10,7 @@ import json
 import queue
 import socket
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -25,9 +26,9 @@ class Editor:
     """The editor's side: the proxy's stdin and stdout, and what the
     agent printed on stderr."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, agent: list[str] | None = None):
         self.process = subprocess.Popen(
-            [str(BINARY), "acp", "--url", url, "--", "node", str(AGENT)],
+            [str(BINARY), "acp", "--url", url, "--", *(agent or ["node", str(AGENT)])],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
         self.inbox: queue.Queue = queue.Queue()
@@ -88,7 +89,8 @@ class Editor:
     def prompt(self, session: str, text: str) -> tuple[int, dict]:
         """Sends a prompt: its id, and the agent's request to the editor."""
         sent = self.request("session/prompt", {"sessionId": session, "prompt": [{"type": "text", "text": text}]})
-        asked = self.expect(lambda m: m.get("method") in ("session/request_permission", "elicitation/create"))
+        asked = self.expect(lambda m: m.get("method") in (
+            "session/request_permission", "elicitation/create", "cursor/ask_question"))
         return sent, asked
 
     def close(self):
@@ -188,3 +190,20 @@ def test_the_proxy_ends_with_its_agent_and_says_why_one_cannot_start():
     missing = subprocess.run([str(BINARY), "acp", "--", "/nonexistent/agent"], capture_output=True, text=True,
                              timeout=20)
     assert missing.returncode == 1 and "cannot start /nonexistent/agent" in missing.stderr, missing.stderr
+
+
+def test_cursors_own_questions_are_answered_at_the_desk_by_their_options(server_url):
+    cursor_agent = [sys.executable, str(AGENT.parent / "cursor_agent.py")]
+    editor = Editor(server_url, cursor_agent)
+    session = editor.open_session()
+    prompt, asked = editor.prompt(session, "set up")
+    assert asked["method"] == "cursor/ask_question"
+    ask = pending_ask(server_url, "Cursor set-up")
+    answer(server_url, ask["id"], [{"id": "q-db", "selected": ["PostgreSQL"]},
+                                   {"id": "q-envs", "selected": ["staging", "prod"]}])
+    assert editor.outcome() == {"outcome": {"outcome": "answered", "answers": [
+        {"questionId": "q-db", "selectedOptionIds": ["o2"]},
+        {"questionId": "q-envs", "selectedOptionIds": ["e1", "e2"]}]}}
+    editor.expect(lambda m: m.get("method") == "$/cancel_request")
+    editor.reply_to(prompt)
+    editor.close()

@@ -1,8 +1,9 @@
 //! What an ACP agent asks its editor, as an ask at the desk, and the
 //! desk's answer as the reply the agent expects: `session/request_permission`
-//! (one single-select question of the agent's own options) and
+//! (one single-select question of the agent's own options),
 //! `elicitation/create` in form mode (the schemas askdesk can express, as
-//! Claude Code's Elicitation hook maps them).
+//! Claude Code's Elicitation hook maps them) and Cursor's
+//! `cursor/ask_question`.
 //!
 //! An answer that does not fit what the agent asked (typed text for a
 //! permission prompt with no way to refuse, typed text for a form's
@@ -21,6 +22,28 @@ use serde_json::{json, Value};
 pub const PERMISSION: &str = "session/request_permission";
 /// A form the agent asks the editor to show.
 pub const ELICITATION: &str = "elicitation/create";
+/// Cursor's CLI's own questions (an extension of ACP; its shape as the
+/// clients that answer it read it, not published by Cursor).
+pub const CURSOR_QUESTION: &str = "cursor/ask_question";
+
+/// One of `cursor/ask_question`'s questions.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CursorQuestion {
+    id: String,
+    prompt: String,
+    #[serde(default)]
+    options: Vec<CursorOption>,
+    #[serde(default)]
+    allow_multiple: bool,
+}
+
+/// One of its options.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct CursorOption {
+    id: String,
+    label: String,
+}
 
 /// One of a permission prompt's options.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -41,6 +64,11 @@ pub enum Prompt {
     },
     /// `elicitation/create` in form mode: the message and its fields.
     Form { message: String, fields: Vec<Field> },
+    /// `cursor/ask_question`: its title and questions.
+    Cursor {
+        title: String,
+        questions: Vec<CursorQuestion>,
+    },
 }
 
 /// The id of the one question a permission prompt asks.
@@ -53,6 +81,7 @@ impl Prompt {
         match method {
             PERMISSION => Some(permission(params)),
             ELICITATION => Some(form(params)),
+            CURSOR_QUESTION => Some(cursor(params)),
             _ => None,
         }
     }
@@ -84,6 +113,31 @@ impl Prompt {
             Prompt::Form { message, fields } => {
                 (message.clone(), fields.iter().map(question).collect())
             }
+            Prompt::Cursor { title, questions } => (
+                title.clone(),
+                questions
+                    .iter()
+                    .map(|q| Question {
+                        id: q.id.clone(),
+                        question: q.prompt.clone(),
+                        header: None,
+                        options: q
+                            .options
+                            .iter()
+                            .map(|o| QuestionOption {
+                                label: o.label.clone(),
+                                description: None,
+                                preview: None,
+                            })
+                            .collect(),
+                        multi_select: q.allow_multiple,
+                        format: None,
+                        minimum: None,
+                        maximum: None,
+                        default: None,
+                    })
+                    .collect(),
+            ),
         };
         NewAsk {
             questions,
@@ -112,6 +166,7 @@ impl Prompt {
                 (AskStatus::Declined, _) => Some(json!({"action": "decline"})),
                 _ => None,
             },
+            Prompt::Cursor { questions, .. } => cursor_result(questions, ask),
         }
     }
 }
@@ -173,4 +228,53 @@ fn permission_result(options: &[PermissionOption], ask: &Ask) -> Option<Value> {
             .find(|o| item.selected.first() == Some(&o.name)),
     }?;
     Some(json!({"outcome": {"outcome": "selected", "optionId": chosen.option_id}}))
+}
+
+fn cursor(params: &Value) -> Result<Prompt, String> {
+    let questions: Vec<CursorQuestion> = serde_json::from_value(params["questions"].clone())
+        .map_err(|e| format!("its questions are not Cursor's: {e}"))?;
+    if questions.is_empty() {
+        return Err("it asks no questions".to_owned());
+    }
+    let title = params["title"].as_str().unwrap_or("Cursor asks").to_owned();
+    Ok(Prompt::Cursor { title, questions })
+}
+
+/// Cursor's answer: each question's chosen options, by id. Its shape has
+/// no place for typed text, so an answer with any is no reply (the
+/// editor's window answers); a decline skips, with the person's reason.
+fn cursor_result(questions: &[CursorQuestion], ask: &Ask) -> Option<Value> {
+    match ask.status {
+        AskStatus::Answered => {}
+        AskStatus::Declined => {
+            let reason = ask.decline_reason.clone().unwrap_or_default();
+            return Some(json!({"outcome": {"outcome": "skipped", "reason": reason}}));
+        }
+        _ => return None,
+    }
+    let items = ask.answers.as_ref()?;
+    if items
+        .iter()
+        .any(|item| item.custom.as_deref().is_some_and(|c| !c.trim().is_empty()))
+    {
+        return None;
+    }
+    let answers: Vec<Value> = questions
+        .iter()
+        .map(|q| {
+            let chosen: Vec<&str> = items
+                .iter()
+                .find(|item| item.id == q.id)
+                .map(|item| {
+                    q.options
+                        .iter()
+                        .filter(|o| item.selected.contains(&o.label))
+                        .map(|o| o.id.as_str())
+                        .collect()
+                })
+                .unwrap_or_default();
+            json!({"questionId": q.id, "selectedOptionIds": chosen})
+        })
+        .collect();
+    Some(json!({"outcome": {"outcome": "answered", "answers": answers}}))
 }

@@ -187,3 +187,47 @@ fn the_editors_reply_first_goes_on_and_forgets_the_request() {
     assert_eq!(agent.try_recv().ok().flatten().as_deref(), Some(reply));
     assert!(proxy.state().pending.is_empty());
 }
+
+#[test]
+fn cursors_questions_are_answered_by_their_options_ids() {
+    let prompt = Prompt::of(
+        "cursor/ask_question",
+        &json!({"toolCallId": "t1", "title": "Set-up",
+                "questions": [
+                    {"id": "q-db", "prompt": "Which database?", "allowMultiple": false,
+                     "options": [{"id": "o1", "label": "SQLite"}, {"id": "o2", "label": "PostgreSQL"}]},
+                    {"id": "q-envs", "prompt": "Where to?", "allowMultiple": true,
+                     "options": [{"id": "e1", "label": "staging"}, {"id": "e2", "label": "prod"}]}]}),
+    )
+    .expect("askdesk's")
+    .expect("askable");
+    let new = prompt.ask("cursor-agent");
+    assert_eq!(new.title.as_deref(), Some("Set-up"));
+    assert!(!new.questions[0].multi_select && new.questions[1].multi_select);
+    let answered = ended(
+        &prompt,
+        "answered",
+        Some(json!([
+        {"id": "q-db", "selected": ["PostgreSQL"]},
+        {"id": "q-envs", "selected": ["staging", "prod"]}])),
+    );
+    assert_eq!(
+        prompt.result(&answered),
+        Some(json!({"outcome": {"outcome": "answered", "answers": [
+            {"questionId": "q-db", "selectedOptionIds": ["o2"]},
+            {"questionId": "q-envs", "selectedOptionIds": ["e1", "e2"]}]}}))
+    );
+    // Typed text has no place in Cursor's answer: the editor answers.
+    let typed = ended(
+        &prompt,
+        "answered",
+        Some(json!([
+        {"id": "q-db", "selected": [], "custom": "MySQL"},
+        {"id": "q-envs", "selected": ["staging"]}])),
+    );
+    assert_eq!(prompt.result(&typed), None);
+    assert_eq!(
+        prompt.result(&ended(&prompt, "declined", None)),
+        Some(json!({"outcome": {"outcome": "skipped", "reason": ""}}))
+    );
+}
