@@ -135,6 +135,22 @@ pub struct ValidNewAsk {
 }
 
 impl NewAsk {
+    /// An ask of `questions` by `agent`, titled `title`, and nothing else:
+    /// no context, no timeout, for anyone. What the agents' doors put when
+    /// another product asks.
+    pub fn by(agent: String, title: String, questions: Vec<Question>) -> Self {
+        Self {
+            questions,
+            context: None,
+            title: Some(title),
+            agent: Some(agent),
+            timeout_seconds: None,
+            to: Vec::new(),
+            default_answers: None,
+            session: None,
+        }
+    }
+
     /// Checks the request and the ask's own fields, reporting every problem
     /// at once.
     pub fn validate(self) -> Result<ValidNewAsk, Problems> {

@@ -61,6 +61,29 @@ pub struct Question {
 }
 
 impl Question {
+    /// A question of `options` (none for typed text only), one or several
+    /// of them, and nothing else: no format, bounds or default. What the
+    /// agents' doors build from another product's question.
+    pub fn choice(
+        id: String,
+        question: String,
+        header: Option<String>,
+        options: Vec<QuestionOption>,
+        multi_select: bool,
+    ) -> Self {
+        Self {
+            id,
+            question,
+            header,
+            options,
+            multi_select,
+            format: None,
+            minimum: None,
+            maximum: None,
+            default: None,
+        }
+    }
+
     /// The format the typed answer must have, if the question names a
     /// known one (a valid request names only known formats).
     pub fn format(&self) -> Option<Format> {

@@ -91,11 +91,11 @@ impl Prompt {
         let (title, questions) = match self {
             Prompt::Permission { title, options } => (
                 format!("Permission: {title}"),
-                vec![Question {
-                    id: PERMISSION_ID.to_owned(),
-                    question: format!("May the agent go on: {title}?"),
-                    header: Some("Permission".to_owned()),
-                    options: options
+                vec![Question::choice(
+                    PERMISSION_ID.to_owned(),
+                    format!("May the agent go on: {title}?"),
+                    Some("Permission".to_owned()),
+                    options
                         .iter()
                         .map(|option| QuestionOption {
                             label: option.name.clone(),
@@ -103,12 +103,8 @@ impl Prompt {
                             preview: None,
                         })
                         .collect(),
-                    multi_select: false,
-                    format: None,
-                    minimum: None,
-                    maximum: None,
-                    default: None,
-                }],
+                    false,
+                )],
             ),
             Prompt::Form { message, fields } => {
                 (message.clone(), fields.iter().map(question).collect())
@@ -117,11 +113,8 @@ impl Prompt {
                 title.clone(),
                 questions
                     .iter()
-                    .map(|q| Question {
-                        id: q.id.clone(),
-                        question: q.prompt.clone(),
-                        header: None,
-                        options: q
+                    .map(|q| {
+                        let options = q
                             .options
                             .iter()
                             .map(|o| QuestionOption {
@@ -129,29 +122,20 @@ impl Prompt {
                                 description: None,
                                 preview: None,
                             })
-                            .collect(),
-                        multi_select: q.allow_multiple,
-                        format: None,
-                        minimum: None,
-                        maximum: None,
-                        default: None,
+                            .collect();
+                        Question::choice(
+                            q.id.clone(),
+                            q.prompt.clone(),
+                            None,
+                            options,
+                            q.allow_multiple,
+                        )
                     })
                     .collect(),
             ),
         };
-        NewAsk {
-            questions,
-            context: None,
-            title: Some(crate::hook::transcript::head(
-                &title,
-                interaction::MAX_TITLE_CHARS,
-            )),
-            agent: Some(agent.to_owned()),
-            timeout_seconds: None,
-            to: Vec::new(),
-            default_answers: None,
-            session: None,
-        }
+        let title = crate::hook::transcript::head(&title, interaction::MAX_TITLE_CHARS);
+        NewAsk::by(agent.to_owned(), title, questions)
     }
 
     /// The agent's reply for the ended `ask`, or `None` when the desk's

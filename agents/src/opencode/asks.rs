@@ -58,39 +58,8 @@ fn question_id(index: usize) -> String {
 }
 
 fn new_ask(title: String, agent: &str, questions: Vec<Question>) -> NewAsk {
-    NewAsk {
-        questions,
-        context: None,
-        title: Some(crate::hook::transcript::head(
-            &title,
-            interaction::MAX_TITLE_CHARS,
-        )),
-        agent: Some(agent.to_owned()),
-        timeout_seconds: None,
-        to: Vec::new(),
-        default_answers: None,
-        session: None,
-    }
-}
-
-fn question(
-    id: String,
-    text: String,
-    header: Option<String>,
-    options: Vec<QuestionOption>,
-    multi: bool,
-) -> Question {
-    Question {
-        id,
-        question: text,
-        header,
-        options,
-        multi_select: multi,
-        format: None,
-        minimum: None,
-        maximum: None,
-        default: None,
-    }
+    let title = crate::hook::transcript::head(&title, interaction::MAX_TITLE_CHARS);
+    NewAsk::by(agent.to_owned(), title, questions)
 }
 
 /// The ask of OpenCode's `questions`, in the name of `agent`.
@@ -112,7 +81,7 @@ pub fn question_ask(questions: &[OpenQuestion], agent: &str) -> NewAsk {
                     preview: None,
                 })
                 .collect();
-            question(
+            Question::choice(
                 question_id(i),
                 q.question.clone(),
                 q.header.clone(),
@@ -177,7 +146,7 @@ pub fn permission_ask(asked: &PermissionAsked, agent: &str) -> NewAsk {
         description: Some("Or type why, and OpenCode's agent reads it".to_owned()),
         preview: None,
     });
-    let ask = question(
+    let ask = Question::choice(
         PERMISSION_ID.to_owned(),
         format!("May OpenCode go on: {what}?"),
         Some("Permission".to_owned()),
