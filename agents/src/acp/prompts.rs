@@ -202,7 +202,7 @@ fn permission_result(options: &[PermissionOption], ask: &Ask) -> Option<Value> {
         .as_ref()?
         .iter()
         .find(|a| a.id == PERMISSION_ID)?;
-    let chosen = match item.custom.as_deref().filter(|c| !c.trim().is_empty()) {
+    let chosen = match &item.custom {
         Some(_) => options
             .iter()
             .find(|o| o.kind == "reject_once")
@@ -237,10 +237,7 @@ fn cursor_result(questions: &[CursorQuestion], ask: &Ask) -> Option<Value> {
         _ => return None,
     }
     let items = ask.answers.as_ref()?;
-    if items
-        .iter()
-        .any(|item| item.custom.as_deref().is_some_and(|c| !c.trim().is_empty()))
-    {
+    if items.iter().any(|item| item.custom.is_some()) {
         return None;
     }
     let answers: Vec<Value> = questions

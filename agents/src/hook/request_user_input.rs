@@ -81,12 +81,7 @@ pub(super) fn response(ask: &Ask) -> Option<Value> {
         .iter()
         .map(|item| {
             let mut strings: Vec<String> = item.selected.clone();
-            if let Some(typed) = item
-                .custom
-                .as_deref()
-                .map(str::trim)
-                .filter(|t| !t.is_empty())
-            {
+            if let Some(typed) = &item.custom {
                 strings.push(format!("user_note: {typed}"));
             }
             (item.id.clone(), json!({ "answers": strings }))

@@ -108,13 +108,8 @@ pub fn question_reply(questions: &[OpenQuestion], ask: &Ask) -> Option<Value> {
                 return Vec::new();
             };
             let mut strings = item.selected.clone();
-            let typed = item
-                .custom
-                .as_deref()
-                .map(str::trim)
-                .filter(|c| !c.is_empty());
-            if let (Some(typed), true) = (typed, q.custom != Some(false)) {
-                strings.push(typed.to_owned());
+            if let (Some(typed), true) = (&item.custom, q.custom != Some(false)) {
+                strings.push(typed.clone());
             }
             strings
         })
@@ -167,12 +162,7 @@ pub fn permission_reply(ask: &Ask) -> Option<Value> {
         .as_ref()?
         .iter()
         .find(|a| a.id == PERMISSION_ID)?;
-    if let Some(typed) = item
-        .custom
-        .as_deref()
-        .map(str::trim)
-        .filter(|c| !c.is_empty())
-    {
+    if let Some(typed) = &item.custom {
         return Some(json!({"reply": "reject", "message": typed}));
     }
     let reply = match item.selected.first().map(String::as_str) {

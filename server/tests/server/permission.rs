@@ -16,7 +16,7 @@ use tokio::io::AsyncWriteExt;
 use tokio_util::sync::CancellationToken;
 
 /// A server on a free loopback port, and its desk for playing the person.
-async fn server() -> (String, Desk, CancellationToken) {
+pub(crate) async fn server() -> (String, Desk, CancellationToken) {
     let mut settings = args(None);
     settings.addr = "127.0.0.1:0".parse().expect("addr");
     let shutdown = CancellationToken::new();
@@ -72,7 +72,7 @@ fn bash_rule() -> Value {
 
 /// Runs `askdesk hook <product>` with `stdin` against `url`; returns its
 /// stdout (trimmed) and stderr, after checking it exited 0 as a hook must.
-async fn run_hook(product: &str, url: &str, stdin: String) -> (String, String) {
+pub(crate) async fn run_hook(product: &str, url: &str, stdin: String) -> (String, String) {
     let (_, done) = start_hook(product, url, stdin);
     done.await.expect("hook")
 }

@@ -3,13 +3,9 @@
 //! desk, and the answer back as the hook's denial reason in the tool's
 //! own response shape, labels and typed text together.
 
-use crate::common::{args, by_api};
-use desk::Desk;
+use crate::common::by_api;
 use interaction::Answers;
 use serde_json::{json, Value};
-use std::{process::Stdio, time::Duration};
-use tokio::io::AsyncWriteExt;
-use tokio_util::sync::CancellationToken;
 
 /// Codex's `PreToolUse` input for a `request_user_input` call (the
 /// tool's arguments as `tool_input`, openai/codex's
@@ -29,35 +25,9 @@ fn event() -> Value {
     })
 }
 
+/// `askdesk hook codex` with `stdin`: what it printed on stdout.
 async fn hook(url: String, stdin: String) -> String {
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_askdesk"))
-        .args(["hook", "codex"])
-        .env("ASKDESK_URL", url)
-        .env_remove("ASKDESK_TOKEN")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("askdesk runs");
-    let mut input = child.stdin.take().expect("stdin");
-    input.write_all(stdin.as_bytes()).await.expect("write");
-    drop(input);
-    let output = tokio::time::timeout(Duration::from_secs(60), child.wait_with_output())
-        .await
-        .expect("the hook ends")
-        .expect("output");
-    assert!(output.status.success(), "a hook always exits 0");
-    String::from_utf8_lossy(&output.stdout).trim().to_owned()
-}
-
-async fn server() -> (String, Desk, CancellationToken) {
-    let mut settings = args(None);
-    settings.addr = "127.0.0.1:0".parse().expect("addr");
-    let shutdown = CancellationToken::new();
-    let started = crate::common::start(&settings, shutdown.clone())
-        .await
-        .expect("server");
-    (format!("http://{}", started.addr), started.desk, shutdown)
+    crate::permission::run_hook("codex", &url, stdin).await.0
 }
 
 /// The denial's reason the hook printed.
@@ -74,7 +44,7 @@ fn reason(stdout: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_answer_reaches_codexs_model_in_the_tools_response_shape() {
-    let (url, desk, _shutdown) = server().await;
+    let (url, desk, _shutdown) = crate::permission::server().await;
     let running = tokio::spawn(hook(url, event().to_string()));
     let id = crate::hook::pending(&desk).await;
     let ask = desk.get(&id, &desk::Caller::Unnamed).await.expect("ask");
@@ -104,7 +74,7 @@ async fn the_answer_reaches_codexs_model_in_the_tools_response_shape() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_decline_says_so_and_other_tools_are_left_to_codex() {
-    let (url, desk, _shutdown) = server().await;
+    let (url, desk, _shutdown) = crate::permission::server().await;
     let running = tokio::spawn(hook(url.clone(), event().to_string()));
     let id = crate::hook::pending(&desk).await;
     let decline = serde_json::from_value(json!({"reason": "not now"})).expect("a decline");
