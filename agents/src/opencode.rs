@@ -8,6 +8,9 @@
 //! `question.rejected`, `permission.replied`), the desk's ask is
 //! withdrawn.
 //!
+//! A server that asks for a password (`OPENCODE_SERVER_PASSWORD`) is sent
+//! it as OpenCode's own clients send it, by HTTP basic authentication.
+//!
 //! Each request's ask is made under an idempotency key of its id, so a
 //! bridge that reconnects (or restarts) and catches up on the projects
 //! it has seen (`GET /question`, `GET /permission`) finds the asks it
@@ -52,10 +55,29 @@ impl Request {
     }
 }
 
+/// The OpenCode server a bridge follows.
+#[derive(Clone)]
+pub struct Server {
+    /// Its URL, such as `http://127.0.0.1:4096`.
+    pub url: String,
+    /// Its user and password, when it asks for them.
+    pub login: Option<(String, String)>,
+}
+
+impl std::fmt::Debug for Server {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Server")
+            .field("url", &self.url)
+            .field("login", &self.login.as_ref().map(|(user, _)| user))
+            .finish()
+    }
+}
+
 /// The bridge between one OpenCode server and the desk.
 pub struct Bridge<R> {
     desk: R,
     server: String,
+    login: Option<(String, String)>,
     http: reqwest::Client,
     /// The desk's asks of requests still open, by OpenCode's request id.
     open: Mutex<HashMap<String, (Backend, String)>>,
@@ -63,16 +85,17 @@ pub struct Bridge<R> {
     directories: Mutex<BTreeSet<String>>,
 }
 
-/// Follows the OpenCode server at `server` for ever, the desk found as
+/// Follows the OpenCode server `server` for ever, the desk found as
 /// `desk` finds it.
-pub async fn run<R: Reach + Send + 'static>(desk: R, server: &str) -> Result<(), String> {
+pub async fn run<R: Reach + Send + 'static>(desk: R, server: Server) -> Result<(), String> {
     let http = reqwest::Client::builder()
         .connect_timeout(Duration::from_secs(10))
         .build()
         .map_err(|e| e.to_string())?;
     let bridge = Arc::new(Bridge {
         desk,
-        server: server.trim_end_matches('/').to_owned(),
+        server: server.url.trim_end_matches('/').to_owned(),
+        login: server.login,
         http,
         open: Mutex::default(),
         directories: Mutex::default(),
@@ -97,12 +120,20 @@ fn envelope(line: &str) -> Option<(Option<String>, Value)> {
 }
 
 impl<R: Reach + Send + 'static> Bridge<R> {
+    /// A request to `route` on the server, with its login.
+    fn request(&self, method: reqwest::Method, route: &str) -> reqwest::RequestBuilder {
+        let request = self.http.request(method, format!("{}{route}", self.server));
+        match &self.login {
+            Some((user, password)) => request.basic_auth(user, Some(password)),
+            None => request,
+        }
+    }
+
     /// Follows the event stream until it ends.
     async fn follow(self: Arc<Self>) -> Result<(), String> {
         let url = format!("{}/global/event", self.server);
         let mut response = self
-            .http
-            .get(&url)
+            .request(reqwest::Method::GET, "/global/event")
             .header(reqwest::header::ACCEPT, "text/event-stream")
             .send()
             .await
@@ -185,10 +216,8 @@ impl<R: Reach + Send + 'static> Bridge<R> {
         let directories: Vec<String> = self.lock_directories().iter().cloned().collect();
         for directory in directories {
             for (route, question) in [("/question", true), ("/permission", false)] {
-                let url = format!("{}{route}", self.server);
                 let listed = self
-                    .http
-                    .get(&url)
+                    .request(reqwest::Method::GET, route)
                     .timeout(REPLY_TIME)
                     .query(&[("directory", &directory)])
                     .send()
@@ -262,8 +291,7 @@ impl<R: Reach + Send + 'static> Bridge<R> {
     /// Posts a reply to OpenCode, in the request's project.
     async fn reply(&self, route: &str, directory: Option<&str>, body: Option<Value>) {
         let mut post = self
-            .http
-            .post(format!("{}{route}", self.server))
+            .request(reqwest::Method::POST, route)
             .timeout(REPLY_TIME);
         if let Some(directory) = directory {
             post = post.query(&[("directory", directory)]);

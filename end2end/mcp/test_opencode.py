@@ -6,10 +6,13 @@ desk. The OpenCode server here is a test server that speaks what
 `POST /question/{id}/reply` with `{"answers": [[…], …]}`, `POST
 /question/{id}/reject`, `POST /permission/{id}/reply` with `{"reply",
 "message"?}`, and `GET /question` / `GET /permission` listing a project's
-open requests. (The registry's `opencode serve` starts without a model,
-but asks nothing without one.)"""
+open requests; with a password (`OPENCODE_SERVER_PASSWORD`), HTTP basic
+authentication as user `opencode`. (The registry's `opencode serve`
+starts without a model, but asks nothing without one.)"""
 
+import base64
 import http.server
+import os
 import json
 import queue
 import subprocess
@@ -17,6 +20,7 @@ import threading
 import time
 import urllib.parse
 import uuid
+from pathlib import Path
 
 import httpx2
 import pytest
@@ -34,8 +38,21 @@ class OpenCode(http.server.BaseHTTPRequestHandler):
     replies: "queue.Queue[tuple[str, str, dict | None]]"
     open_questions: list
     streams: int
+    password: "str | None"
+
+    def refused(self) -> bool:
+        """Whether the request lacks the server's login (and was answered 401)."""
+        if self.password is None:
+            return False
+        login = base64.b64encode(f"opencode:{self.password}".encode()).decode()
+        if self.headers.get("Authorization") == f"Basic {login}":
+            return False
+        self.answer(401, {"name": "Unauthorized"})
+        return True
 
     def do_GET(self):
+        if self.refused():
+            return
         path, _, query = self.path.partition("?")
         if path == "/global/event":
             events: queue.Queue = queue.Queue()
@@ -66,6 +83,8 @@ class OpenCode(http.server.BaseHTTPRequestHandler):
             self.answer(404, {"name": "NotFound"})
 
     def do_POST(self):
+        if self.refused():
+            return
         path, _, query = self.path.partition("?")
         length = int(self.headers.get("Content-Length") or 0)
         body = json.loads(self.rfile.read(length)) if length else None
@@ -101,6 +120,7 @@ def opencode():
     OpenCode.replies = queue.Queue()
     OpenCode.open_questions = []
     OpenCode.streams = 0
+    OpenCode.password = None
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), OpenCode)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -265,3 +285,91 @@ def test_without_a_desk_opencode_asks_as_usual_and_the_bridge_keeps_following(op
         process.kill()
         _, stderr = process.communicate(timeout=10)
     assert "OpenCode asks as usual" in stderr, stderr
+
+
+PLUGIN_HOST = """
+// What OpenCode does with a plugin file: imports it and calls each export
+// with the plugin's input, then keeps running.
+const plugin = await import(process.argv[2]);
+await plugin.Askdesk({
+  serverUrl: new URL(process.argv[3]),
+  client: { app: { log: async ({ body }) => console.log(JSON.stringify(body)) } },
+});
+"""
+
+
+def bridges_of(opencode_url: str) -> list[int]:
+    """The pids of `askdesk opencode` processes following `opencode_url`."""
+    found = []
+    for pid in os.listdir("/proc"):
+        try:
+            words = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except (OSError, ValueError):
+            continue
+        # The plugin hands over the URL as OpenCode's `URL` writes it.
+        if b"opencode" in words and any(w.rstrip(b"/") == opencode_url.encode() for w in words):
+            found.append(int(pid))
+    return found
+
+
+def test_setup_writes_a_plugin_that_starts_the_bridge_with_opencodes_password_and_ends_with_it(
+        server_url, opencode, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("XDG_CONFIG_HOME", "ASKDESK_URL", "ASKDESK_TOKEN")}
+    env["HOME"] = str(home)
+    said = subprocess.run([str(BINARY), "setup", "opencode"], env=env, capture_output=True, text=True, check=True).stdout
+    plugin = home / ".config/opencode/plugins/askdesk.js"
+    config = json.loads((home / ".config/opencode/opencode.json").read_text())
+    assert config["mcp"]["askdesk"] == {"type": "local", "command": [str(BINARY.resolve()), "mcp"]}, config
+    assert f"{plugin}: added askdesk's plugin" in said, said
+
+    OpenCode.password = "s3cret pass"
+    host = tmp_path / "host.mjs"
+    host.write_text(PLUGIN_HOST)
+    running = subprocess.Popen(["node", str(host), str(plugin), opencode],
+                               env={**env, "ASKDESK_URL": server_url, "OPENCODE_SERVER_PASSWORD": "s3cret pass"},
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True)
+    try:
+        end = time.monotonic() + 20
+        while OpenCode.streams == 0:
+            assert running.poll() is None, "OpenCode's plugin host ended"
+            assert time.monotonic() < end, "the plugin's bridge did not follow OpenCode's events"
+            time.sleep(0.05)
+        header = f"Plugin {uuid.uuid4().hex[:6]}"
+        publish(asked("que_p", [dict(QUESTIONS[0], header=header)]))
+        ask = pending_ask(server_url, f"OpenCode: {header}")
+        answers = [{"id": "q1", "selected": ["Auth"], "custom": "and audit"}]
+        assert httpx2.post(f"{server_url}/api/v1/asks/{ask['id']}/answers",
+                           json={"answers": answers}).status_code == 200
+        path, _, body = OpenCode.replies.get(timeout=20)
+        assert (path, body) == ("/question/que_p/reply", {"answers": [["Auth", "and audit"]]})
+        assert bridges_of(opencode), "no bridge found"
+    finally:
+        running.kill()
+        running.wait()
+    # OpenCode gone, its bridge goes too: its standard input closed.
+    end = time.monotonic() + 10
+    while bridges_of(opencode):
+        assert time.monotonic() < end, "the bridge outlived OpenCode"
+        time.sleep(0.1)
+    # What the bridge said went to OpenCode's log, as the plugin's service.
+    logged = [json.loads(line) for line in running.stdout.read().splitlines() if line.startswith("{")]
+    assert any(entry["service"] == "askdesk" and "following" in entry["message"] for entry in logged), logged
+
+    removed = subprocess.run([str(BINARY), "setup", "opencode", "--remove"], env=env,
+                             capture_output=True, text=True, check=True).stdout
+    assert not plugin.exists(), removed
+    assert not (home / ".config/opencode/opencode.json").exists(), removed
+
+
+def test_a_bridge_without_opencodes_password_is_refused_and_says_so(opencode):
+    OpenCode.password = "s3cret"
+    process = subprocess.Popen([str(BINARY), "opencode", "--url", "http://127.0.0.1:9", "--server", opencode],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               env={k: v for k, v in os.environ.items() if k != "OPENCODE_SERVER_PASSWORD"})
+    time.sleep(1.5)
+    process.kill()
+    _, stderr = process.communicate(timeout=10)
+    assert OpenCode.streams == 0
+    assert "401 Unauthorized" in stderr, stderr

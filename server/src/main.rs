@@ -2,7 +2,7 @@ use anyhow::Context;
 use clap::Parser;
 use server::cli::{
     backup,
-    config::{Cli, Command, Hook, LogFormat, ServeArgs, ServeSettings, SetupTarget},
+    config::{Cli, Command, Hook, LogFormat, OpencodeArgs, ServeArgs, ServeSettings, SetupTarget},
     people,
     run::{self, StartError},
     shell, stdio,
@@ -61,15 +61,7 @@ async fn command() -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Serve(args)) => logged(cli.log_format, serve(args)).await,
         Some(Command::Mcp(args)) => logged(cli.log_format, stdio::run(args)).await,
-        Some(Command::Opencode(args)) => {
-            match agents::opencode::run(args.desk.place(), &args.server).await {
-                Ok(()) => Ok(ExitCode::SUCCESS),
-                Err(why) => {
-                    eprintln!("askdesk opencode: {why}");
-                    Ok(ExitCode::FAILURE)
-                }
-            }
-        }
+        Some(Command::Opencode(args)) => Ok(opencode(args).await),
         // stdout is the editor's: nothing but the agent's messages on it.
         Some(Command::Acp(args)) => {
             let code = match agents::acp::run(args.desk.place(), &args.agent).await {
@@ -251,5 +243,44 @@ async fn shutdown_signal() {
     #[cfg(not(unix))]
     {
         let _ = ctrl_c.await;
+    }
+}
+
+/// `askdesk opencode`: the bridge, until it fails or, with
+/// `--until-stdin-closes`, until the plugin that started it is gone.
+/// OpenCode's own variables give the server's login, as to its clients.
+async fn opencode(args: OpencodeArgs) -> ExitCode {
+    let login = std::env::var("OPENCODE_SERVER_PASSWORD")
+        .ok()
+        .filter(|password| !password.is_empty())
+        .map(|password| {
+            let user = std::env::var("OPENCODE_SERVER_USERNAME")
+                .ok()
+                .filter(|user| !user.is_empty())
+                .unwrap_or_else(|| "opencode".to_owned());
+            (user, password)
+        });
+    let server = agents::opencode::Server {
+        url: args.server,
+        login,
+    };
+    let bridge = agents::opencode::run(args.desk.place(), server);
+    let closed = async {
+        if args.until_stdin_closes {
+            let mut sink = tokio::io::sink();
+            let _ = tokio::io::copy(&mut tokio::io::stdin(), &mut sink).await;
+        } else {
+            std::future::pending::<()>().await;
+        }
+    };
+    tokio::select! {
+        ended = bridge => match ended {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(why) => {
+                eprintln!("askdesk opencode: {why}");
+                ExitCode::FAILURE
+            }
+        },
+        () = closed => ExitCode::SUCCESS,
     }
 }

@@ -11,6 +11,8 @@ pub enum Entry {
     Server,
     /// One of its hooks.
     Hook(Hook),
+    /// Its plugin, a file of its own that starts a bridge.
+    Plugin,
 }
 
 impl fmt::Display for Entry {
@@ -24,6 +26,7 @@ impl fmt::Display for Entry {
                 }
                 write!(f, " (`askdesk {}`)", hook.args.join(" "))
             }
+            Entry::Plugin => write!(f, "askdesk's plugin"),
         }
     }
 }
@@ -60,6 +63,16 @@ pub(crate) fn server(command: Option<String>, at: Option<usize>) -> Found {
     Found {
         entry: Entry::Server,
         program: command,
+        command_line: None,
+        line: at,
+    }
+}
+
+/// The plugin's entry, running `program`, on line `at`.
+pub(crate) fn plugin(program: Option<String>, at: Option<usize>) -> Found {
+    Found {
+        entry: Entry::Plugin,
+        program,
         command_line: None,
         line: at,
     }

@@ -2,7 +2,7 @@
 //! its MCP server entry and its hooks, each with the program it runs
 //! (`found`), read by each file format's own reader.
 
-use crate::{found::Found, json, toml, EditError, Format, Program, SettingsFile};
+use crate::{found::Found, json, toml, whole, EditError, Format, Program, SettingsFile};
 
 /// askdesk's entries in `text`, the text of `file`: its server entry
 /// under any command, and each hook whose command runs a binary named
@@ -16,5 +16,6 @@ pub fn inspect(
     match file.format {
         Format::Json | Format::Jsonc => json::found(file, text, program),
         Format::Toml => toml::found(file, text),
+        Format::Whole => whole::found(file, text),
     }
 }

@@ -99,7 +99,7 @@ pub(crate) fn found(
             .flatten();
         if let Some(ours) = ours {
             found.push(found::server(
-                command_of(&ours),
+                program_of(&ours),
                 command_line_no(&ours, text),
             ));
         }
@@ -214,6 +214,12 @@ fn fields(fields: &[Field], program: &Program) -> Vec<(String, CstInputValue)> {
 fn input(value: FieldValue, program: &Program) -> CstInputValue {
     match value {
         FieldValue::Program => CstInputValue::from(program.as_str()),
+        FieldValue::ProgramWith(args) => CstInputValue::Array(
+            std::iter::once(program.as_str())
+                .chain(args.iter().copied())
+                .map(CstInputValue::from)
+                .collect(),
+        ),
         FieldValue::Text(text) => CstInputValue::from(text),
         FieldValue::Texts(texts) => {
             CstInputValue::Array(texts.iter().map(|t| CstInputValue::from(*t)).collect())
@@ -258,6 +264,17 @@ pub(super) fn command_of(entry: &CstObject) -> Option<String> {
     entry
         .get("command")
         .and_then(|p| p.value()?.as_string_lit()?.decoded_value().ok())
+}
+
+/// The program a server's `command` names: the string, or a list's first
+/// (OpenCode's shape).
+fn program_of(server: &CstObject) -> Option<String> {
+    let command = server.get("command")?.value()?;
+    let first = match command.as_array() {
+        Some(list) => list.elements().into_iter().next()?,
+        None => command,
+    };
+    first.as_string_lit()?.decoded_value().ok()
 }
 
 /// The line of `text` an entry's `command` is on, when it has one.

@@ -14,13 +14,14 @@ mod inspect;
 mod json;
 mod products;
 mod toml;
+mod whole;
 
 pub use command::{NotWritten, WrittenHook};
 pub use found::{Entry, Found};
 pub use inspect::inspect;
 pub use products::{
-    Field, FieldValue, Format, Hook, McpServer, Options, Product, Root, Scope, SettingsFile,
-    SERVER_NAME, STOP_SECONDS,
+    Field, FieldValue, Format, Hook, McpServer, Options, Plugin, Product, Root, Scope,
+    SettingsFile, SERVER_NAME, STOP_SECONDS,
 };
 
 use std::{fmt, path::Path};
@@ -74,6 +75,8 @@ pub enum Change {
     Server(Verb),
     /// One of askdesk's hooks.
     Hook(Verb, Hook),
+    /// askdesk's plugin, a file of its own.
+    Plugin(Verb),
 }
 
 impl Change {
@@ -82,13 +85,14 @@ impl Change {
         match self {
             Change::Server(_) => Entry::Server,
             Change::Hook(_, hook) => Entry::Hook(*hook),
+            Change::Plugin(_) => Entry::Plugin,
         }
     }
 
     /// What it did.
     pub fn verb(&self) -> Verb {
         match self {
-            Change::Server(verb) | Change::Hook(verb, _) => *verb,
+            Change::Server(verb) | Change::Hook(verb, _) | Change::Plugin(verb) => *verb,
         }
     }
 }
@@ -133,6 +137,9 @@ pub enum EditError {
         key: String,
         expected: &'static str,
     },
+    /// A file askdesk writes whole is there, and askdesk did not write it.
+    #[error("askdesk setup did not write it, and would replace all of it: move it away first")]
+    NotOurs,
 }
 
 /// `current`, the text of `file` (`None` when it does not exist), with
@@ -153,6 +160,7 @@ pub fn edit(
     let (after, changes) = match file.format {
         Format::Json | Format::Jsonc => json::edit(file, text, program, action)?,
         Format::Toml => toml::edit(file, text, program, action)?,
+        Format::Whole => whole::edit(file, text, program, action)?,
     };
     if changes.is_empty() {
         return Ok(Edit {

@@ -1,7 +1,14 @@
 //! Where each product keeps its settings, and what askdesk puts there: a
 //! table of data, so that a new hook or a new file is a new row.
 
+mod entries;
 mod files;
+mod opencode;
+pub use entries::STOP_SECONDS;
+use entries::{
+    CLAUDE_CODE_HOOKS, CLAUDE_CODE_HOOKS_ASKING_ON_STOP, CLAUDE_CODE_SERVER, CLAUDE_CODE_STOP,
+    CODEX_HOOKS, CODEX_HOOKS_NOTE, CODEX_SERVER, CURSOR_SERVER, RESTART,
+};
 use files::{hooks_file, server_file};
 
 /// An agent product askdesk can set itself up in.
@@ -13,6 +20,8 @@ pub enum Product {
     Codex,
     /// The Cursor editor.
     Cursor,
+    /// OpenCode, by its plugin, which starts `askdesk opencode`.
+    OpenCode,
 }
 
 /// Whose settings: the user's own, or the current project's (files meant to
@@ -39,6 +48,9 @@ pub enum Root {
     ClaudeConfig,
     /// Codex's own folder: `$CODEX_HOME`, by default `~/.codex`.
     CodexHome,
+    /// OpenCode's own folder: `$XDG_CONFIG_HOME/opencode`, by default
+    /// `~/.config/opencode`.
+    OpenCodeConfig,
     /// The project's folder, the current directory.
     Project,
 }
@@ -53,6 +65,8 @@ pub enum Format {
     Jsonc,
     /// TOML; its comments are kept.
     Toml,
+    /// A file askdesk writes whole and owns: its [`Plugin`].
+    Whole,
 }
 
 /// One settings file of a product, and what askdesk puts in it.
@@ -68,8 +82,28 @@ pub struct SettingsFile {
     /// askdesk's hooks in this file, in the Claude Code settings shape
     /// (`hooks` → event → matcher groups → commands).
     pub hooks: &'static [Hook],
+    /// The plugin this file is, when askdesk writes it whole
+    /// ([`Format::Whole`]).
+    pub plugin: Option<Plugin>,
     /// What the person should know once the file is written.
     pub note: Option<&'static str>,
+}
+
+/// A plugin askdesk writes whole into a product's plugin folder: a script
+/// that runs this askdesk with `args`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Plugin {
+    /// Its text: its first line says it is askdesk's, and
+    /// [`Plugin::PROGRAM`] stands where the binary's path goes, as a
+    /// JSON string.
+    pub template: &'static str,
+    /// What it runs the binary with, such as `opencode`.
+    pub args: &'static [&'static str],
+}
+
+impl Plugin {
+    /// What the template holds in the binary's place.
+    pub const PROGRAM: &'static str = "\"{program}\"";
 }
 
 /// The name of askdesk's entry among a file's MCP servers.
@@ -96,6 +130,8 @@ pub struct Field {
 pub enum FieldValue {
     /// The askdesk binary's absolute path.
     Program,
+    /// A list: the binary's path, then these arguments.
+    ProgramWith(&'static [&'static str]),
     Text(&'static str),
     Texts(&'static [&'static str]),
     Integer(i64),
@@ -135,143 +171,14 @@ pub struct Hook {
     pub timeout: u32,
 }
 
-/// A day: how long a hook or a tool call may wait for a person.
-const A_DAY: u32 = 86_400;
-
-/// The stdio server `askdesk mcp`, as Claude Code's own `claude mcp add`
-/// writes one.
-const CLAUDE_CODE_SERVER: McpServer = McpServer {
-    table: "mcpServers",
-    fields: &[
-        Field {
-            key: "type",
-            value: FieldValue::Text("stdio"),
-        },
-        Field {
-            key: "command",
-            value: FieldValue::Program,
-        },
-        Field {
-            key: "args",
-            value: FieldValue::Texts(&["mcp"]),
-        },
-    ],
-};
-
-/// Codex stops waiting for a tool after its `tool_timeout_sec`, a minute
-/// unless set.
-const CODEX_SERVER: McpServer = McpServer {
-    table: "mcp_servers",
-    fields: &[
-        Field {
-            key: "command",
-            value: FieldValue::Program,
-        },
-        Field {
-            key: "args",
-            value: FieldValue::Texts(&["mcp"]),
-        },
-        Field {
-            key: "tool_timeout_sec",
-            value: FieldValue::Integer(A_DAY as i64),
-        },
-    ],
-};
-
-const CURSOR_SERVER: McpServer = McpServer {
-    table: "mcpServers",
-    fields: &[
-        Field {
-            key: "command",
-            value: FieldValue::Program,
-        },
-        Field {
-            key: "args",
-            value: FieldValue::Texts(&["mcp"]),
-        },
-    ],
-};
-
-/// Claude Code's hooks: its own `AskUserQuestion` goes to the desk, and
-/// so do its permission prompts, every tool's, and other MCP servers'
-/// forms (one command takes them all).
-const CLAUDE_CODE_HOOKS: &[Hook] = &[
-    ASK_USER_QUESTION,
-    CLAUDE_CODE_PERMISSION,
-    CLAUDE_CODE_ELICITATION,
-];
-
-/// The same, and "what next?" at the desk whenever the agent stops
-/// (`--ask-on-stop`).
-const CLAUDE_CODE_HOOKS_ASKING_ON_STOP: &[Hook] = &[
-    ASK_USER_QUESTION,
-    CLAUDE_CODE_PERMISSION,
-    CLAUDE_CODE_ELICITATION,
-    CLAUDE_CODE_STOP,
-];
-
-const ASK_USER_QUESTION: Hook = Hook {
-    event: "PreToolUse",
-    matcher: Some("AskUserQuestion"),
-    args: &["hook", "claude-code"],
-    timeout: A_DAY,
-};
-
-const CLAUDE_CODE_PERMISSION: Hook = Hook {
-    event: "PermissionRequest",
-    matcher: Some("*"),
-    args: &["hook", "claude-code"],
-    timeout: A_DAY,
-};
-
-/// Another MCP server asks for a form, any server's.
-const CLAUDE_CODE_ELICITATION: Hook = Hook {
-    event: "Elicitation",
-    matcher: None,
-    args: &["hook", "claude-code"],
-    timeout: A_DAY,
-};
-
-/// The agent finished its turn: the ask "what next?" expires after an
-/// hour, and the agent stops, so the hook may run that long.
-const CLAUDE_CODE_STOP: Hook = Hook {
-    event: "Stop",
-    matcher: None,
-    args: &["hook", "claude-code"],
-    timeout: STOP_SECONDS as u32,
-};
-
-/// How long "what next?" waits for a person before the agent stops.
-pub const STOP_SECONDS: u64 = 3_600;
-
-/// Codex's hooks, in its `hooks.json` of Claude Code's shape: its approval
-/// prompts, every tool's, go to the desk; so do the questions of its
-/// `request_user_input` tool (plan mode), whose answer goes back as the
-/// hook's reason, since a hook cannot give a tool its result.
-const CODEX_HOOKS: &[Hook] = &[
-    Hook {
-        event: "PermissionRequest",
-        matcher: Some("*"),
-        args: &["hook", "codex"],
-        timeout: A_DAY,
-    },
-    Hook {
-        event: "PreToolUse",
-        matcher: Some("^request_user_input$"),
-        args: &["hook", "codex"],
-        timeout: A_DAY,
-    },
-];
-
-/// Codex releases before hooks were on by default run none without it.
-const CODEX_HOOKS_NOTE: &str =
-    "a Codex from before hooks were on by default runs them only with `codex_hooks = true` under `[features]` in config.toml";
-
-const RESTART: &str = "restart the agent (or start a new session) to load it";
-
 impl Product {
     /// Every product, in the order the command line lists them.
-    pub const ALL: [Product; 3] = [Product::ClaudeCode, Product::Codex, Product::Cursor];
+    pub const ALL: [Product; 4] = [
+        Product::ClaudeCode,
+        Product::Codex,
+        Product::Cursor,
+        Product::OpenCode,
+    ];
 
     /// Its name on the command line.
     pub fn name(self) -> &'static str {
@@ -279,6 +186,7 @@ impl Product {
             Product::ClaudeCode => "claude-code",
             Product::Codex => "codex",
             Product::Cursor => "cursor",
+            Product::OpenCode => "opencode",
         }
     }
 
@@ -288,6 +196,7 @@ impl Product {
             Product::ClaudeCode => "Claude Code",
             Product::Codex => "Codex",
             Product::Cursor => "Cursor",
+            Product::OpenCode => "OpenCode",
         }
     }
 
@@ -376,6 +285,7 @@ impl Product {
                 CURSOR_SERVER,
                 Some(RESTART),
             )],
+            (Product::OpenCode, scope) => opencode::files(scope),
         }
     }
 }

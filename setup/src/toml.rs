@@ -177,6 +177,11 @@ fn remove(doc: &mut DocumentMut, server: &McpServer) -> Option<Change> {
 fn value(value: FieldValue, program: &Program) -> Value {
     match value {
         FieldValue::Program => Value::from(program.as_str()),
+        FieldValue::ProgramWith(args) => Value::Array(
+            std::iter::once(program.as_str())
+                .chain(args.iter().copied())
+                .collect::<Array>(),
+        ),
         FieldValue::Text(text) => Value::from(text),
         FieldValue::Texts(texts) => Value::Array(texts.iter().copied().collect::<Array>()),
         FieldValue::Integer(n) => Value::from(n),

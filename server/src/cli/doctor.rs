@@ -103,7 +103,7 @@ pub async fn run(args: &DeskArgs) -> Result<ExitCode, SetupError> {
     if !set_up {
         report.fail(
             "no agent's settings here hold askdesk (neither the user's nor this folder's project files)",
-            "askdesk setup claude-code (or codex, or cursor)",
+            "askdesk setup claude-code (or codex, cursor, opencode)",
         );
     }
     probe::desk(&mut report, args).await;

@@ -126,6 +126,8 @@ impl Folders {
             Root::ClaudeConfig => self.agents("CLAUDE_CONFIG_DIR", ".claude")?,
             // Codex's own variable moves its folder, config.toml with it.
             Root::CodexHome => self.agents("CODEX_HOME", ".codex")?,
+            // OpenCode's folder is in the XDG config folder.
+            Root::OpenCodeConfig => self.agents("XDG_CONFIG_HOME", ".config")?.join("opencode"),
             Root::Project => self
                 .project
                 .clone()

@@ -67,6 +67,7 @@ impl Folders {
         for var in [
             "CODEX_HOME",
             "CLAUDE_CONFIG_DIR",
+            "XDG_CONFIG_HOME",
             "ASKDESK_URL",
             "ASKDESK_TOKEN",
         ] {
@@ -144,6 +145,49 @@ async fn a_good_setup_passes_every_check() {
 }
 
 #[tokio::test]
+async fn opencodes_plugin_is_checked_and_never_run_and_a_projects_naming_another_program_fails() {
+    let (url, shutdown) = server().await;
+    let folders = Folders::new();
+    folders.setup(&["opencode"]).await;
+    let run = folders.doctor(&url, TOKEN).await;
+    assert_eq!(run.code, Some(0), "{}", run.stdout);
+    for entry in ["the MCP server `askdesk`", "askdesk's plugin"] {
+        assert!(
+            run.lines("ok")
+                .iter()
+                .any(|l| l.contains(&format!("{entry} runs this askdesk"))),
+            "{entry}: {}",
+            run.stdout
+        );
+    }
+    // A cloned project's plugin, in askdesk's words, running something
+    // else; and a plugin file of that name that is not askdesk's at all.
+    folders.setup(&["opencode", "--project"]).await;
+    let plugin = folders.project.join(".opencode/plugins/askdesk.js");
+    let text = fs::read_to_string(&plugin).expect("the plugin");
+    fs::write(&plugin, text.replace(&program(), "/tmp/elsewhere/askdesk")).expect("written");
+    let run = folders.doctor(&url, TOKEN).await;
+    assert_eq!(run.code, Some(1), "{}", run.stdout);
+    assert!(
+        run.lines("FAIL").iter().any(|l| l.contains(
+            "askdesk's plugin differs from what askdesk setup writes: it runs /tmp/elsewhere/askdesk"
+        ) && l.ends_with("Fix: askdesk setup opencode --project")),
+        "{}",
+        run.stdout
+    );
+    fs::write(&plugin, "export const Askdesk = async () => ({});\n").expect("written");
+    let run = folders.doctor(&url, TOKEN).await;
+    assert!(
+        run.lines("FAIL")
+            .iter()
+            .any(|l| l.contains("askdesk setup did not write it")),
+        "{}",
+        run.stdout
+    );
+    shutdown.cancel();
+}
+
+#[tokio::test]
 async fn a_broken_setup_fails_each_check_with_its_fix() {
     let (url, shutdown) = server().await;
     let folders = Folders::new();
@@ -214,7 +258,7 @@ async fn nothing_set_up_fails_and_says_how_to_start() {
     assert_eq!(run.code, Some(1), "{}", run.stdout);
     assert_eq!(
         run.lines("FAIL"),
-        ["FAIL no agent's settings here hold askdesk (neither the user's nor this folder's project files). Fix: askdesk setup claude-code (or codex, or cursor)"]
+        ["FAIL no agent's settings here hold askdesk (neither the user's nor this folder's project files). Fix: askdesk setup claude-code (or codex, cursor, opencode)"]
     );
     // Nothing answers on this machine yet: a hook starts the desk.
     assert_eq!(

@@ -25,7 +25,7 @@ fn setup(home: &Path, cwd: &Path, args: &[&str]) -> Run {
 /// HOME, and an agent's folder moved by its variable.
 fn setup_with(env: &[(&str, &Path)], cwd: &Path, args: &[&str]) -> Run {
     let mut command = Command::new(env!("CARGO_BIN_EXE_askdesk"));
-    for var in ["HOME", "CODEX_HOME", "CLAUDE_CONFIG_DIR"] {
+    for var in ["HOME", "CODEX_HOME", "CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME"] {
         command.env_remove(var);
     }
     let output = command
@@ -535,4 +535,78 @@ fn ask_on_stop_adds_claude_codes_stop_hook_which_remove_takes_out_with_the_rest(
         run.stderr
     );
     assert!(!home.path().join(".codex").exists());
+}
+
+#[test]
+fn opencode_gets_its_server_and_a_plugin_of_askdesks_own_which_never_replaces_anothers() {
+    let askdesk = program();
+    let home = tempfile::tempdir().expect("home");
+    let xdg = tempfile::tempdir().expect("XDG_CONFIG_HOME");
+    let project = tempfile::tempdir().expect("project");
+    let (home, xdg, project) = (home.path(), xdg.path(), project.path());
+    let config = "{\n  // mine\n  \"theme\": \"tokyonight\"\n}\n";
+    write(&home.join(".config/opencode/opencode.json"), config);
+
+    let said = ok(home, project, &["opencode"]);
+    let plugin = home.join(".config/opencode/plugins/askdesk.js");
+    assert!(
+        said.contains(&format!("{}: added askdesk's plugin", plugin.display())),
+        "{said}"
+    );
+    assert!(said.contains("opencode --port 0"), "{said}");
+    let text = read(&plugin);
+    assert!(
+        text.contains(&format!("const ASKDESK = \"{askdesk}\";")),
+        "{text}"
+    );
+    assert_eq!(
+        read(&home.join(".config/opencode/opencode.json")),
+        format!("{{\n  // mine\n  \"theme\": \"tokyonight\",\n  \"mcp\": {{\n    \"askdesk\": {{\n      \"type\": \"local\",\n      \"command\": [\"{askdesk}\", \"mcp\"]\n    }}\n  }}\n}}\n")
+    );
+    let again = ok(home, project, &["opencode"]);
+    assert!(again.contains("Nothing changed"), "{again}");
+    ok(home, project, &["opencode", "--remove"]);
+    assert!(!plugin.exists());
+    assert_eq!(read(&home.join(".config/opencode/opencode.json")), config);
+
+    // XDG_CONFIG_HOME moves OpenCode's folder.
+    let moved = setup_with(
+        &[("HOME", home), ("XDG_CONFIG_HOME", xdg)],
+        project,
+        &["opencode"],
+    );
+    assert_eq!(moved.code, Some(0), "{}", moved.stderr);
+    assert!(xdg.join("opencode/plugins/askdesk.js").exists());
+    assert!(xdg.join("opencode/opencode.json").exists());
+    assert!(files(project).is_empty(), "nothing written where it ran");
+
+    // A project's plugin folder holding a file of that name that is not
+    // askdesk's: refused, and nothing is written, its config neither.
+    let theirs = "export const Askdesk = async () => ({}); // mine\n";
+    write(&project.join(".opencode/plugins/askdesk.js"), theirs);
+    let refused = setup(home, project, &["opencode", "--project"]);
+    assert_eq!(
+        refused.code,
+        Some(1),
+        "{}{}",
+        refused.stdout,
+        refused.stderr
+    );
+    assert!(
+        refused.stderr.contains("askdesk setup did not write it"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(read(&project.join(".opencode/plugins/askdesk.js")), theirs);
+    assert!(!project.join("opencode.json").exists());
+    let refused = setup(home, project, &["opencode", "--project", "--remove"]);
+    assert_eq!(refused.code, Some(1));
+    assert_eq!(read(&project.join(".opencode/plugins/askdesk.js")), theirs);
+    fs::remove_file(project.join(".opencode/plugins/askdesk.js")).expect("removed");
+    let made = ok(home, project, &["opencode", "--project"]);
+    assert!(
+        project.join(".opencode/plugins/askdesk.js").exists(),
+        "{made}"
+    );
+    assert!(project.join("opencode.json").exists(), "{made}");
 }

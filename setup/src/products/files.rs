@@ -17,6 +17,7 @@ pub(super) fn server_file(
         format,
         server: Some(server),
         hooks: &[],
+        plugin: None,
         note,
     }
 }
@@ -34,6 +35,7 @@ pub(super) fn hooks_file(
         format: Format::Json,
         server: None,
         hooks,
+        plugin: None,
         note,
     }
 }

@@ -21,6 +21,7 @@ fn at(error: &EditError) -> (usize, usize) {
         EditError::Syntax { line, column, .. } | EditError::Shape { line, column, .. } => {
             (*line, *column)
         }
+        EditError::NotOurs => panic!("a settings file askdesk merges into is never whole"),
     }
 }
 

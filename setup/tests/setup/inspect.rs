@@ -23,6 +23,7 @@ fn setups_entries_are_read_back_with_the_program_they_run() {
         .map(|f| match f.entry {
             Entry::Hook(hook) => hook.event,
             Entry::Server => "server",
+            Entry::Plugin => "plugin",
         })
         .collect();
     assert_eq!(

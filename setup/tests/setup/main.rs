@@ -10,6 +10,7 @@ mod codex;
 mod cursor;
 mod errors;
 mod inspect;
+mod opencode;
 
 use setup::{diff, edit, Action, Change, Edit, Product, Program, Root, Scope, SettingsFile};
 

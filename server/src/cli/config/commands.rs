@@ -183,6 +183,10 @@ pub struct OpencodeArgs {
         default_value = "http://127.0.0.1:4096"
     )]
     pub server: String,
+    /// End when standard input closes: how the plugin `askdesk setup
+    /// opencode` writes ties the bridge to the OpenCode that started it.
+    #[arg(long)]
+    pub until_stdin_closes: bool,
 }
 
 /// Options of `askdesk setup`.
