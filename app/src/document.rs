@@ -13,7 +13,13 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     #[cfg(feature = "ssr")]
     provide_context(request_lang());
     let lang = i18n::use_lang();
-    let stylesheet = use_context::<PageConfig>().unwrap_or_default().stylesheet;
+    let config = use_context::<PageConfig>().unwrap_or_default();
+    // In the page, the first paint waits for nothing but the page itself;
+    // linked (while a watch reloads it), it waits for one more request.
+    let style = match config.inline_style {
+        Some(style) => Either::Left(view! { <style inner_html=style.css.to_string()></style> }),
+        None => Either::Right(view! { <link rel="stylesheet" href=config.stylesheet/> }),
+    };
     // For `IslandScripts`, on a site cargo-leptos built.
     provide_context(options.clone());
     view! {
@@ -23,10 +29,10 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1"/>
                 <AutoReload options/>
-                // The stylesheet first, which the first paint waits for,
-                // then what the page registers: its title, and the script
-                // that wakes it (`IslandScripts`), deferred.
-                <link rel="stylesheet" href=stylesheet/>
+                // The style first, which the first paint needs, then what
+                // the page registers: its title, and the script that wakes
+                // it (`IslandScripts`), deferred.
+                {style}
                 <MetaTags/>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
                 <link rel="manifest" href="/manifest.webmanifest"/>
@@ -62,6 +68,8 @@ pub fn IslandScripts(
             }
             // The bundle's path carries its hash; the nonce is the page's.
             let js = config.bundle(bundle).to_owned();
+            #[cfg(feature = "ssr")]
+            announce(&js);
             Either::Left(view! { <Script defer="" src=js/> })
         }
         Loader::Leptos => Either::Right(
@@ -69,6 +77,20 @@ pub fn IslandScripts(
                 .map(|options| view! { <HydrationScripts options islands=true/> }),
         ),
     })
+}
+
+/// Names the page's bundle in a `Link: rel=preload` header, so that the
+/// browser asks for it as the response's head arrives, before it parses
+/// the page down to the script (pages are rendered whole, so the header
+/// is set before anything is sent).
+#[cfg(feature = "ssr")]
+fn announce(js: &str) {
+    let Some(response) = use_context::<leptos_axum::ResponseOptions>() else {
+        return;
+    };
+    if let Ok(value) = http::HeaderValue::from_str(&format!("<{js}>; rel=preload; as=script")) {
+        response.append_header(http::header::LINK, value);
+    }
 }
 
 /// Asks the browser to fetch `bundle` when it is idle, so that a page
@@ -154,9 +176,10 @@ fn request_lang() -> i18n::Lang {
     })
 }
 
-/// The Content-Security-Policy of every page: nothing from elsewhere, and
-/// of inline scripts only those carrying this response's `nonce` (the
-/// hydration script Leptos writes).
+/// The Content-Security-Policy of every page: nothing from elsewhere, of
+/// inline scripts only those carrying this response's `nonce` (the
+/// hydration script Leptos writes), and of inline style only the
+/// stylesheet whose hash is `style` (`sha256-…`).
 /// While a watch serves the pages (`live_reload`, a port), they may also
 /// reach its live-reload WebSocket on that port.
 #[cfg(feature = "ssr")]
@@ -164,13 +187,15 @@ pub fn content_security_policy(
     nonce: &str,
     frame_ancestors: &str,
     live_reload: Option<u16>,
+    style: Option<&str>,
 ) -> String {
     let reload = live_reload
         .map(|port| format!(" ws://*:{port} wss://*:{port}"))
         .unwrap_or_default();
+    let style = style.map(|hash| format!(" '{hash}'")).unwrap_or_default();
     format!(
         "default-src 'none'; script-src 'self' 'nonce-{nonce}' 'wasm-unsafe-eval'; \
-         style-src 'self'; img-src 'self' data:; connect-src 'self'{reload}; manifest-src 'self'; \
+         style-src 'self'{style}; img-src 'self' data:; connect-src 'self'{reload}; manifest-src 'self'; \
          worker-src 'self'; form-action 'self'; \
          base-uri 'none'; frame-ancestors {frame_ancestors}"
     )
@@ -185,7 +210,15 @@ fn set_content_security_policy() {
         return;
     };
     let config = use_context::<PageConfig>().unwrap_or_default();
-    let policy = content_security_policy(&nonce, &config.frame_ancestors, config.live_reload);
+    let policy = content_security_policy(
+        &nonce,
+        &config.frame_ancestors,
+        config.live_reload,
+        config
+            .inline_style
+            .as_ref()
+            .map(|style| style.hash.as_str()),
+    );
     if let Ok(value) = http::HeaderValue::from_str(&policy) {
         response.insert_header(http::header::CONTENT_SECURITY_POLICY, value);
     }
@@ -199,6 +232,9 @@ pub struct PageConfig {
     /// The stylesheet's path; the server names it by its content, so a
     /// browser may keep it for good.
     pub stylesheet: String,
+    /// The stylesheet itself, put in every page instead of linked, when
+    /// the server has it and no watch reloads it.
+    pub inline_style: Option<InlineStyle>,
     /// The origin an embedded ask page tells when it finishes
     /// (`postMessage` target); none: it tells nobody.
     pub embed_origin: Option<String>,
@@ -219,6 +255,16 @@ pub struct PageConfig {
     pub live_reload: Option<u16>,
 }
 
+/// The stylesheet as the pages hold it, and the hash of it their
+/// Content-Security-Policy allows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InlineStyle {
+    /// The CSS, shared by every page.
+    pub css: std::sync::Arc<str>,
+    /// Its CSP hash source, `sha256-<base64>`.
+    pub hash: String,
+}
+
 impl PageConfig {
     /// Where `bundle` is: the path of its JavaScript, which holds its wasm.
     pub fn bundle(&self, bundle: Bundle) -> &str {
@@ -231,6 +277,7 @@ impl Default for PageConfig {
         Self {
             frame_ancestors: "'self'".to_owned(),
             stylesheet: format!("/pkg/{}.css", env!("LEPTOS_OUTPUT_NAME")),
+            inline_style: None,
             embed_origin: None,
             web_push: false,
             bundles: Bundle::ALL.map(|bundle| format!("/pkg/{}.js", bundle.name())),

@@ -24,8 +24,8 @@ pub mod signin;
 #[cfg(feature = "ssr")]
 pub use document::content_security_policy;
 pub use document::{
-    shell, Bundle, IslandScripts, IslandScriptsProps, Loader, PageConfig, PrefetchBundle,
-    PrefetchBundleProps,
+    shell, Bundle, InlineStyle, IslandScripts, IslandScriptsProps, Loader, PageConfig,
+    PrefetchBundle, PrefetchBundleProps,
 };
 
 use leptos::prelude::*;

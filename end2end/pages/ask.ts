@@ -20,9 +20,11 @@ export class AskPage {
   }
 
   /** Opens the page; with JavaScript, waits until the wasm has hydrated it. */
+  /** Opens the ask's page; the page's response. */
   async open(id: string, { hydrated = true } = {}) {
-    await this.page.goto(`/asks/${id}`);
+    const response = await this.page.goto(`/asks/${id}`);
     if (hydrated) await expect(this.page.locator("body[data-hydrated]")).toBeAttached();
+    return response;
   }
 
   question(name: RegExp | string): Locator {

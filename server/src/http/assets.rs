@@ -52,6 +52,8 @@ pub struct Assets {
     /// Each bundle's hashed path, in [`app::Bundle::ALL`]'s order.
     bundles: [Option<String>; app::Bundle::ALL.len()],
     stylesheet: Option<String>,
+    /// The stylesheet's text, which the pages hold.
+    style: Option<app::InlineStyle>,
     /// The site is cargo-leptos's: one wasm-bindgen module and its wasm
     /// (`pkg/<name>.js`, `pkg/<name>.wasm`) for every island, served
     /// under those names.
@@ -138,6 +140,7 @@ impl Assets {
         if let Some(css) = take(&mut raw, &format!("pkg/{NAME}.css")) {
             let path = format!("/pkg/{NAME}.{}.css", hash(&css.identity));
             assets.stylesheet = Some(path.clone());
+            assets.style = inline_style(&css.identity);
             assets.add(path, css, IMMUTABLE);
         }
         let rest: Vec<String> = raw
@@ -175,6 +178,11 @@ impl Assets {
     /// every island.
     pub fn is_cargo_leptos(&self) -> bool {
         self.cargo_leptos
+    }
+
+    /// The stylesheet as the pages hold it, when the site has one.
+    pub fn inline_style(&self) -> Option<&app::InlineStyle> {
+        self.style.as_ref()
     }
 
     /// The stylesheet's path, when the site has one.
@@ -244,4 +252,20 @@ impl agents::mcp::hosted::SiteFiles for Assets {
     fn stylesheet(&self) -> Option<&str> {
         Assets::stylesheet(self)
     }
+}
+
+/// `css` as the pages hold it, with its CSP hash; `None` when it is not
+/// UTF-8 (then the pages link it).
+fn inline_style(css: &[u8]) -> Option<app::InlineStyle> {
+    use base64::Engine as _;
+    use sha2::Digest as _;
+    let text = std::str::from_utf8(css).ok()?;
+    let digest = sha2::Sha256::digest(css);
+    Some(app::InlineStyle {
+        css: text.into(),
+        hash: format!(
+            "sha256-{}",
+            base64::engine::general_purpose::STANDARD.encode(digest)
+        ),
+    })
 }

@@ -178,7 +178,24 @@ async fn pages_link_the_hashed_names_of_their_own_bundle_and_stay_out_of_caches(
             if path == "/" { (1, true) } else { (0, false) },
             "{path}: {html}"
         );
-        assert!(html.contains(&format!(r#"href="{css}""#)), "{html}");
+        // The stylesheet is in the page, allowed by its hash, so that the
+        // first paint waits for no other request; the bundle is announced
+        // in the response's head.
+        assert!(
+            head.contains("<style>body { color: black }</style>"),
+            "{path}: {head}"
+        );
+        assert!(!html.contains(&css), "{path}: the stylesheet is linked");
+        let policy = response_policy(&server, &path).await;
+        let hash = "sha256-9nTC/7dB2f1JpbRTvOrSQbb3pM4m9KB3UwcuNN8sxso=";
+        assert!(
+            policy.contains(&format!("style-src 'self' '{hash}';")),
+            "{policy}"
+        );
+        assert_eq!(
+            get(&server, &path, None).await.headers()[header::LINK],
+            format!("<{own}>; rel=preload; as=script").as_str(),
+        );
     }
     let css = get(&server, &css, None).await;
     assert_eq!(
@@ -397,4 +414,12 @@ async fn the_service_worker_is_served_with_its_own_policy() {
     let icon = get(&server, "/favicon.svg", None).await;
     assert_eq!(icon.status(), StatusCode::OK);
     assert_ne!(policy(&icon), server::http::guard::SERVICE_WORKER_CSP);
+}
+
+/// The Content-Security-Policy `path` is sent with.
+async fn response_policy(server: &TestServer, path: &str) -> String {
+    get(server, path, None).await.headers()[header::CONTENT_SECURITY_POLICY]
+        .to_str()
+        .expect("ASCII")
+        .to_owned()
 }

@@ -199,6 +199,10 @@ impl PageSettings {
         if let Some(stylesheet) = assets.stylesheet() {
             config.stylesheet = stylesheet.to_owned();
         }
+        // A watch reloads the linked stylesheet in place.
+        if self.live_reload.is_none() {
+            config.inline_style = assets.inline_style().cloned();
+        }
         for bundle in app::Bundle::ALL {
             if let Some(path) = assets.bundle(bundle) {
                 config.bundles[bundle as usize] = path.to_owned();
