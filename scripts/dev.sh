@@ -33,8 +33,6 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 TOOLS=${ASKDESK_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/askdesk-tools}
-# wasm-bindgen-cli must equal the wasm-bindgen crate exactly.
-WB_VERSION=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' Cargo.toml)
 # Debian's binaryen (108) emits a broken module from wasm-bindgen's output;
 # the npm package is current and runs on Node.js.
 BINARYEN_VERSION=132.0.0
@@ -146,12 +144,9 @@ select_toolchain() {
   export PATH="$TOOLS/bin:$TOOLS/npm/node_modules/.bin:$PATH"
 }
 
+# wasm-bindgen-cli is xtask's to install (src/tools.rs): in the background,
+# while the bundles compile.
 install_wasm_tools() {
-  if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $WB_VERSION"; then
-    log "cargo install wasm-bindgen-cli $WB_VERSION"
-    # Not --locked: its lockfile pins a webpki-roots the registry may not serve.
-    cargo install wasm-bindgen-cli --version "$WB_VERSION" --root "$TOOLS" --force
-  fi
   wasm-opt --version 2>/dev/null | grep -q "version ${BINARYEN_VERSION%%.*}" ||
     npm_tools "binaryen@$BINARYEN_VERSION"
   [ "$(esbuild --version 2>/dev/null)" = "$ESBUILD_VERSION" ] || npm_tools "esbuild@$ESBUILD_VERSION"
@@ -291,6 +286,7 @@ case "$cmd" in
   bootstrap)
     bootstrap; install_browser; install_end2end; install_mcp_client
     command -v tmux >/dev/null || apt_install tmux
+    xtask tools
     ;;
   env) select_toolchain; xtask env ;;
   *)

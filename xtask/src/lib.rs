@@ -19,6 +19,7 @@ pub mod suites;
 pub mod summary;
 pub mod tally;
 mod tidy;
+pub mod tools;
 pub mod watch;
 
 use std::path::{Path, PathBuf};

@@ -14,7 +14,7 @@ use xtask::{
     process::{step, Error, Result},
     runner, server,
     settings::{check_environment, Settings},
-    site, watch,
+    site, tools, watch,
 };
 
 /// The commands, and what each does.
@@ -35,6 +35,10 @@ const COMMANDS: &[(&str, &str)] = &[
     ("build", "build the debug server and the site"),
     ("build-site", "build only the site"),
     ("build-release", "build the release server and the site"),
+    (
+        "tools",
+        "install wasm-bindgen-cli as the workspace pins it, if missing",
+    ),
     (
         "with-postgres CMD…",
         "run CMD with ASKDESK_TEST_POSTGRES set (a throwaway cluster)",
@@ -84,14 +88,18 @@ fn dispatch(command: Option<&str>, args: &[OsString], settings: &Settings) -> Re
     let done = Ok(ExitCode::SUCCESS);
     match command {
         Some("env") => env(settings),
+        Some("tools") => tools::ready(settings).and(done),
         Some("with-postgres") => with_postgres(settings, args),
         Some(build) if ["build", "build-site", "build-release", "run"].contains(&build) => {
             check_environment()?;
+            // Needed only once the first bundle has compiled.
+            let installing = tools::start(settings)?;
             if build == "build" {
                 server::build(false)?;
             }
             // The site first: the release binary embeds it.
             site::build(settings)?;
+            installing.finish()?;
             if build == "build-release" || build == "run" {
                 server::build(true)?;
             }
@@ -110,11 +118,18 @@ fn dispatch(command: Option<&str>, args: &[OsString], settings: &Settings) -> Re
                 .map(|a| a.to_string_lossy().into_owned())
                 .collect();
             match suites {
-                "test" => Ok(if runner::test(settings, &names)? {
-                    ExitCode::SUCCESS
-                } else {
-                    ExitCode::FAILURE
-                }),
+                "test" => {
+                    // Installing beside the suites before the wasm one,
+                    // which waits for it (its own process: by the lock).
+                    let installing = tools::start(settings)?;
+                    let passed = runner::test(settings, &names)?;
+                    installing.finish()?;
+                    Ok(if passed {
+                        ExitCode::SUCCESS
+                    } else {
+                        ExitCode::FAILURE
+                    })
+                }
                 "suite" => runner::one(settings, names.first().map(String::as_str)).and(done),
                 _ => watch::watch(settings, args).and(done),
             }

@@ -16,6 +16,7 @@ pub const BUNDLES: [&str; 3] = ["ask", "desk", "hosted"];
 /// stylesheet is `pkg/<name>.css`.
 pub const NAME: &str = "askdesk";
 
+#[derive(Debug, Clone)]
 pub struct Settings {
     /// The workspace; every relative path below is from it.
     pub root: PathBuf,

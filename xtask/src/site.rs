@@ -24,9 +24,23 @@ pub fn build(settings: &Settings) -> Result {
     step("site (wasm-release)");
     let site = &settings.site;
     fs::create_dir_all(site.join("pkg")).map_err(at(site))?;
-    for name in &settings.bundles {
-        bundle::release(settings, name)?;
-    }
+    // Each bundle's script is made (one core's work, mostly) while the
+    // next bundle compiles, once wasm-bindgen is there; it may still be
+    // installing in the background (`tools::start`) during the first.
+    std::thread::scope(|scope| {
+        let mut making: Option<std::thread::ScopedJoinHandle<'_, Result>> = None;
+        for name in &settings.bundles {
+            let compiled = bundle::compile(settings, name)?;
+            if let Some(previous) = making.take() {
+                joined(previous)?;
+            }
+            if let Some(compiled) = compiled {
+                crate::tools::ready(settings)?;
+                making = Some(scope.spawn(move || bundle::finish(settings, &compiled)));
+            }
+        }
+        making.map_or(Ok(()), joined)
+    })?;
     copy_static(settings, site)?;
     compress(site)?;
     mark_listing(settings, site)
@@ -179,6 +193,13 @@ fn mark_listing(settings: &Settings, site: &Path) -> Result {
         .and_then(|f| f.set_modified(std::time::SystemTime::now()))
         .map_err(at(&assets))?;
     fs::write(&stamp, listing).map_err(at(&stamp))
+}
+
+/// How a thread making a bundle's script ended.
+fn joined(thread: std::thread::ScopedJoinHandle<'_, Result>) -> Result {
+    thread
+        .join()
+        .unwrap_or_else(|_| Err(Error::new("making a bundle's script panicked")))
 }
 
 #[cfg(test)]

@@ -160,6 +160,7 @@ fn unit(settings: &Settings) -> Result {
 /// as the ask bundle builds them, so the dependencies are compiled once
 /// for both.
 fn wasm(settings: &Settings) -> Result {
+    crate::tools::ready(settings)?;
     run(Command::new("cargo")
         .env(
             "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",

@@ -61,15 +61,25 @@ fn module(js: &Path, wasm: &Path, out: &Path, inline: bool) -> Result {
     run(node.arg(js).arg(wasm).arg(out))
 }
 
-/// The release bundle `name` in the site's `pkg/`, built for size. One
-/// build per bundle: the feature picks the island it wakes, so only `app`
-/// and `frontend` compile again, with everything else shared.
-pub fn release(settings: &Settings, name: &str) -> Result {
+/// A bundle's wasm, compiled and kept under its name, whose script is to
+/// be made again ([`finish`]).
+pub struct Compiled {
+    name: String,
+    kept: PathBuf,
+    script: PathBuf,
+}
+
+/// The release bundle `name`'s wasm, built for size: `None` when its
+/// script in the site's `pkg/` is up to date with it. One build per
+/// bundle: the feature picks the island it wakes, so only `app` and
+/// `frontend` compile again, with everything else shared.
+pub fn compile(settings: &Settings, name: &str) -> Result<Option<Compiled>> {
     cargo_build(settings, name, "wasm-release")?;
     let out = wasm_dir(settings, "wasm-release");
     // Every bundle's build writes the same file: each bundle's wasm is
     // kept under its name, replaced only when it changed, so its time
-    // says when it last did.
+    // says when it last did, and the next bundle's build may start while
+    // this one's script is made.
     let (raw, kept) = (
         out.join("frontend.wasm"),
         out.join(format!("bundle-{name}.wasm")),
@@ -81,15 +91,24 @@ pub fn release(settings: &Settings, name: &str) -> Result {
     let script = settings.site.join("pkg").join(format!("{name}.js"));
     // wasm-bindgen and wasm-opt take a while: skipped when nothing the
     // script is made of changed.
-    if !stale(
+    let stale = stale(
         &script,
         &[&kept, Path::new(MODULE), Path::new(DEAD_EXPORTS)],
-    ) {
-        return Ok(());
-    }
-    let work = out.join(format!("bundle-{name}"));
+    );
+    Ok(stale.then(|| Compiled {
+        name: name.to_owned(),
+        kept,
+        script,
+    }))
+}
+
+/// The compiled bundle's script in the site's `pkg/`: wasm-bindgen,
+/// wasm-opt, and the one classic script of both.
+pub fn finish(settings: &Settings, compiled: &Compiled) -> Result {
+    let Compiled { name, kept, script } = compiled;
+    let work = wasm_dir(settings, "wasm-release").join(format!("bundle-{name}"));
     remove_dir(&work)?;
-    bindgen(&kept, &work, name)?;
+    bindgen(kept, &work, name)?;
     let (js, bound) = (
         work.join(format!("{name}.js")),
         work.join(format!("{name}_bg.wasm")),
@@ -116,7 +135,7 @@ pub fn release(settings: &Settings, name: &str) -> Result {
         .arg("-o")
         .arg(&optimized))?;
     // The hosted form's bundle is inlined into its document.
-    module(&js, &optimized, &script, name == "hosted")?;
+    module(&js, &optimized, script, name == "hosted")?;
     // A site laid out before the wasm moved into the JavaScript.
     for old in [".wasm", ".wasm.br", ".wasm.gz"] {
         let _ = fs::remove_file(settings.site.join("pkg").join(format!("{name}{old}")));
@@ -141,6 +160,7 @@ pub fn watch(settings: &Settings, site: &Path) -> Result {
     }
     let bundle = work.join("bundle");
     remove_dir(&bundle)?;
+    crate::tools::ready(settings)?;
     bindgen(&wasm, &bundle, "bundle")?;
     // --inline: the one file also stands as the hosted form's bundle.
     module(
