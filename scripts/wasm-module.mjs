@@ -16,6 +16,13 @@
 // runs in the parser's last task, before the page's first layout; the
 // module script ran after it (`IslandScripts` again, with the figures).
 //
+// Why it waits for a paint when none came yet (a repeat visit, the script
+// from the cache): the compile and the wake would otherwise come before
+// the first paint, and the person would see nothing until the page is
+// interactive; the server-rendered form works before it wakes, and
+// hydration adopts what was entered (bench/tti.mjs: first paint and first
+// input). A hidden page, which paints nothing, wakes at once.
+//
 // Why Latin-1: each byte is one character, so the file is the wasm plus the
 // escapes below and two bytes of UTF-8 per byte at or above 0x80 (about 4%
 // more brotli than the wasm alone; base64 would be 30% more), and the
@@ -59,17 +66,24 @@ const wake = () => {
     bundle[island.dataset.component]?.(island);
   }
 };
-let module;
-try {
-  module = new WebAssembly.Module(bytes);
-} catch (error) {
-  if (!(error instanceof RangeError)) throw error;
-}
-if (module) {
-  bundle.initSync({ module });
-  wake();
+const start = () => {
+  let module;
+  try {
+    module = new WebAssembly.Module(bytes);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+  }
+  if (module) {
+    bundle.initSync({ module });
+    wake();
+  } else {
+    bundle.default({ module_or_path: WebAssembly.compile(bytes) }).then(wake);
+  }
+};
+if (performance.getEntriesByType("paint").length || document.visibilityState === "hidden") {
+  start();
 } else {
-  bundle.default({ module_or_path: WebAssembly.compile(bytes) }).then(wake);
+  requestAnimationFrame(() => setTimeout(start));
 }
 `;
 const entryPath = join(dirname(glue), `${basename(glue, ".js")}.entry.mjs`);
