@@ -8,7 +8,8 @@
 # and answers per second on SQLite and PostgreSQL, and three instances on
 # one PostgreSQL (multi.sh); a rolling restart of three behind HAProxy
 # (restart.sh); webhook notifications (notify.sh); another
-# client's requests beside 1,000 half-open sockets (crowding.sh).
+# client's requests beside 1,000 half-open sockets (crowding.sh); with
+# FIRST_RUN=1, a fresh clone's first `scripts/dev.sh run` (first_run.sh).
 # The release server and site are built once and copied aside, so builds
 # running meanwhile change nothing here; ASKDESK_BENCH_BIN (and
 # ASKDESK_BENCH_SITE) skip the build and use what they name. Each figure is
@@ -58,6 +59,10 @@ measure multi env JSON_OUT="$out/multi.json" bench/multi.sh
 measure restart env JSON_OUT="$out/restart.json" bench/restart.sh
 measure notify env JSON_OUT="$out/notify.json" bench/notify.sh
 measure crowding env JSON_OUT="$out/crowding.json" bench/crowding.sh
+# A fresh clone's first run, cold: half an hour more, so only when asked.
+if [ -n "${FIRST_RUN:-}" ]; then
+  measure first_run env JSON_OUT="$out/first_run.json" bench/first_run.sh
+fi
 
 step "report"
 python3 bench/report.py "$out"

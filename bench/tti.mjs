@@ -14,6 +14,14 @@
 // cache and is not counted. Reports medians over LOADS rounds (default 15),
 // and how far askdesk's ratios to the peers can be trusted (below).
 //
+// On the phone, also the time until a person's first input counts: the
+// form's controls are used as soon as they show (a label checked, Other
+// text typed, every question answered), then, once the page says it is
+// interactive, the answer is submitted and what the page sends is read.
+// If it carries what was entered, input counted from the moment it was
+// made; if not (a page that drops what was typed before hydration), it
+// counts only from interactive on.
+//
 // Also loads FINISHED_URL, a page without an island, and counts the
 // scripts and wasm it fetches: there should be none.
 //
@@ -43,7 +51,7 @@ const profiles = [
 // The time-to-interactive figures, as `samples` and the result name them.
 const TIMES = ["cold1x", "repeat1x", "cold4x", "repeat4x", "coldphone", "repeatphone"];
 // The first-paint figures of the phone.
-const PAINTS = ["paintcoldphone", "paintrepeatphone"];
+const PAINTS = ["paintcoldphone", "paintrepeatphone", "firstinputphone"];
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
@@ -159,6 +167,57 @@ async function newPage({ rate, network }) {
   return { context, page };
 }
 
+// What a person enters in bench/peers/ask.json's form, the same markup on
+// every page: a label checked and Other text typed on the multi-select
+// question, a choice on the single-select one, text on the optionless one.
+const ENTERED = [
+  ["check", "#features-option-0", "Auth"],
+  ["fill", "#features-other", "and an audit log"],
+  ["check", "#db-option-0", "SQLite"],
+  ["fill", "#notes-other", "ship on Friday"],
+];
+
+// One cold load of `url` at `profile`, used as soon as its first control
+// shows: when the first input was made, when the page was interactive,
+// and whether what was entered is what the page sent once submitted.
+async function firstInput(url, profile) {
+  const { context, page } = await newPage(profile);
+  await page.addInitScript(() => {
+    const first = () => { window.__firstInputAt ??= performance.now(); };
+    document.addEventListener("input", first, true);
+    document.addEventListener("change", first, true);
+  });
+  // The answer is caught, not delivered: the ask stays pending for the
+  // next load.
+  let sent = null;
+  const posted = new Promise((resolve) => {
+    page.route("**/*", (route) => {
+      if (route.request().method() !== "POST") return route.continue();
+      sent = route.request().postData() ?? "";
+      resolve();
+      return route.fulfill({ status: 200, contentType: "application/json", body: "{}" });
+    });
+  });
+  await page.goto(url, { waitUntil: "commit" });
+  await page.waitForSelector(ENTERED[0][1], { state: "visible", timeout: 60_000 });
+  for (const [action, selector, value] of ENTERED) {
+    if (action === "check") await page.check(selector);
+    else await page.fill(selector, value);
+  }
+  await page.waitForSelector("body[data-hydrated]", { state: "attached", timeout: 60_000 });
+  const [inputAt, interactiveAt] = await page.evaluate(() => [window.__firstInputAt, window.__interactiveAt]);
+  // A page that dropped what was entered holds its submit back (every
+  // question must be answered): nothing is sent, nothing was kept.
+  const submit = page.locator('button[type="submit"][value="answer"]');
+  if (await submit.isEnabled()) {
+    await submit.click();
+    await Promise.race([posted, page.waitForTimeout(5_000)]);
+  }
+  const kept = sent !== null && ENTERED.every(([, , value]) => sent.includes(value));
+  await context.close();
+  return { inputAt, interactiveAt, kept, before: inputAt < interactiveAt, counts: kept ? inputAt : interactiveAt };
+}
+
 // One cold load and one repeat visit of `url` at `profile`.
 async function visit(url, profile) {
   const { context, page } = await newPage(profile);
@@ -211,6 +270,14 @@ for (let round = 0; round <= lastRound; round++) {
       if (profile.network) {
         add(name, `paintcold${profile.name}`, v.coldPaint);
         add(name, `paintrepeat${profile.name}`, v.repeatPaint);
+        const f = await firstInput(url, profile);
+        add(name, `firstinput${profile.name}`, f.counts);
+        // Counted, not a median: of the loads where input came before
+        // interactive, how many kept it.
+        if (f.before) {
+          add(name, `inputbefore${profile.name}`, 1);
+          if (f.kept) add(name, `inputkept${profile.name}`, 1);
+        }
         if (name === "askdesk" && process.env.DESK_URL) {
           const d = await afterDesk(process.env.DESK_URL, url, profile);
           add(name, `afterdesk${profile.name}`, d.tti);
@@ -256,7 +323,11 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 const result = { loads, phoneLoads, seconds: (performance.now() - started) / 1000, pages: {}, finished, intervals: {} };
+result.inputKept = {};
 for (const [name] of pages) {
+  const counted = (figure) => samples[name][figure]?.length ?? 0;
+  result.inputKept[name] = [counted("inputbeforephone"), counted("inputkeptphone")];
+  for (const figure of ["inputbeforephone", "inputkeptphone"]) delete samples[name][figure];
   result.pages[name] = Object.fromEntries(Object.entries(samples[name]).map(([k, v]) => [k, median(v)]));
 }
 
@@ -312,6 +383,11 @@ row("phone: first paint, cold", "paintcoldphone", "ms", 0);
 row("phone: TTI cold", "coldphone", "ms", 0);
 row("phone: first paint, repeat", "paintrepeatphone", "ms", 0);
 row("phone: TTI repeat", "repeatphone", "ms", 0);
+row("phone: first input counts", "firstinputphone", "ms", 0);
+if (result.pages.askdesk.firstinputphone !== undefined) {
+  const kept = pages.map(([name]) => `${name} ${result.inputKept[name][1]} of ${result.inputKept[name][0]}`);
+  console.log(`phone: loads where input came before interactive, and of those kept: ${kept.join(", ")}`);
+}
 if (result.pages.askdesk.afterdeskphone !== undefined) {
   const { paintafterdeskphone: paint, afterdeskphone: tti } = result.pages.askdesk;
   console.log(`phone: an ask opened after the desk (its bundle prefetched): first paint ${paint.toFixed(0)} ms, TTI ${tti.toFixed(0)} ms`);
