@@ -11,6 +11,23 @@ use std::{process::ExitCode, time::Instant};
 use tokio_util::sync::CancellationToken;
 use tracing_subscriber::EnvFilter;
 
+/// The site as `scripts/dev.sh` lays it out in `target/site`, embedded in
+/// release builds (read from that folder at run time in debug builds). Here
+/// in the binary, so that the library compiles before the site is built
+/// (xtask builds the two side by side) and a new site recompiles only this
+/// file; the library reads it through `assets::build_in`.
+#[derive(rust_embed::RustEmbed)]
+#[folder = "../target/site"]
+#[allow_missing = true]
+struct Site;
+
+/// The site's files: their paths below the site, and their bytes.
+fn site_files() -> Vec<(String, Vec<u8>)> {
+    Site::iter()
+        .filter_map(|path| Some((path.to_string(), Site::get(&path)?.data.into_owned())))
+        .collect()
+}
+
 /// jemalloc: it keeps its free lists outside the blocks, so memory hyper
 /// reserves for each waiting connection and never writes stays unresident
 /// (bench/waiters.sh compares allocators).
@@ -30,6 +47,7 @@ fn no_transparent_huge_pages() {
 
 fn main() -> ExitCode {
     no_transparent_huge_pages();
+    server::http::assets::build_in(site_files);
     match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -97,10 +97,21 @@ fn dispatch(command: Option<&str>, args: &[OsString], settings: &Settings) -> Re
             if build == "build" {
                 server::build(false)?;
             }
-            // The site first: the release binary embeds it.
-            site::build(settings)?;
+            let release = build == "build-release" || build == "run";
+            // The site first: the release binary embeds it; its library
+            // does not, and builds beside it.
+            std::thread::scope(|scope| {
+                let library = release.then(|| scope.spawn(server::build_library));
+                let site = site::build(settings);
+                let library = library.map_or(Ok(()), |thread| {
+                    thread
+                        .join()
+                        .unwrap_or_else(|_| Err(Error::new("the library's build panicked")))
+                });
+                site.and(library)
+            })?;
             installing.finish()?;
-            if build == "build-release" || build == "run" {
+            if release {
                 server::build(true)?;
             }
             if build == "run" {

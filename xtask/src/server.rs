@@ -19,3 +19,13 @@ pub fn build(release: bool) -> Result {
     }
     run(&mut cargo)
 }
+
+/// The release server's library and everything it depends on: all of the
+/// release build but the binary, which embeds the site. It needs nothing
+/// the site's build makes and takes another lock (cargo's release folder),
+/// so it runs beside that build, filling the cores the bundles' link-time
+/// optimisation and wasm-opt leave idle.
+pub fn build_library() -> Result {
+    step("server library (release), beside the site");
+    run(Command::new("cargo").args(["build", "-p", "server", "--lib", "--release"]))
+}

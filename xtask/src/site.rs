@@ -174,19 +174,20 @@ fn listing(site: &Path) -> Result<String> {
     Ok(names.join("\n") + "\n")
 }
 
-/// A release build embeds the site (`server/src/http/assets.rs`, through
-/// rust-embed). Cargo rebuilds that module when an embedded file changes,
-/// but it cannot see a file added or removed, so when the site's listing
-/// differs from the last build's (kept beside the site) the module's time
-/// is touched, which rebuilds it: the release binary never serves a stale
-/// listing. Only its time changes, never its text.
+/// A release build embeds the site (`server/src/main.rs`, the binary's
+/// own file, through rust-embed). Cargo rebuilds the binary when an
+/// embedded file changes, but it cannot see a file added or removed, so
+/// when the site's listing differs from the last build's (kept beside the
+/// site) that file's time is touched, which rebuilds it: the release
+/// binary never serves a stale listing. Only its time changes, never its
+/// text.
 fn mark_listing(settings: &Settings, site: &Path) -> Result {
     let listing = listing(site)?;
     let stamp = PathBuf::from(format!("{}-listing", site.display()));
     if fs::read_to_string(&stamp).ok().as_deref() == Some(listing.as_str()) {
         return Ok(());
     }
-    let assets = settings.root.join("server/src/http/assets.rs");
+    let assets = settings.root.join("server/src/main.rs");
     fs::File::options()
         .write(true)
         .open(&assets)

@@ -24,12 +24,18 @@ use std::{collections::HashMap, path::Path};
 /// `.cargo/config.toml` sets for every build.
 const NAME: &str = env!("LEPTOS_OUTPUT_NAME");
 
-/// The site as `scripts/dev.sh` lays it out in `target/site`, embedded in
-/// release builds (read from that folder at run time in debug builds).
-#[derive(rust_embed::RustEmbed)]
-#[folder = "../target/site"]
-#[allow_missing = true]
-struct Site;
+/// The files of the site built into the binary, as `askdesk`'s `main`
+/// gives them ([`build_in`]): the site is embedded there, not here, so that
+/// this library, and all it depends on, compiles before the site is built.
+static BUILT_IN: std::sync::OnceLock<SiteFiles> = std::sync::OnceLock::new();
+
+/// Lists a site's files: each one's path below the site, and its bytes.
+pub type SiteFiles = fn() -> Vec<(String, Vec<u8>)>;
+
+/// Says where the binary's own site is. The first call counts.
+pub fn build_in(files: SiteFiles) {
+    let _ = BUILT_IN.set(files);
+}
 
 /// How long a browser keeps a file whose name changes with its content.
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
@@ -82,12 +88,10 @@ fn hash(bytes: &[u8]) -> String {
 }
 
 impl Assets {
-    /// The site built into this binary.
+    /// The site built into this binary ([`build_in`]); none when it
+    /// has none.
     pub fn embedded() -> Self {
-        Self::from_files(
-            Site::iter()
-                .filter_map(|path| Some((path.to_string(), Site::get(&path)?.data.into_owned()))),
-        )
+        Self::from_files(BUILT_IN.get().map(|files| files()).unwrap_or_default())
     }
 
     /// The site in `root`, read now.
