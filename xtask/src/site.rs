@@ -35,8 +35,12 @@ pub fn build(settings: &Settings) -> Result {
                 joined(previous)?;
             }
             if let Some(compiled) = compiled {
-                crate::tools::ready(settings)?;
-                making = Some(scope.spawn(move || bundle::finish(settings, &compiled)));
+                // The next bundle compiles meanwhile, while wasm-bindgen
+                // may still be installing.
+                making = Some(scope.spawn(move || {
+                    crate::tools::ready(settings)?;
+                    bundle::finish(settings, &compiled)
+                }));
             }
         }
         making.map_or(Ok(()), joined)
