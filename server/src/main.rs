@@ -31,8 +31,13 @@ fn site_files() -> Vec<(String, Vec<u8>)> {
 /// jemalloc: it keeps its free lists outside the blocks, so memory hyper
 /// reserves for each waiting connection and never writes stays unresident
 /// (bench/waiters.sh compares allocators).
+#[cfg(not(feature = "dhat-heap"))]
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+/// bench/heap.sh's build: every allocation counted by its site.
+#[cfg(feature = "dhat-heap")]
+#[global_allocator]
+static ALLOCATOR: dhat::Alloc = dhat::Alloc;
 
 /// Transparent huge pages off for this process, before the runtime's
 /// threads start: with them, every touched huge page of the allocator's arenas
@@ -46,6 +51,9 @@ fn no_transparent_huge_pages() {
 }
 
 fn main() -> ExitCode {
+    // Writes dhat-heap.json in the working folder when main returns.
+    #[cfg(feature = "dhat-heap")]
+    let _profiler = dhat::Profiler::new_heap();
     no_transparent_huge_pages();
     server::http::assets::build_in(site_files);
     match tokio::runtime::Builder::new_multi_thread()
