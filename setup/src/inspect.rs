@@ -16,6 +16,6 @@ pub fn inspect(
     match file.format {
         Format::Json | Format::Jsonc => json::found(file, text, program),
         Format::Toml => toml::found(file, text),
-        Format::Whole => whole::found(file, text),
+        Format::Whole(plugin) => whole::found(&plugin, text),
     }
 }

@@ -160,7 +160,7 @@ pub fn edit(
     let (after, changes) = match file.format {
         Format::Json | Format::Jsonc => json::edit(file, text, program, action)?,
         Format::Toml => toml::edit(file, text, program, action)?,
-        Format::Whole => whole::edit(file, text, program, action)?,
+        Format::Whole(plugin) => whole::edit(&plugin, text, program, action)?,
     };
     if changes.is_empty() {
         return Ok(Edit {

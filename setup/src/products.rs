@@ -65,8 +65,8 @@ pub enum Format {
     Jsonc,
     /// TOML; its comments are kept.
     Toml,
-    /// A file askdesk writes whole and owns: its [`Plugin`].
-    Whole,
+    /// A file askdesk writes whole and owns: this plugin.
+    Whole(Plugin),
 }
 
 /// One settings file of a product, and what askdesk puts in it.
@@ -82,23 +82,18 @@ pub struct SettingsFile {
     /// askdesk's hooks in this file, in the Claude Code settings shape
     /// (`hooks` → event → matcher groups → commands).
     pub hooks: &'static [Hook],
-    /// The plugin this file is, when askdesk writes it whole
-    /// ([`Format::Whole`]).
-    pub plugin: Option<Plugin>,
     /// What the person should know once the file is written.
     pub note: Option<&'static str>,
 }
 
 /// A plugin askdesk writes whole into a product's plugin folder: a script
-/// that runs this askdesk with `args`.
+/// that runs this askdesk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Plugin {
     /// Its text: its first line says it is askdesk's, and
     /// [`Plugin::PROGRAM`] stands where the binary's path goes, as a
     /// JSON string.
     pub template: &'static str,
-    /// What it runs the binary with, such as `opencode`.
-    pub args: &'static [&'static str],
 }
 
 impl Plugin {

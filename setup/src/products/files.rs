@@ -17,7 +17,6 @@ pub(super) fn server_file(
         format,
         server: Some(server),
         hooks: &[],
-        plugin: None,
         note,
     }
 }
@@ -35,7 +34,6 @@ pub(super) fn hooks_file(
         format: Format::Json,
         server: None,
         hooks,
-        plugin: None,
         note,
     }
 }

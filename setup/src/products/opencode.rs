@@ -23,7 +23,6 @@ const SERVER: McpServer = McpServer {
 /// The plugin: OpenCode loads every script in its `plugins` folders.
 const PLUGIN: Plugin = Plugin {
     template: include_str!("opencode.js"),
-    args: &["opencode"],
 };
 
 const RESTART: &str = "restart OpenCode to load them; the plugin's bridge follows OpenCode's server, so run `opencode serve` or start the terminal with `opencode --port 0`";
@@ -46,16 +45,14 @@ pub(super) fn files(scope: Scope) -> Vec<SettingsFile> {
             format: Format::Jsonc,
             server: Some(SERVER),
             hooks: &[],
-            plugin: None,
             note: None,
         },
         SettingsFile {
             root,
             path: plugin,
-            format: Format::Whole,
+            format: Format::Whole(PLUGIN),
             server: None,
             hooks: &[],
-            plugin: Some(PLUGIN),
             note: Some(RESTART),
         },
     ]
