@@ -76,8 +76,8 @@ impl std::fmt::Debug for Server {
 /// The bridge between one OpenCode server and the desk.
 pub struct Bridge<R> {
     desk: R,
-    server: String,
-    login: Option<(String, String)>,
+    /// The server followed, its URL without a trailing slash.
+    server: Server,
     http: reqwest::Client,
     /// The desk's asks of requests still open, by OpenCode's request id.
     open: Mutex<HashMap<String, (Backend, String)>>,
@@ -94,8 +94,10 @@ pub async fn run<R: Reach + Send + 'static>(desk: R, server: Server) -> Result<(
         .map_err(|e| e.to_string())?;
     let bridge = Arc::new(Bridge {
         desk,
-        server: server.url.trim_end_matches('/').to_owned(),
-        login: server.login,
+        server: Server {
+            url: server.url.trim_end_matches('/').to_owned(),
+            ..server
+        },
         http,
         open: Mutex::default(),
         directories: Mutex::default(),
@@ -122,8 +124,10 @@ fn envelope(line: &str) -> Option<(Option<String>, Value)> {
 impl<R: Reach + Send + 'static> Bridge<R> {
     /// A request to `route` on the server, with its login.
     fn request(&self, method: reqwest::Method, route: &str) -> reqwest::RequestBuilder {
-        let request = self.http.request(method, format!("{}{route}", self.server));
-        match &self.login {
+        let request = self
+            .http
+            .request(method, format!("{}{route}", self.server.url));
+        match &self.server.login {
             Some((user, password)) => request.basic_auth(user, Some(password)),
             None => request,
         }
@@ -131,7 +135,7 @@ impl<R: Reach + Send + 'static> Bridge<R> {
 
     /// Follows the event stream until it ends.
     async fn follow(self: Arc<Self>) -> Result<(), String> {
-        let url = format!("{}/global/event", self.server);
+        let url = format!("{}/global/event", self.server.url);
         let mut response = self
             .request(reqwest::Method::GET, "/global/event")
             .header(reqwest::header::ACCEPT, "text/event-stream")

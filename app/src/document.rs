@@ -17,7 +17,8 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     // In the page, the first paint waits for nothing but the page itself;
     // linked (while a watch reloads it), it waits for one more request.
     let style = match config.inline_style {
-        Some(style) => Either::Left(view! { <style inner_html=style.css.to_string()></style> }),
+        // Shared, not copied: every page holds the same text.
+        Some(style) => Either::Left(view! { <style inner_html=style.css></style> }),
         None => Either::Right(view! { <link rel="stylesheet" href=config.stylesheet/> }),
     };
     // For `IslandScripts`, on a site cargo-leptos built.
