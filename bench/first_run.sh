@@ -13,14 +13,15 @@ scratch=$(mktemp -d "${TMPDIR:-/tmp}/askdesk-first-run.XXXXXX")
 trap 'kill "$run_pid" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$scratch"' EXIT
 git clone -q . "$scratch/clone"
 log=$scratch/run.log
-started=$(date +%s.%N)
-# Each line stamped with the seconds since the start.
+started=$EPOCHREALTIME
+# Each line stamped with the time it came (bash's own clock: no process per
+# line beside the build being timed); the report counts from the start.
 (
   cd "$scratch/clone"
   ASKDESK_TOOLS=$scratch/tools ASKDESK_DATA=$scratch/data CARGO_TARGET_DIR=$scratch/clone/target \
     scripts/dev.sh run --addr 127.0.0.1:0 --database "$scratch/askdesk.db" 2>&1 |
     while IFS= read -r line; do
-      printf '%.1f %s\n' "$(echo "$(date +%s.%N) - $started" | bc)" "$line"
+      printf '%s %s\n' "$EPOCHREALTIME" "$line"
     done
 ) >"$log" &
 run_pid=$!
@@ -28,18 +29,19 @@ until grep -q "askdesk is serving on " "$log"; do
   kill -0 "$run_pid" 2>/dev/null || { tail -n 30 "$log" >&2; echo "the run ended before it served" >&2; exit 1; }
   sleep 2
 done
-python3 - "$log" "$(nproc)" "${JSON_OUT:-}" <<'PY'
+python3 - "$log" "$(nproc)" "${JSON_OUT:-}" "$started" <<'PY'
 import json, re, sys
-log, cores, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+log, cores, out, started = sys.argv[1], int(sys.argv[2]), sys.argv[3], float(sys.argv[4])
 marks = []  # (seconds, name) of each announced step
 end = None
 for line in open(log, encoding="utf-8", errors="replace"):
-    at, _, text = line.partition(" ")
+    stamp, _, text = line.partition(" ")
+    at = float(stamp) - started
     text = re.sub(r"\x1b\[[0-9;]*m", "", text.strip())
     if text.startswith("=== "):
-        marks.append((float(at), text[4:]))
+        marks.append((at, text[4:]))
     elif "askdesk is serving on " in text:
-        end = float(at)
+        end = at
         break
 marks.insert(0, (0.0, "bootstrap"))
 phases = [(name, round(nxt - at, 1)) for (at, name), (nxt, _) in zip(marks, marks[1:] + [(end, "")])]
