@@ -15,3 +15,11 @@ pub mod serving;
 pub mod tls;
 pub mod trace;
 pub mod waiting;
+
+/// The whole HTTP application as one service, its layers applied once
+/// around its routes: what the server serves and tests call.
+pub type App = tower::util::BoxCloneSyncService<
+    axum::extract::Request,
+    axum::response::Response,
+    std::convert::Infallible,
+>;

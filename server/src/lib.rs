@@ -15,6 +15,7 @@ pub mod metrics;
 pub mod oidc;
 pub mod routes;
 
+pub use http::App;
 pub use routes::app;
 
 use axum::extract::FromRef;

@@ -45,7 +45,7 @@ const ASK_PAGE: &str = "/asks/{id}";
 
 /// The whole HTTP application: pages, API, server functions, static files,
 /// behind the security checks.
-pub fn app(state: AppState) -> Router {
+pub fn app(state: AppState) -> crate::http::App {
     // The ask page has a handler of its own, which reads the ask before
     // rendering the page (`pages::get_page`); so have the phone's pages,
     // which make and read sign-in links first.
@@ -67,19 +67,10 @@ pub fn app(state: AppState) -> Router {
         provide_context(desk.clone());
         provide_context(page.clone());
     };
-    let router = Router::new()
-        .merge(api::routes())
-        .merge(events::routes())
-        .merge(oauth::routes())
-        .nest_service(
-            "/mcp",
-            tower::ServiceBuilder::new()
-                .layer(axum::middleware::from_fn_with_state(
-                    state.desk.clone(),
-                    mcp::holders::held,
-                ))
-                .service(mcp::http_service(&state)),
-        )
+    // The pages, their server functions and what a browser posts: none of
+    // them waits, and only these may be server functions whose bodies
+    // `rpc::checked` reads.
+    let pages = Router::new()
         .route(ASK_PAGE, get(pages::get_page).post(pages::post_form))
         .route("/asks/{id}/messages", post(pages::post_message))
         .route("/signin", post(sign_in::sign_in))
@@ -96,32 +87,54 @@ pub fn app(state: AppState) -> Router {
             phone::LINK_PAGE,
             get(phone::show_link).post(phone::use_link),
         )
-        .route("/integrations/slack/actions", post(slack::actions))
         .route("/lang/{code}", get(pages::switch_language))
-        .route("/metrics", get(crate::metrics::scrape))
         .leptos_routes_with_context(&state, routes, context, {
             let options = state.leptos_options.clone();
             move || app::shell(options.clone())
         })
         .fallback(pages::static_or_not_found)
-        .layer(axum::middleware::from_fn(rpc::checked))
-        // Pages and JSON, gzip when the client accepts it, for phones'
-        // links. Not the site's files,
-        // which carry their build-time encoding already, nor event streams.
-        .layer(tower_http::compression::CompressionLayer::new())
+        .layer(axum::middleware::from_fn(rpc::checked));
+    let all = Router::new()
+        .merge(health::routes())
+        .merge(api::routes())
+        .merge(events::routes())
+        .merge(oauth::routes())
+        .nest_service(
+            "/mcp",
+            tower::ServiceBuilder::new()
+                .layer(axum::middleware::from_fn_with_state(
+                    state.desk.clone(),
+                    mcp::holders::held,
+                ))
+                .service(mcp::http_service(&state)),
+        )
+        .route("/integrations/slack/actions", post(slack::actions))
+        .route("/metrics", get(crate::metrics::scrape))
+        .merge(pages)
+        .with_state(state.clone());
+    // The guard and compression wrap the routes once, as one service,
+    // rather than each route (`Router::layer`): a request that waits (a
+    // long-poll, an event stream) holds one future for them, not a box for
+    // each.
+    let guarded = tower::ServiceBuilder::new()
         .layer(axum::middleware::from_fn_with_state(
             Arc::new(guard::Gate {
                 security: state.security.clone(),
                 desk: state.desk.clone(),
                 oauth: state.oauth.clone(),
                 call_limit: state.connector_call_limit,
+                // Probes come from load balancers, by any Host, without a
+                // token.
+                open: &[health::HEALTHZ, health::READYZ],
             }),
             guard::guard,
         ))
-        .with_state(state.clone())
-        // Probes come from load balancers, by any Host, without a token.
-        .merge(health::routes(state));
-    crate::http::trace::traced(router)
+        // Pages and JSON, gzip when the client accepts it, for phones'
+        // links. Not the site's files, which carry their build-time
+        // encoding already, nor event streams.
+        .layer(tower_http::compression::CompressionLayer::new())
+        .service(all);
+    crate::http::trace::traced(guarded)
 }
 
 #[cfg(test)]

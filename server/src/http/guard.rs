@@ -21,7 +21,7 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use desk::{Caller, Desk};
-use std::{future::Future, net::SocketAddr, sync::Arc};
+use std::{future::Future, net::SocketAddr, pin::Pin, sync::Arc};
 use tower::Service;
 
 /// The policy of responses that are not pages: nothing may run or load.
@@ -38,6 +38,10 @@ pub struct Gate {
     pub oauth: Arc<oauth::AuthServer>,
     /// How long a connector's tool call may wait (`--oauth-call-seconds`).
     pub call_limit: std::time::Duration,
+    /// Paths open to anyone from any Host, without a token (the probes):
+    /// they pass unchecked, and their responses carry the security
+    /// headers.
+    pub open: &'static [&'static str],
 }
 
 /// The guard's check of who a request is, for a handler to repeat when a
@@ -95,7 +99,14 @@ pub fn guard(
     request: Request,
     mut next: Next,
 ) -> impl Future<Output = Response> {
-    let admitted = Box::pin(admitted(gate, request));
+    // Boxed either way, so that the request's room is not in the future
+    // held while the route runs (a probe's box is a moment's).
+    let admitted: Pin<Box<dyn Future<Output = Result<Request, Response>> + Send>> =
+        if gate.open.contains(&request.uri().path()) {
+            Box::pin(std::future::ready(Ok(request)))
+        } else {
+            Box::pin(admitted(gate, request))
+        };
     async move {
         let response = match admitted.await {
             Ok(request) => match next.call(request).await {
@@ -355,12 +366,6 @@ pub async fn host_checked(
         Ok(_) => next.run(request).await,
         Err((status, message)) => error(status, message),
     };
-    with_headers(response)
-}
-
-/// The security headers of [`with_headers`] as a middleware, for routes
-/// outside the guard (the probes).
-pub async fn security_headers(response: Response) -> Response {
     with_headers(response)
 }
 

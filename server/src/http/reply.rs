@@ -18,6 +18,14 @@ use serde::de::DeserializeOwned;
 /// The largest request body the API reads.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 
+/// `request` with its body cut off past [`MAX_BODY_BYTES`], which axum's
+/// extractors refuse as too large (`413`). The API's body extractors
+/// apply it themselves, so that the routes that take no body (a
+/// long-poll) carry no layer for it.
+fn limited(request: Request) -> Request {
+    request.map(|body| axum::body::Body::new(http_body_util::Limited::new(body, MAX_BODY_BYTES)))
+}
+
 /// Why an API call failed.
 #[derive(Debug)]
 pub enum ApiError {
@@ -175,7 +183,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        match axum::Json::<T>::from_request(req, state).await {
+        match axum::Json::<T>::from_request(limited(req), state).await {
             Ok(axum::Json(value)) => Ok(Self(value)),
             Err(rejection) => Err(json_rejection(&rejection)),
         }
@@ -191,15 +199,15 @@ impl<T: DeserializeOwned + Default, S: Send + Sync> FromRequest<S> for OptionalJ
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let body = Bytes::from_request(req, state).await.map_err(|rejection| {
-            match rejection.status() {
+        let body = Bytes::from_request(limited(req), state)
+            .await
+            .map_err(|rejection| match rejection.status() {
                 StatusCode::PAYLOAD_TOO_LARGE => ApiError::Body(
                     StatusCode::PAYLOAD_TOO_LARGE,
                     format!("the body is larger than {MAX_BODY_BYTES} bytes (1 MiB)"),
                 ),
                 status => ApiError::Body(status, rejection.body_text()),
-            }
-        })?;
+            })?;
         if body.iter().all(u8::is_ascii_whitespace) {
             return Ok(Self(T::default()));
         }

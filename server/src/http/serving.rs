@@ -19,7 +19,7 @@ use super::{
     reply::too_many,
     tls::HANDSHAKE_TIMEOUT,
 };
-use axum::{body::Body, extract::ConnectInfo, response::Response, serve::Listener, Router};
+use axum::{body::Body, extract::ConnectInfo, response::Response, serve::Listener};
 use futures_util::future::{ready, Either};
 use hyper::{body::Incoming, header::HeaderValue, Request};
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -31,7 +31,6 @@ use tokio::{
 };
 use tokio_rustls::TlsAcceptor;
 use tokio_util::sync::CancellationToken;
-use tower::ServiceExt;
 
 /// When an idle connection (a long-poll waiting, nothing written) is
 /// first probed for its peer.
@@ -70,7 +69,7 @@ pub fn accepted(tcp: &tokio::net::TcpStream) {
 /// stops) and returns when every connection has closed.
 pub async fn serve(
     mut listener: TcpListener,
-    router: Router,
+    router: super::App,
     tls: Option<TlsAcceptor>,
     limits: Limits,
     stop: CancellationToken,
@@ -138,7 +137,7 @@ async fn secured(
 
 /// What serves one connection: the router, who it is from, the limits.
 struct Served {
-    router: Router,
+    router: super::App,
     remote: SocketAddr,
     limits: Limits,
 }
@@ -164,7 +163,11 @@ where
             Ok(place) => place,
             Err(refusal) => return Either::Left(ready(Ok::<_, Infallible>(*refusal))),
         };
-        let reply = router.clone().oneshot(request);
+        // Called now rather than when first polled (`oneshot`), so that
+        // the reply's future never holds the request: every layer of the
+        // app is always ready (axum's router is, and each layer around it
+        // passes that on).
+        let reply = tower::Service::call(&mut router.clone(), request);
         Either::Right(async move {
             let response: Response = reply.await?;
             Ok(match place {

@@ -10,9 +10,9 @@
 use axum::{
     body::Body,
     http::{Request, Response},
-    Router,
+    response::IntoResponse,
 };
-use std::time::Duration;
+use std::{convert::Infallible, time::Duration};
 use tower_http::{
     request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer},
     trace::TraceLayer,
@@ -23,8 +23,17 @@ use tracing::Span;
 #[derive(Debug, Clone, Copy)]
 pub struct Quiet;
 
-/// `router` with request ids and a log line per request.
-pub fn traced(router: Router) -> Router {
+/// `service` with request ids and a log line per request, as one boxed
+/// service.
+pub fn traced<S>(service: S) -> super::App
+where
+    S: tower::Service<Request<Body>, Response = Response<Body>, Error = Infallible>
+        + Clone
+        + Send
+        + Sync
+        + 'static,
+    S::Future: Send + 'static,
+{
     let trace = TraceLayer::new_for_http()
         .make_span_with(|request: &Request<Body>| {
             let id = request
@@ -50,10 +59,15 @@ pub fn traced(router: Router) -> Router {
             }
         })
         .on_failure(());
-    router
-        .layer(trace)
-        .layer(PropagateRequestIdLayer::x_request_id())
-        .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
+    // One service around the whole router, not a layer on each route.
+    tower::util::BoxCloneSyncService::new(
+        tower::ServiceBuilder::new()
+            .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
+            .layer(PropagateRequestIdLayer::x_request_id())
+            .map_response(IntoResponse::into_response)
+            .layer(trace)
+            .service(service),
+    )
 }
 
 /// `path` with every segment that may be an id or a secret (16 or more

@@ -7,7 +7,7 @@ use crate::{
     http::{
         guard::Recheck,
         identity::ApiVia,
-        reply::{ApiError, JsonBody, OptionalJsonBody, QueryParams, MAX_BODY_BYTES},
+        reply::{ApiError, JsonBody, OptionalJsonBody, QueryParams},
         waiting::{wait_or_stop, wait_seconds},
     },
     AppState,
@@ -36,7 +36,6 @@ pub fn routes() -> Router<AppState> {
     Router::from(described())
         .method_not_allowed_fallback(wrong_method)
         .route("/api/{*rest}", axum::routing::any(unknown))
-        .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
 }
 
 /// The asks.

@@ -7,7 +7,7 @@
 //! serve) and it is not shutting down (from the stop signal on, through
 //! `--shutdown-grace`).
 
-use crate::{http::guard, AppState};
+use crate::AppState;
 use axum::{
     extract::State,
     http::{header::CACHE_CONTROL, StatusCode},
@@ -21,14 +21,13 @@ use serde_json::json;
 pub const HEALTHZ: &str = "/healthz";
 pub const READYZ: &str = "/readyz";
 
-/// The probes' routes, which the app serves before its guard: with the
-/// security headers every other response carries, though not its checks.
-pub fn routes(state: AppState) -> Router {
+/// The probes' routes, which the guard lets through unchecked
+/// ([`Gate::open`](crate::http::guard::Gate::open)), with the security
+/// headers every response carries.
+pub fn routes() -> Router<AppState> {
     Router::new()
         .route(HEALTHZ, get(healthz))
         .route(READYZ, get(readyz))
-        .layer(axum::middleware::map_response(guard::security_headers))
-        .with_state(state)
 }
 
 async fn healthz() -> Response {

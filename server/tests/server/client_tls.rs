@@ -74,7 +74,8 @@ impl TlsServer {
             tcp,
             acceptor: TlsAcceptor::from(Arc::new(config)),
         };
-        tokio::spawn(async move { axum::serve(listener, server.router).await });
+        let router = axum::Router::new().fallback_service(server.router);
+        tokio::spawn(async move { axum::serve(listener, router).await });
         Self {
             url,
             ca_file,

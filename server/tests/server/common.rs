@@ -5,7 +5,6 @@ use axum::{
     body::Body,
     http::{header, Method, Request, StatusCode},
     response::Response,
-    Router,
 };
 use desk::{Desk, SqliteStore, Store};
 use http_body_util::BodyExt;
@@ -75,7 +74,7 @@ pub async fn start(
 }
 
 pub struct TestServer {
-    pub router: Router,
+    pub router: server::App,
     pub desk: Desk,
     /// What a signal to stop cancels.
     pub shutdown: tokio_util::sync::CancellationToken,
