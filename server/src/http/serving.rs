@@ -20,10 +20,10 @@ use super::{
     tls::HANDSHAKE_TIMEOUT,
 };
 use axum::{body::Body, extract::ConnectInfo, response::Response, serve::Listener};
-use futures_util::future::{ready, Either};
+use futures_util::future::Either;
 use hyper::{body::Incoming, header::HeaderValue, Request};
 use hyper_util::rt::{TokioIo, TokioTimer};
-use std::{convert::Infallible, net::SocketAddr, pin::pin, time::Duration};
+use std::{convert::Infallible, net::SocketAddr, pin::pin, sync::Arc, time::Duration};
 use tokio::{
     io::{AsyncRead, AsyncWrite},
     net::TcpListener,
@@ -74,6 +74,7 @@ pub async fn serve(
     limits: Limits,
     stop: CancellationToken,
 ) {
+    let router = Arc::new(router);
     // Each connection holds a receiver; `closed` resolves when all are gone.
     let (open_tx, open_rx) = watch::channel(());
     loop {
@@ -90,7 +91,7 @@ pub async fn serve(
         };
         accepted(&tcp);
         let served = Served {
-            router: router.clone(),
+            router: Arc::clone(&router),
             remote,
             limits: limits.clone(),
         };
@@ -135,9 +136,11 @@ async fn secured(
     }
 }
 
-/// What serves one connection: the router, who it is from, the limits.
+/// What serves one connection: the router (shared: a copy of the boxed
+/// app is an allocation, made for each request rather than kept for each
+/// connection), who it is from, the limits.
 struct Served {
-    router: super::App,
+    router: Arc<super::App>,
     remote: SocketAddr,
     limits: Limits,
 }
@@ -161,13 +164,15 @@ where
         request.extensions_mut().insert(ConnectInfo(*remote));
         let place = match waiting_place(&request, remote, limits) {
             Ok(place) => place,
-            Err(refusal) => return Either::Left(ready(Ok::<_, Infallible>(*refusal))),
+            // Boxed until answered: the connection's room for its reply's
+            // future holds a pointer, not a response.
+            Err(refusal) => return Either::Left(async move { Ok::<_, Infallible>(*refusal) }),
         };
         // Called now rather than when first polled (`oneshot`), so that
         // the reply's future never holds the request: every layer of the
         // app is always ready (axum's router is, and each layer around it
         // passes that on).
-        let reply = tower::Service::call(&mut router.clone(), request);
+        let reply = tower::Service::call(&mut super::App::clone(router), request);
         Either::Right(async move {
             let response: Response = reply.await?;
             Ok(match place {
