@@ -43,15 +43,9 @@ fn checks() -> [(&'static str, Check); 5] {
 /// any other request goes on with its body as it came.
 pub async fn checked(request: Request, next: Next) -> Response {
     let path = request.uri().path();
-    match checks().into_iter().find(|(at, _)| *at == path) {
-        // The body's reading is boxed: a request that is not a server
-        // function's holds none of its room while the route runs.
-        Some((_, check)) => Box::pin(read_and_check(request, next, check)).await,
-        None => next.run(request).await,
-    }
-}
-
-async fn read_and_check(request: Request, next: Next, check: Check) -> Response {
+    let Some((_, check)) = checks().into_iter().find(|(at, _)| *at == path) else {
+        return next.run(request).await;
+    };
     let (parts, body) = request.into_parts();
     // Read with axum's limit on bodies, as the ask page's form post is.
     let body = match Bytes::from_request(Request::from_parts(parts.clone(), body), &()).await {
