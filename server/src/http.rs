@@ -5,10 +5,12 @@
 
 pub mod assets;
 pub mod crowding;
+pub mod gate;
 pub mod guard;
 pub mod identity;
 pub mod limit;
 pub mod public;
+pub mod recheck;
 pub mod reply;
 pub mod security;
 pub mod serving;

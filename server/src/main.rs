@@ -30,7 +30,8 @@ fn site_files() -> Vec<(String, Vec<u8>)> {
 
 /// jemalloc: it keeps its free lists outside the blocks, so memory hyper
 /// reserves for each waiting connection and never writes stays unresident
-/// (bench/waiters.sh compares allocators).
+/// (bench/waiters.sh compares allocators). Its settings are built in, from
+/// `.cargo/config.toml`.
 #[cfg(not(feature = "dhat-heap"))]
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;

@@ -21,7 +21,10 @@ pub mod rpc;
 pub mod sign_in;
 pub mod slack;
 
-use crate::{http::guard, AppState};
+use crate::{
+    http::{gate, guard},
+    AppState,
+};
 use axum::{
     routing::{get, post},
     Router,
@@ -117,18 +120,15 @@ pub fn app(state: AppState) -> crate::http::App {
     // long-poll, an event stream) holds one future for them, not a box for
     // each.
     let guarded = tower::ServiceBuilder::new()
-        .layer(axum::middleware::from_fn_with_state(
-            Arc::new(guard::Gate {
-                security: state.security.clone(),
-                desk: state.desk.clone(),
-                oauth: state.oauth.clone(),
-                call_limit: state.connector_call_limit,
-                // Probes come from load balancers, by any Host, without a
-                // token.
-                open: &[health::HEALTHZ, health::READYZ],
-            }),
-            guard::guard,
-        ))
+        .layer(guard::Guard(Arc::new(gate::Gate {
+            security: state.security.clone(),
+            desk: state.desk.clone(),
+            oauth: state.oauth.clone(),
+            call_limit: state.connector_call_limit,
+            // Probes come from load balancers, by any Host, without a
+            // token.
+            open: &[health::HEALTHZ, health::READYZ],
+        })))
         // Pages and JSON, gzip when the client accepts it, for phones'
         // links. Not the site's files, which carry their build-time
         // encoding already, nor event streams.

@@ -3,8 +3,10 @@
 //! every response.
 
 use super::{
+    gate::Gate,
     identity::{identify, Identified},
     public::{is_public, is_site_file},
+    recheck::Recheck,
     reply::{error, redirect, too_many, unauthorized, ApiError},
     security::{host_name, ClientAddr, Security},
 };
@@ -12,110 +14,92 @@ use axum::{
     extract::{ConnectInfo, Request, State},
     http::{
         header::{
-            AUTHORIZATION, CACHE_CONTROL, CONTENT_SECURITY_POLICY, COOKIE, HOST, ORIGIN,
-            REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS,
+            AUTHORIZATION, CACHE_CONTROL, CONTENT_SECURITY_POLICY, HOST, ORIGIN, REFERRER_POLICY,
+            X_CONTENT_TYPE_OPTIONS,
         },
-        HeaderMap, HeaderName, HeaderValue, Method, StatusCode,
+        HeaderMap, HeaderValue, Method, StatusCode,
     },
     middleware::Next,
     response::{IntoResponse, Response},
 };
-use desk::{Caller, Desk};
-use std::{future::Future, net::SocketAddr, pin::Pin, sync::Arc};
-use tower::Service;
+use desk::Caller;
+use std::{
+    convert::Infallible,
+    future::Future,
+    net::SocketAddr,
+    pin::Pin,
+    sync::Arc,
+    task::{Context, Poll},
+};
+use tower::{Layer, Service};
 
 /// The policy of responses that are not pages: nothing may run or load.
 const NON_PAGE_CSP: &str = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
 
-/// The state the guard needs beyond [`Security`].
+/// The guard in front of every route, as a layer: [`Guarded`] around the
+/// routes.
 #[derive(Clone)]
-pub struct Gate {
-    /// Host, origin and token settings.
-    pub security: Arc<Security>,
-    /// The people and sessions.
-    pub desk: Desk,
-    /// The authorization server whose tokens `/mcp` takes.
-    pub oauth: Arc<oauth::AuthServer>,
-    /// How long a connector's tool call may wait (`--oauth-call-seconds`).
-    pub call_limit: std::time::Duration,
-    /// Paths open to anyone from any Host, without a token (the probes):
-    /// they pass unchecked, and their responses carry the security
-    /// headers.
-    pub open: &'static [&'static str],
-}
+pub struct Guard(pub Arc<Gate>);
 
-/// The guard's check of who a request is, for a handler to repeat when a
-/// wait ends; the guard hands it to every request, with the request's
-/// credentials.
-#[derive(Clone)]
-pub struct Recheck {
-    gate: Arc<Gate>,
-    /// The request's `Authorization` and `Cookie` headers, and no others.
-    credentials: Vec<(HeaderName, HeaderValue)>,
-}
+impl<S> Layer<S> for Guard {
+    type Service = Guarded<S>;
 
-impl Recheck {
-    fn new(gate: &Arc<Gate>, headers: &HeaderMap) -> Self {
-        let credentials = [AUTHORIZATION, COOKIE]
-            .into_iter()
-            .flat_map(|name| {
-                let values = headers.get_all(&name).iter().cloned();
-                values.map(move |value| (name.clone(), value))
-            })
-            .collect();
-        Self {
-            gate: gate.clone(),
-            credentials,
-        }
-    }
-
-    /// Whether the credentials still name `caller`: the guard's refusal
-    /// when they do not (a person removed, a session ended meanwhile).
-    pub async fn still(&self, caller: &Caller) -> Result<(), Response> {
-        let gate = &self.gate;
-        let credentials: HeaderMap = self.credentials.iter().cloned().collect();
-        let now = identify(&gate.security, &gate.desk, &credentials);
-        match Box::pin(now).await {
-            Ok(Identified::Caller(now) | Identified::Granted { caller: now, .. })
-                if now == *caller =>
-            {
-                Ok(())
-            }
-            Ok(_) => Err(unauthorized(
-                "this token is not one of this desk's (or it was removed)",
-            )),
-            Err(e) => Err(ApiError::from(e).into_response()),
+    fn layer(&self, routes: S) -> Guarded<S> {
+        Guarded {
+            gate: self.0.clone(),
+            routes,
         }
     }
 }
 
-/// The middleware in front of every route.
+/// The routes behind the guard.
 ///
-/// A request that waits behind it (a long-poll) keeps only its route's
-/// future: the checks run in a box of their own, gone before the route
-/// runs, and the request moves on into the route.
-pub fn guard(
-    State(gate): State<Arc<Gate>>,
-    request: Request,
-    mut next: Next,
-) -> impl Future<Output = Response> {
-    // Boxed either way, so that the request's room is not in the future
-    // held while the route runs (a probe's box is a moment's).
-    let admitted: Pin<Box<dyn Future<Output = Result<Request, Response>> + Send>> =
-        if gate.open.contains(&request.uri().path()) {
-            Box::pin(std::future::ready(Ok(request)))
-        } else {
-            Box::pin(admitted(gate, request))
-        };
-    async move {
-        let response = match admitted.await {
-            Ok(request) => match next.call(request).await {
-                Ok(response) => response,
-                Err(never) => match never {},
-            },
-            Err(refusal) => refusal,
-        };
-        with_headers(response)
+/// A request that waits behind it (a long-poll) keeps one box: its
+/// route's future, inline. The checks run in a box of their own, gone
+/// before the route runs, and the request moves on into the route.
+#[derive(Clone)]
+pub struct Guarded<S> {
+    gate: Arc<Gate>,
+    routes: S,
+}
+
+impl<S> Service<Request> for Guarded<S>
+where
+    S: Service<Request, Error = Infallible> + Clone + Send + 'static,
+    S::Response: IntoResponse,
+    S::Future: Send + 'static,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.routes.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request) -> Self::Future {
+        // The clone that was made ready is the one that serves.
+        let ready = self.routes.clone();
+        let mut routes = std::mem::replace(&mut self.routes, ready);
+        if self.gate.open.contains(&request.uri().path()) {
+            return Box::pin(async move {
+                let Ok(response) = routes.call(request).await;
+                Ok(with_headers(response.into_response()))
+            });
+        }
+        // Boxed apart, so that the request's room and the checks' are not
+        // in the future held while the route runs.
+        let admitted = Box::pin(admitted(self.gate.clone(), request));
+        Box::pin(async move {
+            let response = match admitted.await {
+                Ok(request) => {
+                    let Ok(response) = routes.call(request).await;
+                    response.into_response()
+                }
+                Err(refusal) => refusal,
+            };
+            Ok(with_headers(response))
+        })
     }
 }
 

@@ -2,7 +2,7 @@
 //! `GET /api/v1/asks?after=V&wait=N`.
 //!
 //! The handler awaits the wait itself ([`wait_or_stop`]), then checks its
-//! caller again ([`Recheck`](super::guard::Recheck)): an agent removed while it waited is refused,
+//! caller again ([`Recheck`](super::recheck::Recheck)): an agent removed while it waited is refused,
 //! not handed the answer.
 
 use super::reply::ApiError;

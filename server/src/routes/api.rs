@@ -5,8 +5,8 @@
 use super::openapi::{described::Waited, Document};
 use crate::{
     http::{
-        guard::Recheck,
         identity::ApiVia,
+        recheck::Recheck,
         reply::{ApiError, JsonBody, OptionalJsonBody, QueryParams},
         waiting::{wait_or_stop, wait_seconds},
     },

@@ -22,7 +22,7 @@ pub const HEALTHZ: &str = "/healthz";
 pub const READYZ: &str = "/readyz";
 
 /// The probes' routes, which the guard lets through unchecked
-/// ([`Gate::open`](crate::http::guard::Gate::open)), with the security
+/// ([`Gate::open`](crate::http::gate::Gate::open)), with the security
 /// headers every response carries.
 pub fn routes() -> Router<AppState> {
     Router::new()

@@ -3,7 +3,7 @@
 
 use super::openapi::described::Waited;
 use crate::{
-    http::guard::Recheck,
+    http::recheck::Recheck,
     http::reply::{ApiError, QueryParams},
     http::waiting::{wait_or_stop, wait_seconds},
     AppState,

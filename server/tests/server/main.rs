@@ -4,6 +4,7 @@
 // The 100-line rule is `src/`'s: a scenario reads best as one story.
 #![allow(clippy::too_many_lines)]
 
+mod allocator;
 mod api;
 mod assets;
 mod backup;
