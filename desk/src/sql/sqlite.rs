@@ -27,9 +27,10 @@ impl SqliteStore {
             // to the human survives a power cut, not only a crash.
             .synchronous(SqliteSynchronous::Full)
             .busy_timeout(Duration::from_secs(10))
-            // Each connection's own page cache at 512 KiB, not SQLite's
-            // 2 MiB: eight of them would hold 16 MiB of pages the
-            // system's file cache holds already.
+            // Each connection's own page cache at 512 KiB, a quarter of
+            // SQLite's default: the system's file cache holds the same
+            // pages already, and every pooled connection keeps its own
+            // (bench/waiters.sh).
             .pragma("cache_size", "-512");
         let pool = SqlitePoolOptions::new()
             .max_connections(8)

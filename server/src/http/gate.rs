@@ -6,7 +6,7 @@ use super::security::Security;
 use desk::Desk;
 use std::sync::Arc;
 
-/// The state the guard needs beyond [`Security`].
+/// What the guard checks requests against.
 #[derive(Clone)]
 pub struct Gate {
     /// Host, origin and token settings.

@@ -81,15 +81,15 @@ where
         // The clone that was made ready is the one that serves.
         let ready = self.routes.clone();
         let mut routes = std::mem::replace(&mut self.routes, ready);
-        if self.gate.open.contains(&request.uri().path()) {
-            return Box::pin(async move {
-                let Ok(response) = routes.call(request).await;
-                Ok(with_headers(response.into_response()))
-            });
-        }
-        // Boxed apart, so that the request's room and the checks' are not
-        // in the future held while the route runs.
-        let admitted = Box::pin(admitted(self.gate.clone(), request));
+        // Boxed apart (a probe's box is a moment's), so that the request's
+        // room and the checks' are not in the future held while the route
+        // runs.
+        let admitted: Pin<Box<dyn Future<Output = Result<Request, Response>> + Send>> =
+            if self.gate.open.contains(&request.uri().path()) {
+                Box::pin(std::future::ready(Ok(request)))
+            } else {
+                Box::pin(admitted(self.gate.clone(), request))
+            };
         Box::pin(async move {
             let response = match admitted.await {
                 Ok(request) => {
@@ -116,16 +116,16 @@ async fn admitted(gate: Arc<Gate>, mut request: Request) -> Result<Request, Resp
 /// worker: nothing but requests to this server.
 pub const SERVICE_WORKER_CSP: &str = "default-src 'none'; connect-src 'self'";
 
-/// Whether `request` may pass, noting on it where it came from and who
-/// sends it; the refusal if not. In order: the host it names, where it
-/// comes from, an address that got the token wrong too often, then who
-/// sends it.
 /// Whether a request of `method` may change something, and so must come
 /// from the desk's own origin when a browser sends it.
 pub fn changes_state(method: &Method) -> bool {
     !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
 }
 
+/// Whether `request` may pass, noting on it where it came from and who
+/// sends it; the refusal if not. In order: the host it names, where it
+/// comes from, an address that got the token wrong too often, then who
+/// sends it.
 async fn admit(gate: &Gate, request: &mut Request) -> Result<(), Response> {
     let security = &*gate.security;
     let addr = request

@@ -1,6 +1,6 @@
 //! The server's allocator runs with the settings `.cargo/config.toml`
-//! builds into it: one arena, so that 10,000 waiting connections do not
-//! each leave partly used pages in several (bench/waiters.sh).
+//! builds into it: one arena, so that waiting connections do not leave
+//! partly used pages in several (bench/waiters.sh).
 
 use std::process::Command;
 
